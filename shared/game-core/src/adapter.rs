@@ -1,0 +1,259 @@
+//! The type-erased face of a game: JSON in, JSON out, selected at runtime by ruleset id.
+//!
+//! [`DynGame`] has one blanket impl over every [`Game`], so a `Box<dyn DynGame>` *is* the
+//! game state; [`Erased<G>`] is the [`DynRuleset`] that creates and loads it. The API holds a
+//! [`Registry`] of rulesets and never names a concrete game type outside of building it.
+
+use crate::{
+    Game, GameRng, LegalAction, Logged, Outcome, RuleError, Seat, SeatSet, SetupError, Viewer,
+    Visibility,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::fmt::Debug;
+use std::marker::PhantomData;
+
+/// An action the engine refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ActionError {
+    /// The JSON is not an action of this game (unknown type, missing field, wrong type).
+    #[error("not an action of this game: {0}")]
+    Malformed(String),
+    /// The action is well formed but the rules refuse it.
+    #[error("{message}")]
+    Rule {
+        /// The rule's stable kebab-case code.
+        code: &'static str,
+        /// A human message that reveals nothing hidden.
+        message: String,
+    },
+}
+
+/// An event as stored in the log: its visibility and its JSON.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LoggedJson {
+    /// Who may see the event.
+    pub visibility: Visibility,
+    /// The event.
+    pub event: Value,
+}
+
+/// What an accepted action produced.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Applied {
+    /// The action as the engine parsed it (normalised JSON).
+    pub action: Value,
+    /// Who may read the action in the log.
+    pub action_visibility: Visibility,
+    /// The events, each with its visibility.
+    pub events: Vec<LoggedJson>,
+}
+
+/// A game state behind a trait object.
+pub trait DynGame: Send + Sync + Debug {
+    /// The number of seats.
+    fn n_seats(&self) -> u8;
+    /// Every seat with a legal action now.
+    fn to_act(&self) -> SeatSet;
+    /// The seats the game is waiting on.
+    fn waiting_on(&self) -> SeatSet;
+    /// The seat's legal actions, each `{"action": …}` or `{"label": …, "schema": …}`.
+    fn legal_actions(&self, seat: Seat) -> Vec<Value>;
+    /// Parses and applies an action. On `Err` the state is unchanged.
+    fn apply_json(&mut self, seat: Seat, action: &Value, rng: &mut GameRng) -> Result<Applied, ActionError>;
+    /// What `viewer` may see.
+    fn view_json(&self, viewer: Viewer) -> Value;
+    /// The result, once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+    /// The full state as JSON (for storage and audit only, never for a client).
+    fn state_json(&self) -> String;
+    /// A copy of the state.
+    fn clone_box(&self) -> Box<dyn DynGame>;
+}
+
+impl<G: Game> DynGame for G {
+    fn n_seats(&self) -> u8 {
+        Game::n_seats(self)
+    }
+
+    fn to_act(&self) -> SeatSet {
+        Game::to_act(self)
+    }
+
+    fn waiting_on(&self) -> SeatSet {
+        Game::waiting_on(self)
+    }
+
+    fn legal_actions(&self, seat: Seat) -> Vec<Value> {
+        Game::legal_actions(self, seat)
+            .iter()
+            .map(|legal| serde_json::to_value(legal).expect("legal actions serialize"))
+            .collect()
+    }
+
+    fn apply_json(&mut self, seat: Seat, action: &Value, rng: &mut GameRng) -> Result<Applied, ActionError> {
+        let action = G::Action::deserialize(action).map_err(|error| ActionError::Malformed(error.to_string()))?;
+        let action_json = serde_json::to_value(&action).expect("actions serialize");
+        let action_visibility = G::action_visibility(&action, seat);
+        let events = Game::apply(self, seat, action, rng)
+            .map_err(|error| ActionError::Rule { code: error.code(), message: error.to_string() })?;
+        Ok(Applied { action: action_json, action_visibility, events: events.iter().map(to_logged_json).collect() })
+    }
+
+    fn view_json(&self, viewer: Viewer) -> Value {
+        serde_json::to_value(Game::view(self, viewer)).expect("views serialize")
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        Game::outcome(self)
+    }
+
+    fn state_json(&self) -> String {
+        serde_json::to_string(self).expect("states serialize")
+    }
+
+    fn clone_box(&self) -> Box<dyn DynGame> {
+        Box::new(self.clone())
+    }
+}
+
+fn to_logged_json<E: Serialize>(logged: &Logged<E>) -> LoggedJson {
+    LoggedJson { visibility: logged.visibility, event: serde_json::to_value(&logged.event).expect("events serialize") }
+}
+
+/// The OpenAPI schemas of one game, named after the game.
+#[cfg(feature = "openapi")]
+pub struct GameSchemas {
+    /// Name and schema of the options type.
+    pub options: (String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>),
+    /// Name and schema of the action type.
+    pub action: (String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>),
+    /// Name and schema of the view type.
+    pub view: (String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>),
+    /// Name and schema of the event type.
+    pub event: (String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>),
+    /// Every schema the four above refer to.
+    pub components: Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>)>,
+}
+
+/// A ruleset behind a trait object: creates and loads games of one kind.
+pub trait DynRuleset: Send + Sync {
+    /// The ruleset id, e.g. `tulipmania-1637`.
+    fn id(&self) -> &'static str;
+    /// The game's name.
+    fn name(&self) -> &'static str;
+    /// The rules version recorded with every game.
+    fn rules_version(&self) -> u32;
+    /// The fewest and most seats.
+    fn seat_range(&self) -> (u8, u8);
+    /// Parses options (missing fields take their defaults) and returns them normalised.
+    fn normalize_options(&self, options: &Value) -> Result<Value, SetupError>;
+    /// Deals a new game; the randomness is log entry 0 of `seed`.
+    fn setup(&self, n_seats: u8, options: &Value, seed: [u8; 32]) -> Result<Box<dyn DynGame>, SetupError>;
+    /// Loads a stored state.
+    fn load(&self, state_json: &str) -> Result<Box<dyn DynGame>, serde_json::Error>;
+    /// The game's OpenAPI schemas.
+    #[cfg(feature = "openapi")]
+    fn schemas(&self) -> GameSchemas;
+}
+
+/// The [`DynRuleset`] of the game `G`.
+pub struct Erased<G>(PhantomData<fn() -> G>);
+
+impl<G> Default for Erased<G> {
+    fn default() -> Self {
+        Erased(PhantomData)
+    }
+}
+
+fn parse_options<G: Game>(options: &Value) -> Result<G::Options, SetupError> {
+    let options = if options.is_null() { &Value::Object(Default::default()) } else { options };
+    G::Options::deserialize(options).map_err(|error| SetupError::InvalidOptions(error.to_string()))
+}
+
+impl<G: Game> DynRuleset for Erased<G> {
+    fn id(&self) -> &'static str {
+        G::RULESET
+    }
+
+    fn name(&self) -> &'static str {
+        G::NAME
+    }
+
+    fn rules_version(&self) -> u32 {
+        G::RULES_VERSION
+    }
+
+    fn seat_range(&self) -> (u8, u8) {
+        (G::MIN_SEATS, G::MAX_SEATS)
+    }
+
+    fn normalize_options(&self, options: &Value) -> Result<Value, SetupError> {
+        let parsed = parse_options::<G>(options)?;
+        Ok(serde_json::to_value(parsed).expect("options serialize"))
+    }
+
+    fn setup(&self, n_seats: u8, options: &Value, seed: [u8; 32]) -> Result<Box<dyn DynGame>, SetupError> {
+        if !(G::MIN_SEATS..=G::MAX_SEATS).contains(&n_seats) {
+            return Err(SetupError::SeatCount { min: G::MIN_SEATS, max: G::MAX_SEATS, got: n_seats });
+        }
+        let options = parse_options::<G>(options)?;
+        let mut rng = GameRng::for_entry(seed, 0);
+        Ok(Box::new(G::setup(n_seats, &options, &mut rng)?))
+    }
+
+    fn load(&self, state_json: &str) -> Result<Box<dyn DynGame>, serde_json::Error> {
+        Ok(Box::new(serde_json::from_str::<G>(state_json)?))
+    }
+
+    #[cfg(feature = "openapi")]
+    fn schemas(&self) -> GameSchemas {
+        use utoipa::{PartialSchema, ToSchema};
+        let mut components = Vec::new();
+        G::Options::schemas(&mut components);
+        G::Action::schemas(&mut components);
+        G::View::schemas(&mut components);
+        G::Event::schemas(&mut components);
+        GameSchemas {
+            options: (G::Options::name().into_owned(), G::Options::schema()),
+            action: (G::Action::name().into_owned(), G::Action::schema()),
+            view: (G::View::name().into_owned(), G::View::schema()),
+            event: (G::Event::name().into_owned(), G::Event::schema()),
+            components,
+        }
+    }
+}
+
+/// The rulesets a server offers, in registration order.
+#[derive(Default)]
+pub struct Registry {
+    rulesets: Vec<Box<dyn DynRuleset>>,
+}
+
+impl Registry {
+    /// An empty registry.
+    pub fn new() -> Registry {
+        Registry::default()
+    }
+
+    /// The registry with game `G` added.
+    pub fn with<G: Game>(mut self) -> Registry {
+        self.rulesets.push(Box::new(Erased::<G>::default()));
+        self
+    }
+
+    /// The ruleset with this id.
+    pub fn get(&self, id: &str) -> Option<&dyn DynRuleset> {
+        self.rulesets.iter().find(|ruleset| ruleset.id() == id).map(|ruleset| ruleset.as_ref())
+    }
+
+    /// Every ruleset.
+    pub fn iter(&self) -> impl Iterator<Item = &dyn DynRuleset> {
+        self.rulesets.iter().map(|ruleset| ruleset.as_ref())
+    }
+}
+
+/// Parses a legal-action entry produced by [`DynGame::legal_actions`].
+pub fn parse_legal_action(entry: &Value) -> Option<LegalAction<Value>> {
+    LegalAction::<Value>::deserialize(entry).ok()
+}

@@ -1,0 +1,287 @@
+//! The `Game` trait and the plain types around it.
+
+use crate::{GameRng, Seat, SeatSet, Viewer};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::fmt::Debug;
+
+/// What a game type must offer to be described in the OpenAPI document. With the `openapi`
+/// feature this is `utoipa::ToSchema`; without it, every type qualifies.
+#[cfg(feature = "openapi")]
+pub trait Schema: utoipa::ToSchema {}
+#[cfg(feature = "openapi")]
+impl<T: utoipa::ToSchema> Schema for T {}
+
+/// What a game type must offer to be described in the OpenAPI document. With the `openapi`
+/// feature this is `utoipa::ToSchema`; without it, every type qualifies.
+#[cfg(not(feature = "openapi"))]
+pub trait Schema {}
+#[cfg(not(feature = "openapi"))]
+impl<T> Schema for T {}
+
+/// One game's rules. The implementing type is the complete game state.
+///
+/// Contract (checked for every game by [`crate::testing`]):
+/// - `apply` validates fully before it mutates: an `Err` leaves the state unchanged;
+/// - every concrete entry of `legal_actions` applies `Ok`;
+/// - `to_act` is empty exactly when `outcome` is `Some`; `waiting_on ⊆ to_act`;
+/// - `view` is the only way state reaches a player, and shows a viewer only what it may see;
+/// - everything is deterministic given the seed, the options and the accepted actions.
+pub trait Game: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static {
+    /// The ruleset id used in the API, e.g. `tulipmania-1637`.
+    const RULESET: &'static str;
+    /// The game's human-readable name.
+    const NAME: &'static str;
+    /// Bumped whenever a change would alter the replay of a recorded game.
+    const RULES_VERSION: u32;
+    /// The fewest seats the game (with any options) supports.
+    const MIN_SEATS: u8;
+    /// The most seats the game supports.
+    const MAX_SEATS: u8;
+
+    /// Options chosen at creation; `Default` gives the standard game. Unknown fields must be
+    /// rejected (`#[serde(deny_unknown_fields)]`).
+    type Options: Clone + Debug + Default + Serialize + DeserializeOwned + Schema;
+    /// A move, serde-tagged: `{"type": "play_card", "card": "speculate"}`.
+    type Action: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Schema;
+    /// Something that happened, as recorded in the log.
+    type Event: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Schema;
+    /// What one viewer may see of the state.
+    type View: Serialize + Schema;
+    /// Why a move was refused.
+    type Error: RuleError;
+
+    /// Deals a new game for `n_seats` players. Log entry 0 supplies `rng`.
+    fn setup(n_seats: u8, options: &Self::Options, rng: &mut GameRng) -> Result<Self, SetupError>;
+
+    /// The number of seats at the table.
+    fn n_seats(&self) -> u8;
+
+    /// Every seat that has at least one legal action now. Empty means the game is over.
+    fn to_act(&self) -> SeatSet;
+
+    /// The seats the game cannot progress without (a subset of `to_act`). "Your turn"
+    /// notifications go to these seats only.
+    fn waiting_on(&self) -> SeatSet {
+        self.to_act()
+    }
+
+    /// Everything `seat` may do now; empty for a seat not in `to_act`.
+    fn legal_actions(&self, seat: Seat) -> Vec<LegalAction<Self::Action>>;
+
+    /// Validates and applies `action` by `seat`. On `Err` the state is unchanged.
+    fn apply(
+        &mut self,
+        seat: Seat,
+        action: Self::Action,
+        rng: &mut GameRng,
+    ) -> Result<Vec<Logged<Self::Event>>, Self::Error>;
+
+    /// What `viewer` may see.
+    fn view(&self, viewer: Viewer) -> Self::View;
+
+    /// The result, once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// Who may read `action` by `seat` in the log. Sealed choices are shown only to their
+    /// author (the events say the rest); everything else is public.
+    fn action_visibility(_action: &Self::Action, _seat: Seat) -> Visibility {
+        Visibility::Public
+    }
+}
+
+/// A refused move: a stable kebab-case code plus a human message (its `Display`).
+pub trait RuleError: std::error::Error + Clone + PartialEq + Send + Sync + 'static {
+    /// The stable kebab-case code, e.g. `bid-too-low`.
+    fn code(&self) -> &'static str;
+}
+
+/// Why a game could not be set up.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// The game does not support this many seats (with these options).
+    #[error("this game needs {min} to {max} seats, not {got}")]
+    SeatCount {
+        /// Fewest seats allowed.
+        min: u8,
+        /// Most seats allowed.
+        max: u8,
+        /// Seats asked for.
+        got: u8,
+    },
+    /// The options do not parse or are inconsistent.
+    #[error("invalid options: {0}")]
+    InvalidOptions(String),
+}
+
+impl SetupError {
+    /// The stable problem code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            SetupError::SeatCount { .. } => "bad-seat-count",
+            SetupError::InvalidOptions(_) => "invalid-options",
+        }
+    }
+}
+
+/// One entry of `legal_actions`: a complete action, or a JSON Schema the action must match
+/// (for moves with large spaces such as bids); the engine still has the final word.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum LegalAction<A> {
+    /// A complete action, ready to submit.
+    Action {
+        /// The action.
+        action: A,
+    },
+    /// A family of actions described by a JSON Schema.
+    Schema {
+        /// What the family is, for humans.
+        label: String,
+        /// A JSON Schema (integers with bounds, enums, arrays with item counts, objects).
+        schema: serde_json::Value,
+    },
+}
+
+impl<A> LegalAction<A> {
+    /// A complete action.
+    pub fn action(action: A) -> Self {
+        LegalAction::Action { action }
+    }
+}
+
+/// Who may see an event (or an action) in the log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Visibility {
+    /// Every seat and every spectator.
+    Public,
+    /// Only these seats.
+    Seats(SeatSet),
+    /// Everyone (spectators included) except these seats.
+    AllExcept(SeatSet),
+}
+
+impl Visibility {
+    /// Whether `viewer` may see something with this visibility.
+    pub fn shows(self, viewer: Viewer) -> bool {
+        match (self, viewer) {
+            (Visibility::Public, _) => true,
+            (Visibility::Seats(seats), Viewer::Seat(seat)) => seats.contains(seat),
+            (Visibility::Seats(_), Viewer::Spectator) => false,
+            (Visibility::AllExcept(seats), Viewer::Seat(seat)) => !seats.contains(seat),
+            (Visibility::AllExcept(_), Viewer::Spectator) => true,
+        }
+    }
+}
+
+/// An event together with who may see it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Logged<E> {
+    /// Who may see the event.
+    pub visibility: Visibility,
+    /// What happened.
+    pub event: E,
+}
+
+impl<E> Logged<E> {
+    /// An event everyone may see.
+    pub fn public(event: E) -> Self {
+        Logged { visibility: Visibility::Public, event }
+    }
+
+    /// An event only `seat` may see.
+    pub fn private(seat: Seat, event: E) -> Self {
+        Logged { visibility: Visibility::Seats(SeatSet::only(seat)), event }
+    }
+
+    /// An event everyone except `seat` may see (the redacted twin of a private event).
+    pub fn others(seat: Seat, event: E) -> Self {
+        Logged { visibility: Visibility::AllExcept(SeatSet::only(seat)), event }
+    }
+}
+
+/// The result of a finished game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Outcome {
+    /// Each seat's final score, by seat.
+    pub scores: Vec<i64>,
+    /// Each seat's rank, by seat: 1 + the number of seats that did strictly better.
+    pub ranks: Vec<u8>,
+    /// Every seat of rank 1 (ties share the win).
+    pub winners: SeatSet,
+    /// Why the game ended, e.g. `final_burst`.
+    pub reason: String,
+}
+
+impl Outcome {
+    /// Ranks by score alone: higher is better, equal scores share a rank.
+    pub fn from_scores(scores: Vec<i64>, reason: impl Into<String>) -> Outcome {
+        let keys: Vec<Vec<i64>> = scores.iter().map(|&score| vec![score]).collect();
+        Outcome::from_keys(scores, &keys, reason)
+    }
+
+    /// Ranks by `keys` compared lexicographically (score first, then tie-breakers); higher
+    /// is better and equal keys share a rank. `scores` is what is reported.
+    pub fn from_keys(scores: Vec<i64>, keys: &[Vec<i64>], reason: impl Into<String>) -> Outcome {
+        let ranks: Vec<u8> = keys
+            .iter()
+            .map(|key| 1 + keys.iter().filter(|other| *other > key).count() as u8)
+            .collect();
+        let winners = ranks
+            .iter()
+            .enumerate()
+            .filter(|(_, &rank)| rank == 1)
+            .map(|(seat, _)| Seat(seat as u8))
+            .collect();
+        Outcome { scores, ranks, winners, reason: reason.into() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outcome_ranks_share_ties() {
+        let outcome = Outcome::from_scores(vec![500, 900, 900, 100], "done");
+        assert_eq!(outcome.ranks, vec![3, 1, 1, 4]);
+        assert_eq!(outcome.winners, [Seat(1), Seat(2)].into_iter().collect());
+    }
+
+    #[test]
+    fn tie_breakers_separate_equal_scores() {
+        let keys = vec![vec![900, 2], vec![900, 3], vec![100, 9]];
+        let outcome = Outcome::from_keys(vec![900, 900, 100], &keys, "done");
+        assert_eq!(outcome.ranks, vec![2, 1, 3]);
+        assert_eq!(outcome.winners, SeatSet::only(Seat(1)));
+    }
+
+    #[test]
+    fn visibility_rules() {
+        let ann = Viewer::Seat(Seat(0));
+        let bill = Viewer::Seat(Seat(1));
+        assert!(Visibility::Public.shows(Viewer::Spectator));
+        assert!(Visibility::Seats(SeatSet::only(Seat(0))).shows(ann));
+        assert!(!Visibility::Seats(SeatSet::only(Seat(0))).shows(bill));
+        assert!(!Visibility::Seats(SeatSet::only(Seat(0))).shows(Viewer::Spectator));
+        assert!(!Visibility::AllExcept(SeatSet::only(Seat(0))).shows(ann));
+        assert!(Visibility::AllExcept(SeatSet::only(Seat(0))).shows(bill));
+        assert!(Visibility::AllExcept(SeatSet::only(Seat(0))).shows(Viewer::Spectator));
+    }
+
+    #[test]
+    fn legal_action_json_shapes() {
+        let concrete: LegalAction<u8> = LegalAction::action(3);
+        assert_eq!(serde_json::to_string(&concrete).unwrap(), r#"{"action":3}"#);
+        let schema: LegalAction<u8> = LegalAction::Schema {
+            label: "bid".into(),
+            schema: serde_json::json!({"type": "integer"}),
+        };
+        assert_eq!(
+            serde_json::to_string(&schema).unwrap(),
+            r#"{"label":"bid","schema":{"type":"integer"}}"#
+        );
+    }
+}

@@ -1,0 +1,26 @@
+//! The contract between Beurs and its games.
+//!
+//! - [`Game`]: the trait every rules crate implements (DESIGN.md §2), shaped after OpenSpiel's
+//!   `State`: setup, who acts, legal actions, apply, per-viewer views, outcome.
+//! - [`GameRng`]: the only source of randomness, one ChaCha20 stream per log entry (§3).
+//! - [`adapter`]: the type-erased JSON-in/JSON-out face of a game, and the [`Registry`] of
+//!   rulesets the API serves.
+//! - [`testing`]: the harness every game runs (random playouts, determinism, serde round trip,
+//!   "an `Err` changes nothing", no-leak).
+//! - [`sample`]: builds random instances of the JSON Schemas that parameterised legal actions
+//!   carry, so a random bot can play every game from `legal_actions` alone.
+//!
+//! Architecture invariant: no I/O, no async, no clock, no global RNG, here or in any game.
+//! A game replays exactly from (seed, options, seats, actions).
+
+pub mod adapter;
+mod game;
+mod rng;
+pub mod sample;
+mod seat;
+pub mod testing;
+
+pub use adapter::{DynGame, DynRuleset, Erased, Registry};
+pub use game::*;
+pub use rng::GameRng;
+pub use seat::{Seat, SeatSet, Viewer, MAX_SEATS};

@@ -1,0 +1,323 @@
+//! The test harness every game runs (STYLE.md §8), generic over [`Game`].
+//!
+//! [`Playouts::run`] plays random games to the end using only `legal_actions` and checks, at
+//! every step:
+//! 1. no panic (a panic names the game's seed and step);
+//! 2. a non-finished game has a seat with a legal action, and is waiting on someone;
+//!    `waiting_on ⊆ to_act`; seats outside `to_act` have no legal actions;
+//! 3. the game ends within `max_steps` accepted actions;
+//! 4. every concrete listed action applies `Ok`, and a refused action (a stale action from an
+//!    earlier step, an action by a seat that may not act) leaves the state equal to before;
+//! 5. the state survives a serde round trip;
+//! 6. replaying the same seed and actions gives the identical state and events;
+//! 7. no leaks: re-dealing what a viewer cannot see ([`Redeal`]) leaves its view identical;
+//!
+//! plus the game's own invariants, passed in as a closure.
+
+use crate::{sample, Game, GameRng, LegalAction, Logged, Seat, SeatSet, Viewer};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// Games with hidden information say how to re-deal it, for the no-leak property.
+pub trait Redeal: Game {
+    /// A state `viewer` cannot tell apart from `self`: everything hidden from `viewer` is
+    /// re-dealt at random among the places `viewer` cannot see (e.g. the other hands and the
+    /// deck are shuffled together and dealt back in the same sizes). Games without hidden
+    /// information return a clone.
+    fn redeal(&self, viewer: Viewer, rng: &mut GameRng) -> Self;
+}
+
+/// The 32-byte seed of game number `index` of a test run with base seed `base`.
+pub fn game_seed(base: u64, index: u64) -> [u8; 32] {
+    let mut seed = [0u8; 32];
+    seed[..8].copy_from_slice(&base.to_le_bytes());
+    seed[8..16].copy_from_slice(&index.to_le_bytes());
+    seed[16..].copy_from_slice(b"beurs-playouts!!");
+    seed
+}
+
+/// A batch of random games with one seat count and one set of options.
+pub struct Playouts<G: Game> {
+    /// Seats at the table.
+    pub n_seats: u8,
+    /// The options every game uses.
+    pub options: G::Options,
+    /// How many games to play.
+    pub games: u64,
+    /// The most accepted actions a game may take before the test fails (the stated bound).
+    pub max_steps: usize,
+    /// Base seed; game `i` uses `game_seed(seed, i)`.
+    pub seed: u64,
+    /// Check the no-leak property every this many steps (0 = never).
+    pub leak_check_every: usize,
+    /// Try every concrete listed action on a copy at every step (the "every listed action
+    /// applies" property). Costs one clone per listed action.
+    pub try_every_listed_action: bool,
+}
+
+/// What a batch of playouts did, for assertions and for the test log.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PlayoutStats {
+    /// Games finished.
+    pub games: u64,
+    /// Accepted actions over all games.
+    pub steps: u64,
+    /// The longest game, in accepted actions.
+    pub longest_game: usize,
+    /// How many games ended for each reason.
+    pub reasons: BTreeMap<String, u64>,
+    /// How many winners each seat had (ties count for every winner).
+    pub wins_by_seat: Vec<u64>,
+    /// Refused actions checked to leave the state unchanged.
+    pub refusals_checked: u64,
+    /// Re-deals that produced a different state (so the no-leak check had teeth).
+    pub redeals_that_changed_state: u64,
+}
+
+impl<G: Game> Playouts<G> {
+    /// A batch with the default options: 200 games of at most 10,000 steps.
+    pub fn new(n_seats: u8) -> Self {
+        Playouts {
+            n_seats,
+            options: G::Options::default(),
+            games: 200,
+            max_steps: 10_000,
+            seed: 1637,
+            leak_check_every: 5,
+            try_every_listed_action: true,
+        }
+    }
+
+    /// Sets the options.
+    pub fn options(mut self, options: G::Options) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// Sets the number of games.
+    pub fn games(mut self, games: u64) -> Self {
+        self.games = games;
+        self
+    }
+
+    /// Sets the step bound.
+    pub fn max_steps(mut self, max_steps: usize) -> Self {
+        self.max_steps = max_steps;
+        self
+    }
+
+    /// Sets the base seed.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// Plays every game, checking the properties above and `invariant` after setup and after
+    /// every accepted action. `invariant` panics (asserts) on a violation.
+    pub fn run(&self, invariant: impl Fn(&G)) -> PlayoutStats
+    where
+        G: Redeal,
+    {
+        let mut stats = PlayoutStats { wins_by_seat: vec![0; usize::from(self.n_seats)], ..Default::default() };
+        for index in 0..self.games {
+            self.play_one(index, &invariant, &mut stats);
+        }
+        stats
+    }
+
+    fn play_one(&self, index: u64, invariant: &impl Fn(&G), stats: &mut PlayoutStats)
+    where
+        G: Redeal,
+    {
+        let seed = game_seed(self.seed, index);
+        let bot_seed = game_seed(self.seed ^ 0xB07, index);
+        let mut context = PanicContext { ruleset: G::RULESET, n_seats: self.n_seats, index, base_seed: self.seed, step: 0 };
+        let mut state = G::setup(self.n_seats, &self.options, &mut GameRng::for_entry(seed, 0))
+            .unwrap_or_else(|error| panic!("setup failed: {error}"));
+        invariant(&state);
+        let mut history: Vec<(Seat, G::Action)> = Vec::new();
+        let mut events: Vec<Vec<Logged<G::Event>>> = Vec::new();
+        let mut recent: Vec<G::Action> = Vec::new();
+
+        loop {
+            let step = history.len() + 1;
+            context.step = step;
+            let to_act = state.to_act();
+            if to_act.is_empty() {
+                let outcome = state.outcome().expect("a game nobody can act in must have an outcome");
+                *stats.reasons.entry(outcome.reason.clone()).or_default() += 1;
+                for winner in outcome.winners.iter() {
+                    stats.wins_by_seat[winner.index()] += 1;
+                }
+                break;
+            }
+            assert!(step <= self.max_steps, "the game did not finish within {} steps", self.max_steps);
+            assert!(state.outcome().is_none(), "a game with seats to act has an outcome");
+            let waiting_on = state.waiting_on();
+            assert!(!waiting_on.is_empty(), "an unfinished game waits on nobody");
+            assert!(waiting_on.is_subset(to_act), "waiting_on {waiting_on:?} is not within to_act {to_act:?}");
+            for seat in Seat::all(self.n_seats).filter(|seat| !to_act.contains(*seat)) {
+                assert!(state.legal_actions(seat).is_empty(), "{seat} is not in to_act but has legal actions");
+            }
+
+            let mut bot = GameRng::for_entry(bot_seed, step as u64);
+            let acting: Vec<Seat> = to_act.iter().collect();
+            let seat = *bot.choose(&acting).expect("to_act is not empty");
+            let legal = state.legal_actions(seat);
+            assert!(!legal.is_empty(), "{seat} is in to_act but has no legal action");
+
+            if self.try_every_listed_action {
+                for entry in &legal {
+                    if let LegalAction::Action { action } = entry {
+                        let mut copy = state.clone();
+                        if let Err(error) = copy.apply(seat, action.clone(), &mut GameRng::for_entry(seed, step as u64)) {
+                            panic!("listed action {action:?} by {seat} was refused: {error}");
+                        }
+                    }
+                }
+            }
+            self.check_refusals(&state, seat, to_act, &recent, &mut bot, stats);
+
+            if self.leak_check_every > 0 && step % self.leak_check_every == 0 {
+                self.check_no_leak(&state, &mut bot, stats);
+            }
+
+            let action = choose_action::<G>(&state, seat, &legal, &mut bot, seed, step);
+            let mut rng = GameRng::for_entry(seed, step as u64);
+            let step_events = state
+                .apply(seat, action.clone(), &mut rng)
+                .unwrap_or_else(|error| panic!("chosen action {action:?} by {seat} was refused: {error}"));
+            invariant(&state);
+            if index < 20 || step % 16 == 0 {
+                let json = serde_json::to_string(&state).expect("state serializes");
+                let back: G = serde_json::from_str(&json).expect("state deserializes");
+                assert!(back == state, "the state changed in a serde round trip");
+            }
+            if recent.len() >= 32 {
+                recent.remove(0);
+            }
+            recent.push(action.clone());
+            history.push((seat, action));
+            events.push(step_events);
+        }
+
+        stats.games += 1;
+        stats.steps += history.len() as u64;
+        stats.longest_game = stats.longest_game.max(history.len());
+        self.check_replay(seed, &history, &events, &state);
+    }
+
+    /// Property 4b: actions that are refused leave the state exactly as it was.
+    fn check_refusals(&self, state: &G, seat: Seat, to_act: SeatSet, recent: &[G::Action], bot: &mut GameRng, stats: &mut PlayoutStats) {
+        let mut candidates: Vec<(Seat, G::Action)> = Vec::new();
+        for _ in 0..2 {
+            if let Some(action) = bot.choose(recent) {
+                let any_seat = Seat(bot.below(u64::from(self.n_seats)) as u8);
+                candidates.push((any_seat, action.clone()));
+            }
+        }
+        // A seat that may not act must be refused whatever it sends.
+        if let Some(idle) = Seat::all(self.n_seats).find(|other| !to_act.contains(*other)) {
+            if let Some(LegalAction::Action { action }) = state.legal_actions(seat).first() {
+                candidates.push((idle, action.clone()));
+            }
+        }
+        for (who, action) in candidates {
+            let mut copy = state.clone();
+            let result = copy.apply(who, action.clone(), &mut GameRng::for_entry([0; 32], 1));
+            if result.is_err() {
+                stats.refusals_checked += 1;
+                assert!(copy == *state, "refused action {action:?} by {who} changed the state");
+            } else {
+                assert!(to_act.contains(who), "{who} acted with {action:?} without being in to_act");
+            }
+        }
+    }
+
+    /// Property 7: re-dealing what a viewer cannot see does not change what it sees.
+    fn check_no_leak(&self, state: &G, bot: &mut GameRng, stats: &mut PlayoutStats)
+    where
+        G: Redeal,
+    {
+        let viewers = Seat::all(self.n_seats).map(Viewer::Seat).chain([Viewer::Spectator]);
+        for viewer in viewers {
+            let twin = state.redeal(viewer, bot);
+            if twin != *state {
+                stats.redeals_that_changed_state += 1;
+            }
+            let seen = serde_json::to_string(&state.view(viewer)).expect("views serialize");
+            let seen_in_twin = serde_json::to_string(&twin.view(viewer)).expect("views serialize");
+            assert_eq!(seen, seen_in_twin, "the view of {viewer:?} depends on something it cannot see");
+            assert_eq!(twin.to_act(), state.to_act(), "a re-deal changed to_act");
+        }
+    }
+
+    /// Property 6: the same seed and actions reproduce the same state and events.
+    fn check_replay(&self, seed: [u8; 32], history: &[(Seat, G::Action)], events: &[Vec<Logged<G::Event>>], last: &G) {
+        let mut state = G::setup(self.n_seats, &self.options, &mut GameRng::for_entry(seed, 0)).expect("setup replays");
+        for (step, ((seat, action), expected)) in history.iter().zip(events).enumerate() {
+            let mut rng = GameRng::for_entry(seed, step as u64 + 1);
+            let replayed = state.apply(*seat, action.clone(), &mut rng).expect("the replay accepts every action");
+            assert!(replayed == *expected, "replay step {} produced different events", step + 1);
+        }
+        assert!(state == *last, "the replay ended in a different state");
+    }
+}
+
+/// Picks the bot's action: a random listed entry; a schema entry is sampled (up to 20 times,
+/// checking that every refusal leaves the state unchanged), falling back to a concrete entry.
+fn choose_action<G: Game>(state: &G, seat: Seat, legal: &[LegalAction<G::Action>], bot: &mut GameRng, seed: [u8; 32], step: usize) -> G::Action {
+    let entry = &legal[bot.index(legal.len())];
+    match entry {
+        LegalAction::Action { action } => action.clone(),
+        LegalAction::Schema { label, schema } => {
+            for _ in 0..20 {
+                let Some(candidate) = sample::sample(schema, bot) else {
+                    panic!("cannot sample the schema of '{label}': {schema}");
+                };
+                let action: G::Action = serde_json::from_value(candidate.clone())
+                    .unwrap_or_else(|error| panic!("a sample of '{label}' is not an action ({error}): {candidate}"));
+                let mut copy = state.clone();
+                match copy.apply(seat, action.clone(), &mut GameRng::for_entry(seed, step as u64)) {
+                    Ok(_) => return action,
+                    Err(_) => assert!(copy == *state, "refused sample {candidate} changed the state"),
+                }
+            }
+            let concrete = legal.iter().find_map(|entry| match entry {
+                LegalAction::Action { action } => Some(action.clone()),
+                LegalAction::Schema { .. } => None,
+            });
+            concrete.unwrap_or_else(|| panic!("20 samples of '{label}' were all refused and there is no concrete action"))
+        }
+    }
+}
+
+/// A random playable action for `seat`, as JSON, from the erased legal-action list: used by
+/// HTTP test clients. Schema entries are sampled; `None` if nothing can be built.
+pub fn random_action_json(legal: &[Value], bot: &mut GameRng) -> Option<Value> {
+    let entry = bot.choose(legal)?;
+    if let Some(action) = entry.get("action") {
+        return Some(action.clone());
+    }
+    entry.get("schema").and_then(|schema| sample::sample(schema, bot))
+}
+
+/// Prints which game failed when a check panics, so it can be replayed.
+struct PanicContext {
+    ruleset: &'static str,
+    n_seats: u8,
+    index: u64,
+    base_seed: u64,
+    step: usize,
+}
+
+impl Drop for PanicContext {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!(
+                "playout failed: {} with {} seats, game {} of base seed {} (seed = game_seed({}, {})), step {}",
+                self.ruleset, self.n_seats, self.index, self.base_seed, self.base_seed, self.index, self.step
+            );
+        }
+    }
+}
