@@ -1,0 +1,223 @@
+//! Where Beurs keeps its games: one record per game plus its append-only log.
+//!
+//! - [`GameStore`]: the one contract every backend meets (DESIGN.md §4).
+//! - [`SqliteStore`]: the embedded default (bundled SQLite, WAL), used by `beurs serve`.
+//! - [`MemoryStore`]: for unit tests.
+//! - [`testing::contract`]: the suite every store must pass; `tests/` runs it on each.
+//!
+//! Architecture invariant: the store knows no game and no HTTP. It saves an opaque, versioned
+//! record (the engine state is a JSON string inside it) and opaque JSON log entries. Every
+//! change is one atomic commit conditioned on the version the caller loaded: a lost race is
+//! [`StoreError::VersionConflict`], never a silent overwrite.
+
+mod common;
+mod memory;
+mod sqlite;
+pub mod testing;
+
+pub use memory::MemoryStore;
+pub use sqlite::SqliteStore;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Where a game is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Waiting for seats to be claimed.
+    Open,
+    /// Being played.
+    Active,
+    /// Over; the audit reveals the secret.
+    Finished,
+}
+
+impl Status {
+    /// The status as stored and shown.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Open => "open",
+            Status::Active => "active",
+            Status::Finished => "finished",
+        }
+    }
+}
+
+/// One seat of a game record.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatRecord {
+    /// The player's display name, once claimed.
+    pub name: Option<String>,
+    /// SHA-256 (hex) of the seat's bearer token, once claimed. The token itself is never stored.
+    pub token_hash: Option<String>,
+    /// The entropy the player contributed to the seed (revealed by the audit once finished).
+    pub entropy: Option<String>,
+}
+
+impl SeatRecord {
+    /// Whether the seat has been claimed.
+    pub fn is_claimed(&self) -> bool {
+        self.token_hash.is_some()
+    }
+}
+
+/// Everything about one game except its log.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The game id (`g_…`).
+    pub id: String,
+    /// The ruleset id.
+    pub ruleset: String,
+    /// The ruleset's rules version when the game was created.
+    pub rules_version: u32,
+    /// The normalised options.
+    pub options: Value,
+    /// Lifecycle status.
+    pub status: Status,
+    /// +1 per committed change; the HTTP `ETag`.
+    pub version: u64,
+    /// Whether only the admin may claim seats (such games are not listed in the lobby).
+    pub invite_only: bool,
+    /// The seats.
+    pub seats: Vec<SeatRecord>,
+    /// SHA-256 (hex) of the admin token.
+    pub admin_token_hash: String,
+    /// The server's 32-byte secret (hex); revealed only by the audit of a finished game.
+    pub server_secret: String,
+    /// SHA-256 (hex) of the secret, published at creation.
+    pub seed_commitment: String,
+    /// The engine state (JSON), once the game has started.
+    pub state: Option<String>,
+    /// The number of log entries (setup is entry 0, so `log_len - 1` is the last `seq`).
+    pub log_len: u64,
+    /// Creation time, Unix milliseconds.
+    pub created_at: u64,
+    /// Time of the last change, Unix milliseconds.
+    pub updated_at: u64,
+}
+
+/// One entry of a game's log. Entry 0 is the setup.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LogEntry {
+    /// Position in the log, from 0.
+    pub seq: u64,
+    /// The acting seat (`None` for the setup).
+    pub seat: Option<u8>,
+    /// The action and who may read it, as the API stores it (opaque to the store).
+    pub action: Value,
+    /// The events with their visibility (opaque to the store).
+    pub events: Value,
+    /// The `Idempotency-Key` the action was submitted with.
+    pub idempotency_key: Option<String>,
+    /// SHA-256 (hex) of the engine state after this entry.
+    pub state_hash: String,
+    /// When the entry was committed, Unix milliseconds.
+    pub at: u64,
+}
+
+/// The first response to an idempotent request, kept so a retry gets it unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IdempotencyRecord {
+    /// The seat that sent the request.
+    pub seat: u8,
+    /// The client's `Idempotency-Key`.
+    pub key: String,
+    /// The log entry the request created.
+    pub seq: u64,
+    /// The response body that was sent.
+    pub response: String,
+}
+
+/// One atomic change to a game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Commit {
+    /// The record after the change; its `version` must be `expected_version + 1`.
+    pub record: GameRecord,
+    /// The version the change was computed from.
+    pub expected_version: u64,
+    /// The log entry to append (its `seq` must be the stored `log_len`).
+    pub entry: Option<LogEntry>,
+    /// The idempotency record to keep with it.
+    pub idempotency: Option<IdempotencyRecord>,
+}
+
+/// A lobby listing filter.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ListQuery {
+    /// Only games of this ruleset.
+    pub ruleset: Option<String>,
+    /// Resume after this cursor (from a previous page).
+    pub cursor: Option<String>,
+    /// At most this many games (1..=100).
+    pub limit: usize,
+}
+
+/// One page of the lobby: open games that are not invite-only, oldest first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ListPage {
+    /// The games on this page.
+    pub games: Vec<GameRecord>,
+    /// Where the next page starts, if there may be one.
+    pub next_cursor: Option<String>,
+}
+
+/// What can go wrong in a store.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// A game with this id already exists.
+    #[error("game {0} already exists")]
+    AlreadyExists(String),
+    /// The game changed since it was loaded (or the idempotency key was used concurrently).
+    #[error("game {id} is no longer at version {expected}")]
+    VersionConflict {
+        /// The game.
+        id: String,
+        /// The version the commit expected.
+        expected: u64,
+    },
+    /// No such game.
+    #[error("game {0} not found")]
+    NotFound(String),
+    /// A cursor that this store did not hand out.
+    #[error("invalid cursor")]
+    BadCursor,
+    /// The backend failed.
+    #[error("store backend failed: {0}")]
+    Backend(String),
+}
+
+/// The contract every store meets (DESIGN.md §4).
+#[async_trait::async_trait]
+pub trait GameStore: Send + Sync {
+    /// Stores a new game. `AlreadyExists` if the id is taken.
+    async fn create(&self, record: &GameRecord) -> Result<(), StoreError>;
+
+    /// Loads a game's record, or `None`.
+    async fn load(&self, id: &str) -> Result<Option<GameRecord>, StoreError>;
+
+    /// Applies one change atomically, if and only if the stored version is
+    /// `commit.expected_version` (else `VersionConflict`, and nothing is written). Writes the
+    /// record, appends the entry and keeps the idempotency record together. An idempotency
+    /// key already used by the same seat of the same game is a `VersionConflict` too.
+    async fn commit(&self, commit: &Commit) -> Result<(), StoreError>;
+
+    /// Log entries with `seq > after` (all when `after` is `None`), ascending, at most `limit`.
+    async fn log(
+        &self,
+        id: &str,
+        after: Option<u64>,
+        limit: usize,
+    ) -> Result<Vec<LogEntry>, StoreError>;
+
+    /// The idempotency record for this seat and key, if the key was used.
+    async fn idempotency(
+        &self,
+        id: &str,
+        seat: u8,
+        key: &str,
+    ) -> Result<Option<IdempotencyRecord>, StoreError>;
+
+    /// The lobby: open, not invite-only games, oldest first, paginated.
+    async fn list_open(&self, query: &ListQuery) -> Result<ListPage, StoreError>;
+}

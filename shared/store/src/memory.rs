@@ -1,0 +1,173 @@
+//! [`MemoryStore`]: the whole store in a few maps behind one lock, for unit tests.
+
+use std::collections::BTreeMap;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use crate::common::{check_commit, lobby_limit, LobbyCursor};
+use crate::{
+    Commit, GameRecord, GameStore, IdempotencyRecord, ListPage, ListQuery, LogEntry, Status,
+    StoreError,
+};
+
+/// A store that keeps everything in memory and forgets it when dropped. For unit tests; it
+/// passes the same contract suite as the durable stores.
+#[derive(Debug, Default)]
+pub struct MemoryStore {
+    // One lock around everything, so a commit's checks and writes are one atomic step, exactly
+    // like a database transaction. A std mutex is right here: it is never held across an
+    // `.await`, and the critical sections are a few map operations.
+    inner: Mutex<Inner>,
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    games: BTreeMap<String, GameRecord>,
+    /// Keyed by (game id, seq), so one game's log is a contiguous, ascending range.
+    log: BTreeMap<(String, u64), LogEntry>,
+    /// Keyed by (game id, seat, key).
+    idempotency: BTreeMap<(String, u8, String), IdempotencyRecord>,
+}
+
+impl MemoryStore {
+    /// An empty store.
+    pub fn new() -> MemoryStore {
+        MemoryStore::default()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        // Every method checks everything before it mutates anything, and the mutations
+        // themselves cannot fail halfway, so a panic in another thread cannot have left the maps
+        // inconsistent: recovering the guard from a poisoned lock is safe.
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+#[async_trait::async_trait]
+impl GameStore for MemoryStore {
+    async fn create(&self, record: &GameRecord) -> Result<(), StoreError> {
+        let mut inner = self.lock();
+        if inner.games.contains_key(&record.id) {
+            return Err(StoreError::AlreadyExists(record.id.clone()));
+        }
+        inner.games.insert(record.id.clone(), record.clone());
+        Ok(())
+    }
+
+    async fn load(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
+        Ok(self.lock().games.get(id).cloned())
+    }
+
+    async fn commit(&self, commit: &Commit) -> Result<(), StoreError> {
+        check_commit(commit)?;
+        let id = &commit.record.id;
+        let conflict = || StoreError::VersionConflict {
+            id: id.clone(),
+            expected: commit.expected_version,
+        };
+
+        let mut inner = self.lock();
+        // All checks first, then all writes: that is what makes the commit all-or-nothing.
+        let stored = inner
+            .games
+            .get(id)
+            .ok_or_else(|| StoreError::NotFound(id.clone()))?;
+        if stored.version != commit.expected_version {
+            return Err(conflict());
+        }
+        if let Some(entry) = &commit.entry {
+            if inner.log.contains_key(&(id.clone(), entry.seq)) {
+                return Err(conflict());
+            }
+        }
+        if let Some(idem) = &commit.idempotency {
+            if inner
+                .idempotency
+                .contains_key(&(id.clone(), idem.seat, idem.key.clone()))
+            {
+                return Err(conflict());
+            }
+        }
+
+        inner.games.insert(id.clone(), commit.record.clone());
+        if let Some(entry) = &commit.entry {
+            inner.log.insert((id.clone(), entry.seq), entry.clone());
+        }
+        if let Some(idem) = &commit.idempotency {
+            inner
+                .idempotency
+                .insert((id.clone(), idem.seat, idem.key.clone()), idem.clone());
+        }
+        Ok(())
+    }
+
+    async fn log(
+        &self,
+        id: &str,
+        after: Option<u64>,
+        limit: usize,
+    ) -> Result<Vec<LogEntry>, StoreError> {
+        let start = match after {
+            None => 0,
+            // Nothing can follow u64::MAX.
+            Some(after) => match after.checked_add(1) {
+                Some(start) => start,
+                None => return Ok(Vec::new()),
+            },
+        };
+        let inner = self.lock();
+        let range = (id.to_owned(), start)..=(id.to_owned(), u64::MAX);
+        Ok(inner
+            .log
+            .range(range)
+            .take(limit)
+            .map(|(_, entry)| entry.clone())
+            .collect())
+    }
+
+    async fn idempotency(
+        &self,
+        id: &str,
+        seat: u8,
+        key: &str,
+    ) -> Result<Option<IdempotencyRecord>, StoreError> {
+        Ok(self
+            .lock()
+            .idempotency
+            .get(&(id.to_owned(), seat, key.to_owned()))
+            .cloned())
+    }
+
+    async fn list_open(&self, query: &ListQuery) -> Result<ListPage, StoreError> {
+        // Validate the cursor before looking at any data, as the SQLite store does.
+        let after = query
+            .cursor
+            .as_deref()
+            .map(LobbyCursor::parse)
+            .transpose()?;
+        let limit = lobby_limit(query.limit);
+
+        let inner = self.lock();
+        // A full scan is fine for a test store; SqliteStore uses an index.
+        let mut open: Vec<&GameRecord> = inner
+            .games
+            .values()
+            .filter(|g| g.status == Status::Open && !g.invite_only)
+            .filter(|g| query.ruleset.as_ref().is_none_or(|r| *r == g.ruleset))
+            .filter(|g| {
+                after
+                    .as_ref()
+                    .is_none_or(|c| (g.created_at, g.id.as_str()) > (c.created_at, c.id.as_str()))
+            })
+            .collect();
+        open.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
+
+        let more = open.len() > limit;
+        let games: Vec<GameRecord> = open.into_iter().take(limit).cloned().collect();
+        let next_cursor = if more {
+            games.last().map(|g| LobbyCursor::of(g).to_string())
+        } else {
+            None
+        };
+        Ok(ListPage { games, next_cursor })
+    }
+}

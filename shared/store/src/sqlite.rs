@@ -1,0 +1,545 @@
+//! [`SqliteStore`]: the embedded default store (bundled SQLite in WAL mode), used by `beurs serve`.
+//!
+//! Layout: `games` holds one row per game (the whole [`GameRecord`] as JSON, plus the columns
+//! the store itself needs to query or condition on), `log` one row per log entry, and
+//! `idempotency` one row per used `Idempotency-Key`. A commit is one `IMMEDIATE` transaction
+//! that conditions the `games` update on the expected version, so a lost race writes nothing.
+
+use std::fmt::Display;
+use std::path::Path;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use rusqlite::types::Value as SqlValue;
+use rusqlite::{
+    ffi, params, params_from_iter, Connection, ErrorCode, OptionalExtension, TransactionBehavior,
+};
+
+use crate::common::{check_commit, lobby_limit, LobbyCursor};
+use crate::{
+    Commit, GameRecord, GameStore, IdempotencyRecord, ListPage, ListQuery, LogEntry, StoreError,
+};
+
+/// How long a statement waits for another process's write lock before failing. Our own
+/// statements are serialised by the mutex; this covers a second process (e.g. a backup or an
+/// operator's `sqlite3` shell) holding the database.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The schema, one migration per version: `MIGRATIONS[n]` takes `user_version` n to n + 1.
+/// Append only; never edit a migration that has shipped.
+const MIGRATIONS: &[&str] = &[
+    // 1: games, log, idempotency and the lobby indexes.
+    "CREATE TABLE games (
+        id          TEXT PRIMARY KEY NOT NULL,
+        ruleset     TEXT NOT NULL,
+        status      TEXT NOT NULL CHECK (status IN ('open', 'active', 'finished')),
+        invite_only INTEGER NOT NULL CHECK (invite_only IN (0, 1)),
+        version     INTEGER NOT NULL,
+        created_at  INTEGER NOT NULL,
+        updated_at  INTEGER NOT NULL,
+        record      TEXT NOT NULL
+    ) STRICT;
+    -- The lobby reads open, public games in (created_at, id) order, with or without a ruleset.
+    -- Partial indexes stay small: games leave them as soon as they start.
+    CREATE INDEX games_lobby ON games (created_at, id)
+        WHERE status = 'open' AND invite_only = 0;
+    CREATE INDEX games_lobby_ruleset ON games (ruleset, created_at, id)
+        WHERE status = 'open' AND invite_only = 0;
+    CREATE TABLE log (
+        game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seq     INTEGER NOT NULL,
+        entry   TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    ) STRICT, WITHOUT ROWID;
+    CREATE TABLE idempotency (
+        game_id  TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat     INTEGER NOT NULL,
+        key      TEXT NOT NULL,
+        seq      INTEGER NOT NULL,
+        response TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat, key)
+    ) STRICT, WITHOUT ROWID;",
+];
+
+/// A store in one SQLite database file (or in memory, for tests).
+///
+/// Durability: WAL with `synchronous = FULL`, so a commit that returned `Ok` (an acknowledged
+/// move) survives a crash of the process or of the machine. `NORMAL` would be faster but may
+/// lose the last transactions on power loss.
+#[derive(Clone, Debug)]
+pub struct SqliteStore {
+    // One connection behind a std mutex, used only inside `spawn_blocking`. A std mutex (not
+    // tokio's) is right, as mini-redis's note on shared state explains: the lock is never held
+    // across an `.await`, only by a blocking thread for the duration of a few statements, and an
+    // async mutex would add overhead without letting anything else make progress. SQLite
+    // serialises writers anyway, so one connection costs little; the blocking work stays off
+    // the async worker threads, which keep serving other requests meanwhile.
+    conn: Arc<Mutex<Connection>>,
+}
+
+impl SqliteStore {
+    /// Opens (creating if needed) the database at `path`, configures it and brings its schema
+    /// up to date.
+    pub fn open(path: impl AsRef<Path>) -> Result<SqliteStore, StoreError> {
+        let path = path.as_ref();
+        let conn = Connection::open(path).context(|| format!("opening {}", path.display()))?;
+        SqliteStore::configure(conn, true)
+    }
+
+    /// A fresh, private in-memory database (for tests). It is gone when the store is dropped.
+    pub fn open_in_memory() -> Result<SqliteStore, StoreError> {
+        let conn = Connection::open_in_memory().context(|| "opening an in-memory database")?;
+        SqliteStore::configure(conn, false)
+    }
+
+    fn configure(mut conn: Connection, on_disk: bool) -> Result<SqliteStore, StoreError> {
+        conn.busy_timeout(BUSY_TIMEOUT)
+            .context(|| "setting the busy timeout")?;
+        // WAL lets readers proceed while a commit is being written. An in-memory database
+        // cannot use WAL (it answers "memory"), which is fine: it has nothing to make durable.
+        let mode: String = conn
+            .pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))
+            .context(|| "enabling WAL")?;
+        if on_disk && !mode.eq_ignore_ascii_case("wal") {
+            return Err(StoreError::Backend(format!(
+                "enabling WAL: journal_mode is still {mode}"
+            )));
+        }
+        // FULL: every acknowledged commit is synced to disk before `commit` returns (see above).
+        conn.pragma_update(None, "synchronous", "FULL")
+            .context(|| "setting synchronous = FULL")?;
+        // Off by default in SQLite, per connection; without it the REFERENCES clauses are
+        // decoration.
+        conn.pragma_update(None, "foreign_keys", true)
+            .context(|| "enabling foreign keys")?;
+        migrate(&mut conn)?;
+        Ok(SqliteStore {
+            conn: Arc::new(Mutex::new(conn)),
+        })
+    }
+
+    /// Runs `work` on the connection on a blocking thread, so SQLite's disk I/O and fsyncs never
+    /// stall the async runtime.
+    async fn run<T, F>(&self, work: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Connection) -> Result<T, StoreError> + Send + 'static,
+    {
+        let conn = Arc::clone(&self.conn);
+        tokio::task::spawn_blocking(move || {
+            // A panic while the lock was held cannot leave a half-written commit behind: the
+            // unwinding drops the open `Transaction`, which rolls it back. So the connection is
+            // still consistent and recovering it from a poisoned lock is safe.
+            let mut conn = conn.lock().unwrap_or_else(PoisonError::into_inner);
+            work(&mut conn)
+        })
+        .await
+        .context(|| "running a SQLite task")?
+    }
+}
+
+/// Brings the schema from its `user_version` to the latest, in one transaction.
+fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+    let tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .context(|| "starting the migration")?;
+    let current: i64 = tx
+        .pragma_query_value(None, "user_version", |row| row.get(0))
+        .context(|| "reading user_version")?;
+    let latest = MIGRATIONS.len();
+    let current = usize::try_from(current)
+        .ok()
+        .filter(|&v| v <= latest)
+        .ok_or_else(|| {
+            StoreError::Backend(format!(
+                "schema version {current} is not one this build knows (0..={latest})"
+            ))
+        })?;
+    for (version, sql) in MIGRATIONS.iter().enumerate().skip(current) {
+        tx.execute_batch(sql)
+            .context(|| format!("migrating the schema to version {}", version + 1))?;
+    }
+    if current < latest {
+        tx.pragma_update(None, "user_version", latest)
+            .context(|| "writing user_version")?;
+    }
+    tx.commit().context(|| "committing the migration")
+}
+
+#[async_trait::async_trait]
+impl GameStore for SqliteStore {
+    async fn create(&self, record: &GameRecord) -> Result<(), StoreError> {
+        let row = GameRow::new(record)?;
+        self.run(move |conn| {
+            let inserted = conn
+                .prepare_cached(
+                    "INSERT INTO games (id, ruleset, status, invite_only, version, created_at, updated_at, record)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                )
+                .and_then(|mut stmt| {
+                    stmt.execute(params![
+                        row.id,
+                        row.ruleset,
+                        row.status,
+                        row.invite_only,
+                        row.version,
+                        row.created_at,
+                        row.updated_at,
+                        row.record
+                    ])
+                });
+            match inserted {
+                Ok(_) => Ok(()),
+                Err(e) if is_duplicate_key(&e) => Err(StoreError::AlreadyExists(row.id)),
+                Err(e) => Err(backend(format!("creating game {}", row.id), e)),
+            }
+        })
+        .await
+    }
+
+    async fn load(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
+        let id = id.to_owned();
+        self.run(move |conn| {
+            let json: Option<String> = conn
+                .prepare_cached("SELECT record FROM games WHERE id = ?1")
+                .and_then(|mut stmt| stmt.query_row([&id], |row| row.get(0)).optional())
+                .context(|| format!("loading game {id}"))?;
+            json.map(|json| from_json(&json, || format!("decoding game {id}")))
+                .transpose()
+        })
+        .await
+    }
+
+    async fn commit(&self, commit: &Commit) -> Result<(), StoreError> {
+        check_commit(commit)?;
+        // Serialise on the async side: it is CPU work, and it keeps the closure free of borrows.
+        let row = GameRow::new(&commit.record)?;
+        let expected = to_sql(commit.expected_version, "expected version")?;
+        let entry = commit
+            .entry
+            .as_ref()
+            .map(|entry| {
+                Ok::<_, StoreError>((to_sql(entry.seq, "log seq")?, to_json(entry, "log entry")?))
+            })
+            .transpose()?;
+        let idempotency = commit
+            .idempotency
+            .as_ref()
+            .map(|idem| {
+                Ok::<_, StoreError>((
+                    idem.seat,
+                    idem.key.clone(),
+                    to_sql(idem.seq, "idempotency seq")?,
+                    idem.response.clone(),
+                ))
+            })
+            .transpose()?;
+        let expected_version = commit.expected_version;
+
+        self.run(move |conn| {
+            let id = row.id.clone();
+            let conflict = || StoreError::VersionConflict { id: id.clone(), expected: expected_version };
+            // IMMEDIATE takes the write lock up front: a deferred transaction that reads and then
+            // writes can fail with SQLITE_BUSY on the upgrade when another process writes.
+            let tx = conn
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .context(|| format!("starting a commit to game {id}"))?;
+            // Every early return below drops `tx` uncommitted, which rolls the whole commit back.
+            let updated = tx
+                .prepare_cached(
+                    "UPDATE games SET ruleset = ?2, status = ?3, invite_only = ?4, version = ?5,
+                         created_at = ?6, updated_at = ?7, record = ?8
+                     WHERE id = ?1 AND version = ?9",
+                )
+                .and_then(|mut stmt| {
+                    stmt.execute(params![
+                        row.id,
+                        row.ruleset,
+                        row.status,
+                        row.invite_only,
+                        row.version,
+                        row.created_at,
+                        row.updated_at,
+                        row.record,
+                        expected
+                    ])
+                })
+                .context(|| format!("updating game {id}"))?;
+            if updated == 0 {
+                let exists = tx
+                    .prepare_cached("SELECT 1 FROM games WHERE id = ?1")
+                    .and_then(|mut stmt| stmt.exists([&id]))
+                    .context(|| format!("looking up game {id}"))?;
+                return Err(if exists { conflict() } else { StoreError::NotFound(id.clone()) });
+            }
+            if let Some((seq, json)) = &entry {
+                let inserted = tx
+                    .prepare_cached("INSERT INTO log (game_id, seq, entry) VALUES (?1, ?2, ?3)")
+                    .and_then(|mut stmt| stmt.execute(params![id, seq, json]));
+                match inserted {
+                    Ok(_) => {}
+                    // Another writer already appended this seq: the caller's view is stale.
+                    Err(e) if is_duplicate_key(&e) => return Err(conflict()),
+                    Err(e) => return Err(backend(format!("appending entry {seq} to game {id}"), e)),
+                }
+            }
+            if let Some((seat, key, seq, response)) = &idempotency {
+                let inserted = tx
+                    .prepare_cached(
+                        "INSERT INTO idempotency (game_id, seat, key, seq, response) VALUES (?1, ?2, ?3, ?4, ?5)",
+                    )
+                    .and_then(|mut stmt| stmt.execute(params![id, seat, key, seq, response]));
+                match inserted {
+                    Ok(_) => {}
+                    // The same request is being (or was) applied by someone else.
+                    Err(e) if is_duplicate_key(&e) => return Err(conflict()),
+                    Err(e) => return Err(backend(format!("keeping an idempotency key for game {id}"), e)),
+                }
+            }
+            tx.commit().context(|| format!("committing to game {id}"))
+        })
+        .await
+    }
+
+    async fn log(
+        &self,
+        id: &str,
+        after: Option<u64>,
+        limit: usize,
+    ) -> Result<Vec<LogEntry>, StoreError> {
+        let start = match after {
+            None => 0,
+            Some(after) => match after.checked_add(1).and_then(|s| i64::try_from(s).ok()) {
+                Some(start) => start,
+                // No stored seq can be that large (inserts refuse seqs beyond i64).
+                None => return Ok(Vec::new()),
+            },
+        };
+        // SQLite's LIMIT is an i64; any larger limit means "all".
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let id = id.to_owned();
+        self.run(move |conn| {
+            let mut stmt = conn
+                .prepare_cached(
+                    "SELECT entry FROM log WHERE game_id = ?1 AND seq >= ?2 ORDER BY seq LIMIT ?3",
+                )
+                .context(|| format!("reading the log of game {id}"))?;
+            let rows = stmt
+                .query_map(params![id, start, limit], |row| row.get::<_, String>(0))
+                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+                .context(|| format!("reading the log of game {id}"))?;
+            rows.iter()
+                .map(|json| from_json(json, || format!("decoding the log of game {id}")))
+                .collect()
+        })
+        .await
+    }
+
+    async fn idempotency(
+        &self,
+        id: &str,
+        seat: u8,
+        key: &str,
+    ) -> Result<Option<IdempotencyRecord>, StoreError> {
+        let (id, key) = (id.to_owned(), key.to_owned());
+        self.run(move |conn| {
+            let found: Option<(i64, String)> = conn
+                .prepare_cached("SELECT seq, response FROM idempotency WHERE game_id = ?1 AND seat = ?2 AND key = ?3")
+                .and_then(|mut stmt| stmt.query_row(params![id, seat, key], |row| Ok((row.get(0)?, row.get(1)?))).optional())
+                .context(|| format!("looking up an idempotency key of game {id}"))?;
+            found
+                .map(|(seq, response)| {
+                    let seq = u64::try_from(seq)
+                        .map_err(|_| StoreError::Backend(format!("game {id} has a negative idempotency seq {seq}")))?;
+                    Ok(IdempotencyRecord { seat, key: key.clone(), seq, response })
+                })
+                .transpose()
+        })
+        .await
+    }
+
+    async fn list_open(&self, query: &ListQuery) -> Result<ListPage, StoreError> {
+        let after = query
+            .cursor
+            .as_deref()
+            .map(LobbyCursor::parse)
+            .transpose()?;
+        let limit = lobby_limit(query.limit);
+
+        // The status and invite-only tests are literals, not parameters, so that SQLite can prove
+        // the partial lobby indexes apply.
+        let mut sql =
+            String::from("SELECT record FROM games WHERE status = 'open' AND invite_only = 0");
+        let mut args: Vec<SqlValue> = Vec::new();
+        if let Some(ruleset) = &query.ruleset {
+            sql.push_str(" AND ruleset = ?");
+            args.push(SqlValue::Text(ruleset.clone()));
+        }
+        if let Some(after) = after {
+            // A cursor beyond i64 cannot come from a stored game; every game sorts before it.
+            let Ok(created_at) = i64::try_from(after.created_at) else {
+                return Ok(ListPage {
+                    games: Vec::new(),
+                    next_cursor: None,
+                });
+            };
+            sql.push_str(" AND (created_at, id) > (?, ?)");
+            args.push(SqlValue::Integer(created_at));
+            args.push(SqlValue::Text(after.id));
+        }
+        // One extra row tells whether another page exists, so the last page has no cursor.
+        sql.push_str(" ORDER BY created_at, id LIMIT ?");
+        args.push(SqlValue::Integer(
+            i64::try_from(limit + 1).unwrap_or(i64::MAX),
+        ));
+
+        self.run(move |conn| {
+            let mut stmt = conn.prepare_cached(&sql).context(|| "listing the lobby")?;
+            let rows = stmt
+                .query_map(params_from_iter(args), |row| row.get::<_, String>(0))
+                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+                .context(|| "listing the lobby")?;
+            let mut games: Vec<GameRecord> = rows
+                .iter()
+                .map(|json| from_json(json, || "decoding a lobby game"))
+                .collect::<Result<Vec<_>, _>>()?;
+            let more = games.len() > limit;
+            games.truncate(limit);
+            let next_cursor = if more {
+                games.last().map(|g| LobbyCursor::of(g).to_string())
+            } else {
+                None
+            };
+            Ok(ListPage { games, next_cursor })
+        })
+        .await
+    }
+}
+
+/// A record as stored: the queryable columns and the full JSON.
+struct GameRow {
+    id: String,
+    ruleset: String,
+    status: &'static str,
+    invite_only: bool,
+    version: i64,
+    created_at: i64,
+    updated_at: i64,
+    record: String,
+}
+
+impl GameRow {
+    fn new(record: &GameRecord) -> Result<GameRow, StoreError> {
+        Ok(GameRow {
+            id: record.id.clone(),
+            ruleset: record.ruleset.clone(),
+            status: record.status.as_str(),
+            invite_only: record.invite_only,
+            version: to_sql(record.version, "version")?,
+            created_at: to_sql(record.created_at, "created_at")?,
+            updated_at: to_sql(record.updated_at, "updated_at")?,
+            record: to_json(record, "game record")?,
+        })
+    }
+}
+
+/// SQLite integers are i64; refuse (rather than wrap) the values that do not fit.
+fn to_sql(value: u64, what: &str) -> Result<i64, StoreError> {
+    i64::try_from(value)
+        .map_err(|_| StoreError::Backend(format!("{what} {value} does not fit in SQLite")))
+}
+
+fn to_json<T: serde::Serialize>(value: &T, what: &str) -> Result<String, StoreError> {
+    serde_json::to_string(value).map_err(|e| StoreError::Backend(format!("encoding a {what}: {e}")))
+}
+
+fn from_json<T: serde::de::DeserializeOwned, C: Display>(
+    json: &str,
+    context: impl FnOnce() -> C,
+) -> Result<T, StoreError> {
+    serde_json::from_str(json).map_err(|e| backend(context(), e))
+}
+
+/// Whether an insert failed on a primary key or unique constraint (as opposed to any other
+/// failure, which must stay a `Backend` error rather than pose as a race).
+fn is_duplicate_key(error: &rusqlite::Error) -> bool {
+    matches!(
+        error.sqlite_error(),
+        Some(ffi::Error { code: ErrorCode::ConstraintViolation, extended_code })
+            if *extended_code == ffi::SQLITE_CONSTRAINT_PRIMARYKEY || *extended_code == ffi::SQLITE_CONSTRAINT_UNIQUE
+    )
+}
+
+fn backend(context: impl Display, error: impl Display) -> StoreError {
+    StoreError::Backend(format!("{context}: {error}"))
+}
+
+/// Adds what we were doing to a backend error, so `Backend("updating game g_1: database is
+/// locked")` says more than the bare SQLite message.
+trait Context<T> {
+    fn context<C: Display>(self, context: impl FnOnce() -> C) -> Result<T, StoreError>;
+}
+
+impl<T, E: Display> Context<T> for Result<T, E> {
+    fn context<C: Display>(self, context: impl FnOnce() -> C) -> Result<T, StoreError> {
+        self.map_err(|e| backend(context(), e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_store_uses_wal_and_full_sync() {
+        let path =
+            std::env::temp_dir().join(format!("beurs-store-pragmas-{}.sqlite", std::process::id()));
+        let store = SqliteStore::open(&path).unwrap();
+        {
+            let conn = store.conn.lock().unwrap();
+            let mode: String = conn
+                .pragma_query_value(None, "journal_mode", |row| row.get(0))
+                .unwrap();
+            let sync: i64 = conn
+                .pragma_query_value(None, "synchronous", |row| row.get(0))
+                .unwrap();
+            let fks: i64 = conn
+                .pragma_query_value(None, "foreign_keys", |row| row.get(0))
+                .unwrap();
+            let version: i64 = conn
+                .pragma_query_value(None, "user_version", |row| row.get(0))
+                .unwrap();
+            assert_eq!((mode.as_str(), sync, fks), ("wal", 2, 1));
+            assert_eq!(version, MIGRATIONS.len() as i64);
+        }
+        drop(store);
+        // Reopening an up-to-date database runs no migration and keeps the version.
+        drop(SqliteStore::open(&path).unwrap());
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+        }
+    }
+
+    #[test]
+    fn a_database_from_a_newer_build_is_refused() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.pragma_update(None, "user_version", 99).unwrap();
+        let refused = migrate(&mut conn);
+        assert!(
+            matches!(refused, Err(StoreError::Backend(ref m)) if m.contains("schema version 99")),
+            "{refused:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn an_oversized_version_is_an_error_not_a_wrap() {
+        let store = SqliteStore::open_in_memory().unwrap();
+        let mut record = crate::testing::sample_record("g_huge");
+        record.version = u64::MAX;
+        assert!(matches!(
+            store.create(&record).await,
+            Err(StoreError::Backend(_))
+        ));
+        assert_eq!(store.load("g_huge").await.unwrap(), None);
+    }
+}

@@ -1,0 +1,757 @@
+//! The contract suite every [`GameStore`] must pass, plus fixtures for tests elsewhere.
+//!
+//! `tests/contract.rs` runs [`contract`] on each store. The suite only creates games with ids
+//! (and rulesets, for the lobby checks) unique to one run, so it can run against a store that
+//! holds other data, or twice against the same store.
+//!
+//! Compiled always (not only under `cfg(test)`) so that other crates' tests can use
+//! [`sample_record`] and a future store's tests can run [`contract`].
+
+use std::future::{poll_fn, Future};
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::task::Poll;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde_json::json;
+
+use crate::{
+    Commit, GameRecord, GameStore, IdempotencyRecord, ListPage, ListQuery, LogEntry, SeatRecord,
+    Status, StoreError,
+};
+
+/// A plausible open game with id `id`: version 0, no log yet, three seats of which the first is
+/// claimed, non-trivial options. Tests change the fields they care about.
+pub fn sample_record(id: &str) -> GameRecord {
+    GameRecord {
+        id: id.to_owned(),
+        ruleset: "tulipmania".to_owned(),
+        rules_version: 1,
+        options: json!({ "players": 3, "variant": "standard", "market": { "start": 2.5, "lots": [1, 2, 3] } }),
+        status: Status::Open,
+        version: 0,
+        invite_only: false,
+        seats: vec![
+            SeatRecord {
+                name: Some("Anna ✿".to_owned()),
+                token_hash: Some("a1".repeat(32)),
+                entropy: Some("e1".repeat(16)),
+            },
+            SeatRecord::default(),
+            SeatRecord::default(),
+        ],
+        admin_token_hash: "ad".repeat(32),
+        server_secret: "5e".repeat(32),
+        seed_commitment: "c0".repeat(32),
+        state: None,
+        log_len: 0,
+        created_at: 1_700_000_000_000,
+        updated_at: 1_700_000_000_000,
+    }
+}
+
+/// Runs every check of the store contract (DESIGN.md §4) against `store`, panicking with a
+/// description of the first broken rule.
+pub async fn contract(store: &dyn GameStore) {
+    let run = RunIds::new();
+    create_then_load_round_trips(store, &run).await;
+    create_of_an_existing_id_is_refused(store, &run).await;
+    load_of_an_unknown_id_is_none(store, &run).await;
+    commit_writes_record_entry_and_idempotency(store, &run).await;
+    stale_commit_conflicts_and_changes_nothing(store, &run).await;
+    commit_to_an_unknown_game_is_not_found(store, &run).await;
+    duplicate_seq_conflicts_and_changes_nothing(store, &run).await;
+    idempotency_keys_are_per_game_and_seat(store, &run).await;
+    reused_idempotency_key_conflicts_and_changes_nothing(store, &run).await;
+    log_pages_ascending_after_a_seq(store, &run).await;
+    lobby_lists_open_public_games_by_ruleset(store, &run).await;
+    lobby_pages_without_duplicates_or_gaps(store, &run).await;
+    lobby_drops_games_that_start(store, &run).await;
+    bad_cursor_is_refused(store).await;
+    racing_commits_have_exactly_one_winner(store, &run).await;
+}
+
+/// Ids unique to one run of the suite.
+struct RunIds(String);
+
+impl RunIds {
+    fn new() -> RunIds {
+        static RUNS: AtomicU64 = AtomicU64::new(0);
+        let nanos = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0);
+        let run = RUNS.fetch_add(1, Ordering::Relaxed);
+        RunIds(format!("{}x{nanos:x}x{run}", std::process::id()))
+    }
+
+    /// A game id for one check.
+    fn game(&self, name: &str) -> String {
+        format!("g_{}_{name}", self.0)
+    }
+
+    /// A ruleset only this run's lobby games use, so that other games in the store cannot
+    /// disturb the lobby checks.
+    fn ruleset(&self, name: &str) -> String {
+        format!("contract-{}-{name}", self.0)
+    }
+}
+
+/// The record after one more committed change: what a caller builds for [`Commit::record`].
+fn next(record: &GameRecord) -> GameRecord {
+    let mut next = record.clone();
+    next.version += 1;
+    next.log_len += 1;
+    next.status = Status::Active;
+    next.state = Some(format!("{{\"turn\":{}}}", next.log_len));
+    next.updated_at += 1_000;
+    next
+}
+
+fn entry(seq: u64, seat: Option<u8>, key: Option<&str>) -> LogEntry {
+    LogEntry {
+        seq,
+        seat,
+        action: json!({ "action": { "type": "bid", "amount": seq }, "visible_to": "all" }),
+        events: json!([{ "event": { "type": "bid_placed", "seq": seq }, "visible_to": [0, 1] }]),
+        idempotency_key: key.map(str::to_owned),
+        state_hash: format!("{seq:064x}"),
+        at: 1_700_000_000_000 + seq,
+    }
+}
+
+fn idem(seat: u8, key: &str, seq: u64) -> IdempotencyRecord {
+    IdempotencyRecord {
+        seat,
+        key: key.to_owned(),
+        seq,
+        response: format!("{{\"seq\":{seq},\"seat\":{seat}}}"),
+    }
+}
+
+/// A commit moving `record` one version on, appending `seq` for `seat` under `key`.
+fn step(record: &GameRecord, seat: u8, key: &str) -> Commit {
+    let seq = record.log_len;
+    Commit {
+        record: next(record),
+        expected_version: record.version,
+        entry: Some(entry(seq, Some(seat), Some(key))),
+        idempotency: Some(idem(seat, key, seq)),
+    }
+}
+
+async fn create(store: &dyn GameStore, record: &GameRecord) {
+    store
+        .create(record)
+        .await
+        .unwrap_or_else(|e| panic!("creating {}: {e}", record.id));
+}
+
+async fn commit(store: &dyn GameStore, commit: &Commit) {
+    store
+        .commit(commit)
+        .await
+        .unwrap_or_else(|e| panic!("committing to {}: {e}", commit.record.id));
+}
+
+/// Everything the store holds about one game, to show that a refused commit changed nothing.
+#[derive(Debug, PartialEq)]
+struct Snapshot {
+    record: Option<GameRecord>,
+    log: Vec<LogEntry>,
+    keys: Vec<Option<IdempotencyRecord>>,
+}
+
+async fn snapshot(store: &dyn GameStore, id: &str, keys: &[(u8, &str)]) -> Snapshot {
+    let mut found = Vec::new();
+    for (seat, key) in keys {
+        found.push(store.idempotency(id, *seat, key).await.unwrap());
+    }
+    Snapshot {
+        record: store.load(id).await.unwrap(),
+        log: store.log(id, None, 1_000).await.unwrap(),
+        keys: found,
+    }
+}
+
+fn assert_conflict(result: Result<(), StoreError>, id: &str, expected: u64, what: &str) {
+    match result {
+        Err(StoreError::VersionConflict {
+            id: got,
+            expected: got_expected,
+        }) => {
+            assert_eq!(
+                (got.as_str(), got_expected),
+                (id, expected),
+                "{what}: conflict names the wrong game or version"
+            );
+        }
+        other => panic!("{what}: expected VersionConflict, got {other:?}"),
+    }
+}
+
+async fn create_then_load_round_trips(store: &dyn GameStore, run: &RunIds) {
+    let mut record = sample_record(&run.game("roundtrip"));
+    record.state =
+        Some(r#"{"phase":"auction","bids":[3,null],"note":"ünïcode \"quoted\""}"#.to_owned());
+    record.invite_only = true;
+    record.options = json!({ "nested": { "deep": [true, false, null, -7, 0.125] }, "empty": {} });
+
+    create(store, &record).await;
+
+    assert_eq!(
+        store.load(&record.id).await.unwrap(),
+        Some(record),
+        "load returns what create stored, exactly"
+    );
+}
+
+async fn create_of_an_existing_id_is_refused(store: &dyn GameStore, run: &RunIds) {
+    let first = sample_record(&run.game("exists"));
+    create(store, &first).await;
+    let mut second = first.clone();
+    second.ruleset = "other".to_owned();
+
+    let refused = store.create(&second).await;
+
+    assert!(
+        matches!(&refused, Err(StoreError::AlreadyExists(id)) if *id == first.id),
+        "got {refused:?}"
+    );
+    assert_eq!(
+        store.load(&first.id).await.unwrap(),
+        Some(first),
+        "a refused create must not overwrite"
+    );
+}
+
+async fn load_of_an_unknown_id_is_none(store: &dyn GameStore, run: &RunIds) {
+    assert_eq!(store.load(&run.game("never-created")).await.unwrap(), None);
+}
+
+async fn commit_writes_record_entry_and_idempotency(store: &dyn GameStore, run: &RunIds) {
+    let record = sample_record(&run.game("commit"));
+    create(store, &record).await;
+    let change = step(&record, 0, "k-commit");
+
+    commit(store, &change).await;
+
+    assert_eq!(
+        store.load(&record.id).await.unwrap().as_ref(),
+        Some(&change.record)
+    );
+    assert_eq!(
+        store.log(&record.id, None, 10).await.unwrap(),
+        vec![change.entry.clone().unwrap()]
+    );
+    assert_eq!(
+        store.idempotency(&record.id, 0, "k-commit").await.unwrap(),
+        change.idempotency
+    );
+
+    // A commit without entry or idempotency record (e.g. a seat claim) only updates the record.
+    let mut claim = next(&change.record);
+    claim.log_len = change.record.log_len;
+    claim.seats[1].name = Some("Bram".to_owned());
+    commit(
+        store,
+        &Commit {
+            record: claim.clone(),
+            expected_version: 1,
+            entry: None,
+            idempotency: None,
+        },
+    )
+    .await;
+    assert_eq!(store.load(&record.id).await.unwrap(), Some(claim));
+    assert_eq!(store.log(&record.id, None, 10).await.unwrap().len(), 1);
+}
+
+async fn stale_commit_conflicts_and_changes_nothing(store: &dyn GameStore, run: &RunIds) {
+    let record = sample_record(&run.game("stale"));
+    create(store, &record).await;
+    let first = step(&record, 0, "k-first");
+    commit(store, &first).await;
+    let keys = [(0, "k-first"), (1, "k-stale")];
+    let before = snapshot(store, &record.id, &keys).await;
+
+    // Computed from version 0, which is no longer current; it reuses no seq or key, so only
+    // the version can refuse it.
+    let mut stale = step(&record, 1, "k-stale");
+    stale.entry.as_mut().unwrap().seq = 1;
+    stale.idempotency.as_mut().unwrap().seq = 1;
+    let refused = store.commit(&stale).await;
+
+    assert_conflict(refused, &record.id, 0, "stale commit");
+    assert_eq!(
+        snapshot(store, &record.id, &keys).await,
+        before,
+        "a stale commit must write nothing"
+    );
+
+    // A version from the future is just as stale.
+    let mut ahead = step(&first.record, 1, "k-stale");
+    ahead.expected_version = 7;
+    ahead.record.version = 8;
+    assert_conflict(
+        store.commit(&ahead).await,
+        &record.id,
+        7,
+        "commit from a future version",
+    );
+    assert_eq!(
+        snapshot(store, &record.id, &keys).await,
+        before,
+        "a commit from a future version must write nothing"
+    );
+}
+
+async fn commit_to_an_unknown_game_is_not_found(store: &dyn GameStore, run: &RunIds) {
+    let ghost = sample_record(&run.game("ghost"));
+
+    let refused = store.commit(&step(&ghost, 0, "k-ghost")).await;
+
+    assert!(
+        matches!(&refused, Err(StoreError::NotFound(id)) if *id == ghost.id),
+        "got {refused:?}"
+    );
+    assert_eq!(
+        store.load(&ghost.id).await.unwrap(),
+        None,
+        "a refused commit must not create the game"
+    );
+    assert_eq!(
+        store.idempotency(&ghost.id, 0, "k-ghost").await.unwrap(),
+        None
+    );
+}
+
+async fn duplicate_seq_conflicts_and_changes_nothing(store: &dyn GameStore, run: &RunIds) {
+    let record = sample_record(&run.game("dup-seq"));
+    create(store, &record).await;
+    let first = step(&record, 0, "k-0");
+    commit(store, &first).await;
+    let keys = [(0, "k-0"), (1, "k-dup")];
+    let before = snapshot(store, &record.id, &keys).await;
+
+    // The right version, but seq 0 is taken (a caller that miscounted the log).
+    let mut dup = step(&first.record, 1, "k-dup");
+    dup.entry.as_mut().unwrap().seq = 0;
+    let refused = store.commit(&dup).await;
+
+    assert_conflict(refused, &record.id, 1, "duplicate seq");
+    assert_eq!(
+        snapshot(store, &record.id, &keys).await,
+        before,
+        "a duplicate seq must write nothing"
+    );
+}
+
+async fn idempotency_keys_are_per_game_and_seat(store: &dyn GameStore, run: &RunIds) {
+    let record = sample_record(&run.game("idem"));
+    let other = sample_record(&run.game("idem-other"));
+    create(store, &record).await;
+    create(store, &other).await;
+    let change = step(&record, 1, "k-same");
+
+    commit(store, &change).await;
+
+    assert_eq!(
+        store.idempotency(&record.id, 1, "k-same").await.unwrap(),
+        Some(idem(1, "k-same", 0))
+    );
+    assert_eq!(
+        store.idempotency(&record.id, 2, "k-same").await.unwrap(),
+        None,
+        "another seat's key is separate"
+    );
+    assert_eq!(
+        store.idempotency(&record.id, 1, "k-other").await.unwrap(),
+        None
+    );
+    assert_eq!(
+        store.idempotency(&other.id, 1, "k-same").await.unwrap(),
+        None,
+        "another game's key is separate"
+    );
+
+    // The same key from another seat is a different request, so it commits.
+    commit(store, &step(&change.record, 2, "k-same")).await;
+    assert_eq!(
+        store.idempotency(&record.id, 2, "k-same").await.unwrap(),
+        Some(idem(2, "k-same", 1))
+    );
+    assert_eq!(
+        store.idempotency(&record.id, 1, "k-same").await.unwrap(),
+        Some(idem(1, "k-same", 0))
+    );
+}
+
+async fn reused_idempotency_key_conflicts_and_changes_nothing(store: &dyn GameStore, run: &RunIds) {
+    let record = sample_record(&run.game("idem-reuse"));
+    create(store, &record).await;
+    let first = step(&record, 1, "k-reused");
+    commit(store, &first).await;
+    let keys = [(1, "k-reused")];
+    let before = snapshot(store, &record.id, &keys).await;
+
+    // The right version and a fresh seq: only the key is taken.
+    let mut again = step(&first.record, 1, "k-reused");
+    again.idempotency.as_mut().unwrap().response = "a different response".to_owned();
+    let refused = store.commit(&again).await;
+
+    assert_conflict(refused, &record.id, 1, "reused idempotency key");
+    assert_eq!(
+        snapshot(store, &record.id, &keys).await,
+        before,
+        "a reused key must write nothing"
+    );
+}
+
+async fn log_pages_ascending_after_a_seq(store: &dyn GameStore, run: &RunIds) {
+    let mut record = sample_record(&run.game("log"));
+    create(store, &record).await;
+    let mut entries = Vec::new();
+    for seq in 0..5u8 {
+        let change = step(&record, seq % 3, &format!("k-{seq}"));
+        commit(store, &change).await;
+        entries.push(change.entry.unwrap());
+        record = change.record;
+    }
+    let id = &record.id;
+    let seqs = |log: Vec<LogEntry>| log.into_iter().map(|e| e.seq).collect::<Vec<_>>();
+
+    assert_eq!(
+        store.log(id, None, 100).await.unwrap(),
+        entries,
+        "after = None starts at seq 0"
+    );
+    assert_eq!(
+        seqs(store.log(id, Some(1), 100).await.unwrap()),
+        [2, 3, 4],
+        "after = Some(k) starts after k"
+    );
+    assert_eq!(
+        seqs(store.log(id, None, 2).await.unwrap()),
+        [0, 1],
+        "limit is respected"
+    );
+    assert_eq!(seqs(store.log(id, Some(1), 2).await.unwrap()), [2, 3]);
+    assert_eq!(
+        seqs(store.log(id, Some(3), 2).await.unwrap()),
+        [4],
+        "a short last page"
+    );
+    assert_eq!(
+        store.log(id, Some(4), 10).await.unwrap(),
+        [],
+        "nothing after the last entry"
+    );
+    assert_eq!(
+        store.log(id, Some(u64::MAX), 10).await.unwrap(),
+        [],
+        "nothing after u64::MAX"
+    );
+}
+
+/// Reads every page of the lobby for `ruleset`, checking the page size as it goes.
+async fn all_pages(store: &dyn GameStore, ruleset: Option<&str>, limit: usize) -> Vec<GameRecord> {
+    let mut games = Vec::new();
+    let mut cursor = None;
+    for _ in 0..10_000 {
+        let query = ListQuery {
+            ruleset: ruleset.map(str::to_owned),
+            cursor: cursor.take(),
+            limit,
+        };
+        let ListPage {
+            games: page,
+            next_cursor,
+        } = store.list_open(&query).await.unwrap();
+        assert!(
+            page.len() <= limit,
+            "a page of {} games exceeds the limit {limit}",
+            page.len()
+        );
+        games.extend(page);
+        match next_cursor {
+            Some(next) => cursor = Some(next),
+            None => return games,
+        }
+    }
+    panic!("the lobby never ran out of pages");
+}
+
+fn ids(games: &[GameRecord]) -> Vec<&str> {
+    games.iter().map(|g| g.id.as_str()).collect()
+}
+
+/// Creates `count` open public games of `ruleset`, in scrambled order and with some equal
+/// creation times (so the id has to break ties); returns their ids in lobby order.
+async fn create_lobby(
+    store: &dyn GameStore,
+    run: &RunIds,
+    ruleset: &str,
+    count: usize,
+) -> Vec<String> {
+    let mut games: Vec<GameRecord> = (0..count)
+        .map(|i| {
+            let mut game = sample_record(&run.game(&format!("{ruleset}-{i}")));
+            game.ruleset = ruleset.to_owned();
+            // Pairs share a creation time: 0 and 1, 2 and 3, ...
+            game.created_at = 1_600_000_000_000 + (i / 2) as u64 * 1_000;
+            game
+        })
+        .collect();
+    let mut expected: Vec<String> = games.iter().map(|g| g.id.clone()).collect();
+    expected.sort_by_key(|id| {
+        let game = games.iter().find(|g| g.id == *id).unwrap();
+        (game.created_at, game.id.clone())
+    });
+    // Insert newest first, so insertion order cannot pass for lobby order.
+    games.reverse();
+    for game in &games {
+        create(store, game).await;
+    }
+    expected
+}
+
+async fn lobby_lists_open_public_games_by_ruleset(store: &dyn GameStore, run: &RunIds) {
+    let ruleset = run.ruleset("filter");
+    let listed = create_lobby(store, run, &ruleset, 2).await;
+    let mut hidden = Vec::new();
+    for (name, status, invite_only) in [
+        ("invite", Status::Open, true),
+        ("active", Status::Active, false),
+        ("finished", Status::Finished, false),
+    ] {
+        let mut game = sample_record(&run.game(&format!("lobby-{name}")));
+        game.ruleset = ruleset.clone();
+        game.status = status;
+        game.invite_only = invite_only;
+        create(store, &game).await;
+        hidden.push(game.id);
+    }
+    let elsewhere = run.ruleset("elsewhere");
+    let other = create_lobby(store, run, &elsewhere, 1).await;
+
+    let filtered = all_pages(store, Some(&ruleset), 10).await;
+    assert_eq!(
+        ids(&filtered),
+        listed,
+        "only open, public games of the ruleset, oldest first"
+    );
+    assert_eq!(ids(&all_pages(store, Some(&elsewhere), 10).await), other);
+
+    // Unfiltered, the lobby may hold other games, but all of them open and public, and ours.
+    let everything = all_pages(store, None, 100).await;
+    assert!(
+        everything
+            .iter()
+            .all(|g| g.status == Status::Open && !g.invite_only),
+        "the lobby lists a hidden game"
+    );
+    let everything = ids(&everything);
+    for id in listed.iter().chain(&other) {
+        assert!(
+            everything.contains(&id.as_str()),
+            "{id} is missing from the unfiltered lobby"
+        );
+    }
+    for id in &hidden {
+        assert!(
+            !everything.contains(&id.as_str()),
+            "{id} is listed but should be hidden"
+        );
+    }
+}
+
+async fn lobby_pages_without_duplicates_or_gaps(store: &dyn GameStore, run: &RunIds) {
+    let ruleset = run.ruleset("pages");
+    let expected = create_lobby(store, run, &ruleset, 7).await;
+
+    let first = store
+        .list_open(&ListQuery {
+            ruleset: Some(ruleset.clone()),
+            cursor: None,
+            limit: 3,
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        ids(&first.games),
+        expected[..3],
+        "the first page holds the three oldest games"
+    );
+    let cursor = first
+        .next_cursor
+        .expect("a first page of 3 out of 7 has a next cursor");
+    let second = store
+        .list_open(&ListQuery {
+            ruleset: Some(ruleset.clone()),
+            cursor: Some(cursor),
+            limit: 3,
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        ids(&second.games),
+        expected[3..6],
+        "the second page continues where the first ended"
+    );
+
+    let paged = all_pages(store, Some(&ruleset), 3).await;
+    assert_eq!(
+        ids(&paged),
+        expected,
+        "paging with limit 3 yields every game once, in order"
+    );
+}
+
+async fn lobby_drops_games_that_start(store: &dyn GameStore, run: &RunIds) {
+    let ruleset = run.ruleset("starts");
+    let expected = create_lobby(store, run, &ruleset, 5).await;
+    let first = store
+        .list_open(&ListQuery {
+            ruleset: Some(ruleset.clone()),
+            cursor: None,
+            limit: 2,
+        })
+        .await
+        .unwrap();
+    assert_eq!(ids(&first.games), expected[..2]);
+
+    // Between two page requests, the first game of the next page starts.
+    let started = store.load(&expected[2]).await.unwrap().unwrap();
+    commit(store, &step(&started, 0, "k-start")).await;
+
+    let rest = store
+        .list_open(&ListQuery {
+            ruleset: Some(ruleset.clone()),
+            cursor: first.next_cursor,
+            limit: 10,
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        ids(&rest.games),
+        expected[3..],
+        "the cursor resumes after the last game shown, skipping none"
+    );
+    let now: Vec<&str> = expected
+        .iter()
+        .map(String::as_str)
+        .filter(|id| *id != started.id)
+        .collect();
+    assert_eq!(
+        ids(&all_pages(store, Some(&ruleset), 10).await),
+        now,
+        "a started game leaves the lobby"
+    );
+}
+
+async fn bad_cursor_is_refused(store: &dyn GameStore) {
+    for cursor in [
+        "garbage",
+        "",
+        "12",
+        "x1.g_1",
+        "-5.g_1",
+        "1.",
+        "184467440737095516160.g_1",
+    ] {
+        let query = ListQuery {
+            ruleset: None,
+            cursor: Some(cursor.to_owned()),
+            limit: 10,
+        };
+        let refused = store.list_open(&query).await;
+        assert!(
+            matches!(refused, Err(StoreError::BadCursor)),
+            "cursor {cursor:?}: got {refused:?}"
+        );
+    }
+}
+
+async fn racing_commits_have_exactly_one_winner(store: &dyn GameStore, run: &RunIds) {
+    const RACERS: u8 = 8;
+    let record = sample_record(&run.game("race"));
+    create(store, &record).await;
+    let loaded = store.load(&record.id).await.unwrap().unwrap();
+    // Every racer computed its change from the same loaded version, each with its own key.
+    let commits: Vec<Commit> = (0..RACERS)
+        .map(|seat| step(&loaded, seat, &format!("k-race-{seat}")))
+        .map(|mut c| {
+            c.record.updated_at += u64::from(c.idempotency.as_ref().unwrap().seat);
+            c
+        })
+        .collect();
+
+    // The suite only borrows the store, so the racers are futures polled together rather than
+    // spawned tasks; each still reaches the store's own concurrency (for SqliteStore, a blocking
+    // thread per commit racing for the connection).
+    let results = join_all(commits.iter().map(|c| store.commit(c)).collect()).await;
+
+    let winners: Vec<usize> = results
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.is_ok())
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(winners.len(), 1, "exactly one racer wins: {results:?}");
+    for (i, result) in results.into_iter().enumerate() {
+        if i != winners[0] {
+            assert_conflict(result, &record.id, 0, "a losing racer");
+        }
+    }
+    let won = &commits[winners[0]];
+    assert_eq!(
+        store.load(&record.id).await.unwrap().as_ref(),
+        Some(&won.record),
+        "the winner's record is stored"
+    );
+    assert_eq!(
+        store.log(&record.id, None, 100).await.unwrap(),
+        vec![won.entry.clone().unwrap()],
+        "one entry"
+    );
+    for seat in 0..RACERS {
+        let kept = store
+            .idempotency(&record.id, seat, &format!("k-race-{seat}"))
+            .await
+            .unwrap();
+        assert_eq!(
+            kept.is_some(),
+            usize::from(seat) == winners[0],
+            "only the winner's key is kept"
+        );
+    }
+}
+
+/// Polls all `futures` together until each has finished; their outputs in order. (A tiny
+/// `futures::future::join_all`, to avoid a dependency for one test.)
+async fn join_all<F: Future>(futures: Vec<F>) -> Vec<F::Output> {
+    let mut futures: Vec<Pin<Box<F>>> = futures.into_iter().map(Box::pin).collect();
+    let mut outputs: Vec<Option<F::Output>> = futures.iter().map(|_| None).collect();
+    poll_fn(|cx| {
+        let mut pending = false;
+        for (future, output) in futures.iter_mut().zip(outputs.iter_mut()) {
+            if output.is_none() {
+                match future.as_mut().poll(cx) {
+                    Poll::Ready(value) => *output = Some(value),
+                    Poll::Pending => pending = true,
+                }
+            }
+        }
+        if pending {
+            Poll::Pending
+        } else {
+            Poll::Ready(())
+        }
+    })
+    .await;
+    outputs
+        .into_iter()
+        .map(|output| output.expect("every future finished"))
+        .collect()
+}
