@@ -498,8 +498,10 @@ async fn create_lobby(
         .map(|i| {
             let mut game = sample_record(&run.game(&format!("{ruleset}-{i}")));
             game.ruleset = ruleset.to_owned();
-            // Pairs share a creation time: 0 and 1, 2 and 3, ...
-            game.created_at = 1_600_000_000_000 + (i / 2) as u64 * 1_000;
+            // Later ids are older, so that neither the id nor the insertion order alone gives
+            // the lobby order; pairs share a creation time (0 and 1, 2 and 3, ...), so that the
+            // id has to break ties.
+            game.created_at = 1_600_000_000_000 + ((count - i) / 2) as u64 * 1_000;
             game
         })
         .collect();
@@ -508,8 +510,8 @@ async fn create_lobby(
         let game = games.iter().find(|g| g.id == *id).unwrap();
         (game.created_at, game.id.clone())
     });
-    // Insert newest first, so insertion order cannot pass for lobby order.
-    games.reverse();
+    // Insert in neither id nor lobby order.
+    games.rotate_left(count / 2);
     for game in &games {
         create(store, game).await;
     }
@@ -678,12 +680,13 @@ async fn racing_commits_have_exactly_one_winner(store: &dyn GameStore, run: &Run
     let record = sample_record(&run.game("race"));
     create(store, &record).await;
     let loaded = store.load(&record.id).await.unwrap().unwrap();
-    // Every racer computed its change from the same loaded version, each with its own key.
+    // Every racer computed its change from the same loaded version, each with its own key and
+    // its own `updated_at`, so that the stored record shows whose commit won.
     let commits: Vec<Commit> = (0..RACERS)
-        .map(|seat| step(&loaded, seat, &format!("k-race-{seat}")))
-        .map(|mut c| {
-            c.record.updated_at += u64::from(c.idempotency.as_ref().unwrap().seat);
-            c
+        .map(|seat| {
+            let mut change = step(&loaded, seat, &format!("k-race-{seat}"));
+            change.record.updated_at += u64::from(seat);
+            change
         })
         .collect();
 
