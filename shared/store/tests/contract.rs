@@ -1,11 +1,16 @@
 //! Runs the store contract (`store::testing::contract`) against every store, and checks that
-//! SqliteStore keeps what it acknowledged across a reopen.
+//! SqliteStore keeps what it acknowledged across a reopen and a SIGKILL.
 
+use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
+use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
 
 use store::testing::{contract, sample_record};
-use store::{Commit, GameStore, IdempotencyRecord, LogEntry, MemoryStore, SqliteStore, Status};
+use store::{
+    Commit, GameRecord, GameStore, IdempotencyRecord, LogEntry, MemoryStore, SqliteStore, Status,
+};
 
 /// A database path no other test (or earlier run) uses; removed, with its WAL files, on drop.
 struct TempDb(PathBuf);
@@ -65,9 +70,8 @@ async fn the_contract_can_run_twice_on_one_store() {
     contract(&store).await;
 }
 
-#[tokio::test]
-async fn sqlite_store_keeps_acknowledged_commits_across_a_reopen() {
-    let db = TempDb::new("durable");
+/// A created game and a first commit to it, as a move acknowledged to a player.
+fn acknowledged_move() -> (GameRecord, Commit) {
     let record = sample_record("g_durable");
     let mut started = record.clone();
     started.version = 1;
@@ -83,35 +87,104 @@ async fn sqlite_store_keeps_acknowledged_commits_across_a_reopen() {
         state_hash: "ab".repeat(32),
         at: 1_700_000_000_001,
     };
-    let idem = IdempotencyRecord {
+    let idempotency = IdempotencyRecord {
         seat: 0,
         key: "k-1".to_owned(),
         seq: 0,
         response: "{}".to_owned(),
     };
+    let commit = Commit {
+        record: started,
+        expected_version: 0,
+        entry: Some(entry),
+        idempotency: Some(idempotency),
+    };
+    (record, commit)
+}
+
+/// Asserts that `store` holds everything `commit` wrote.
+async fn assert_kept(store: &SqliteStore, commit: &Commit) {
+    let id = &commit.record.id;
+    assert_eq!(store.load(id).await.unwrap().as_ref(), Some(&commit.record));
+    assert_eq!(
+        store.log(id, None, 10).await.unwrap(),
+        vec![commit.entry.clone().unwrap()]
+    );
+    let idempotency = commit.idempotency.clone().unwrap();
+    assert_eq!(
+        store
+            .idempotency(id, idempotency.seat, &idempotency.key)
+            .await
+            .unwrap(),
+        Some(idempotency)
+    );
+}
+
+#[tokio::test]
+async fn sqlite_store_keeps_acknowledged_commits_across_a_reopen() {
+    let db = TempDb::new("durable");
+    let (record, commit) = acknowledged_move();
     {
         let store = SqliteStore::open(&db.0).unwrap();
         store.create(&record).await.unwrap();
-        let commit = Commit {
-            record: started.clone(),
-            expected_version: 0,
-            entry: Some(entry.clone()),
-            idempotency: Some(idem.clone()),
-        };
         store.commit(&commit).await.unwrap();
-        // Dropped here without any explicit flush or checkpoint: an acknowledged commit must
-        // already be on disk.
     }
 
     let reopened = SqliteStore::open(&db.0).unwrap();
 
-    assert_eq!(reopened.load("g_durable").await.unwrap(), Some(started));
-    assert_eq!(
-        reopened.log("g_durable", None, 10).await.unwrap(),
-        vec![entry]
-    );
-    assert_eq!(
-        reopened.idempotency("g_durable", 0, "k-1").await.unwrap(),
-        Some(idem)
-    );
+    assert_kept(&reopened, &commit).await;
+}
+
+/// Set (to a database path) in the child process that
+/// `sqlite_store_keeps_acknowledged_commits_after_sigkill` starts and kills.
+const CHILD_DB: &str = "BEURS_STORE_TEST_SIGKILL_DB";
+/// What the child prints once its commit has returned `Ok`.
+const ACKNOWLEDGED: &str = "<<commit acknowledged>>";
+
+/// The process dies right after a commit returned, with no destructor, close or checkpoint:
+/// the commit must be recovered from the WAL. (Power loss cannot be simulated here; that is
+/// what `synchronous = FULL` is for, and a unit test checks it is set.)
+#[tokio::test]
+async fn sqlite_store_keeps_acknowledged_commits_after_sigkill() {
+    if let Some(path) = std::env::var_os(CHILD_DB) {
+        let store = SqliteStore::open(PathBuf::from(path)).unwrap();
+        let (record, commit) = acknowledged_move();
+        store.create(&record).await.unwrap();
+        store.commit(&commit).await.unwrap();
+        println!("{ACKNOWLEDGED}");
+        std::io::stdout().flush().unwrap();
+        // Keep the store open until the parent kills this process.
+        loop {
+            std::thread::sleep(Duration::from_secs(60));
+        }
+    }
+    let db = TempDb::new("sigkill");
+    // This very test again, in a child process that takes the branch above.
+    let mut child = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "sqlite_store_keeps_acknowledged_commits_after_sigkill",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(CHILD_DB, &db.0)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    // libtest may print "test <name> ... " on the same line, hence `contains`. If the child
+    // fails before acknowledging, it exits and the lines simply end.
+    let acknowledged = stdout
+        .lines()
+        .map_while(Result::ok)
+        .any(|line| line.contains(ACKNOWLEDGED));
+    // SIGKILL on Unix: the child cannot run any cleanup.
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(acknowledged, "the child never acknowledged its commit");
+
+    let reopened = SqliteStore::open(&db.0).unwrap();
+
+    assert_kept(&reopened, &acknowledged_move().1).await;
 }
