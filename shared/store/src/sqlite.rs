@@ -66,6 +66,8 @@ const MIGRATIONS: &[&str] = &[
 /// Durability: WAL with `synchronous = FULL`, so a commit that returned `Ok` (an acknowledged
 /// move) survives a crash of the process or of the machine. `NORMAL` would be faster but may
 /// lose the last transactions on power loss.
+///
+/// Clones share one connection, so a clone per request handler is cheap.
 #[derive(Clone, Debug)]
 pub struct SqliteStore {
     // One connection behind a std mutex, used only inside `spawn_blocking`. A std mutex (not
@@ -95,7 +97,8 @@ impl SqliteStore {
     fn configure(mut conn: Connection, on_disk: bool) -> Result<SqliteStore, StoreError> {
         conn.busy_timeout(BUSY_TIMEOUT)
             .context(|| "setting the busy timeout")?;
-        // WAL lets readers proceed while a commit is being written. An in-memory database
+        // WAL makes a commit one sequential append and one fsync, and lets another connection
+        // (a backup, an operator's `sqlite3` shell) read while we write. An in-memory database
         // cannot use WAL (it answers "memory"), which is fine: it has nothing to make durable.
         let mode: String = conn
             .pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))
@@ -173,7 +176,8 @@ impl GameStore for SqliteStore {
         self.run(move |conn| {
             let inserted = conn
                 .prepare_cached(
-                    "INSERT INTO games (id, ruleset, status, invite_only, version, created_at, updated_at, record)
+                    "INSERT INTO games
+                         (id, ruleset, status, invite_only, version, created_at, updated_at, record)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                 )
                 .and_then(|mut stmt| {
@@ -238,7 +242,10 @@ impl GameStore for SqliteStore {
 
         self.run(move |conn| {
             let id = row.id.clone();
-            let conflict = || StoreError::VersionConflict { id: id.clone(), expected: expected_version };
+            let conflict = || StoreError::VersionConflict {
+                id: id.clone(),
+                expected: expected_version,
+            };
             // IMMEDIATE takes the write lock up front: a deferred transaction that reads and then
             // writes can fail with SQLITE_BUSY on the upgrade when another process writes.
             let tx = conn
@@ -270,7 +277,11 @@ impl GameStore for SqliteStore {
                     .prepare_cached("SELECT 1 FROM games WHERE id = ?1")
                     .and_then(|mut stmt| stmt.exists([&id]))
                     .context(|| format!("looking up game {id}"))?;
-                return Err(if exists { conflict() } else { StoreError::NotFound(id.clone()) });
+                return Err(if exists {
+                    conflict()
+                } else {
+                    StoreError::NotFound(id.clone())
+                });
             }
             if let Some((seq, json)) = &entry {
                 let inserted = tx
@@ -280,20 +291,28 @@ impl GameStore for SqliteStore {
                     Ok(_) => {}
                     // Another writer already appended this seq: the caller's view is stale.
                     Err(e) if is_duplicate_key(&e) => return Err(conflict()),
-                    Err(e) => return Err(backend(format!("appending entry {seq} to game {id}"), e)),
+                    Err(e) => {
+                        return Err(backend(format!("appending entry {seq} to game {id}"), e))
+                    }
                 }
             }
             if let Some((seat, key, seq, response)) = &idempotency {
                 let inserted = tx
                     .prepare_cached(
-                        "INSERT INTO idempotency (game_id, seat, key, seq, response) VALUES (?1, ?2, ?3, ?4, ?5)",
+                        "INSERT INTO idempotency (game_id, seat, key, seq, response)
+                         VALUES (?1, ?2, ?3, ?4, ?5)",
                     )
                     .and_then(|mut stmt| stmt.execute(params![id, seat, key, seq, response]));
                 match inserted {
                     Ok(_) => {}
                     // The same request is being (or was) applied by someone else.
                     Err(e) if is_duplicate_key(&e) => return Err(conflict()),
-                    Err(e) => return Err(backend(format!("keeping an idempotency key for game {id}"), e)),
+                    Err(e) => {
+                        return Err(backend(
+                            format!("keeping an idempotency key for game {id}"),
+                            e,
+                        ))
+                    }
                 }
             }
             tx.commit().context(|| format!("committing to game {id}"))
@@ -344,16 +363,27 @@ impl GameStore for SqliteStore {
         let (id, key) = (id.to_owned(), key.to_owned());
         self.run(move |conn| {
             let found: Option<(i64, String)> = conn
-                .prepare_cached("SELECT seq, response FROM idempotency WHERE game_id = ?1 AND seat = ?2 AND key = ?3")
-                .and_then(|mut stmt| stmt.query_row(params![id, seat, key], |row| Ok((row.get(0)?, row.get(1)?))).optional())
-                .context(|| format!("looking up an idempotency key of game {id}"))?;
-            found
-                .map(|(seq, response)| {
-                    let seq = u64::try_from(seq)
-                        .map_err(|_| StoreError::Backend(format!("game {id} has a negative idempotency seq {seq}")))?;
-                    Ok(IdempotencyRecord { seat, key: key.clone(), seq, response })
+                .prepare_cached(
+                    "SELECT seq, response FROM idempotency
+                     WHERE game_id = ?1 AND seat = ?2 AND key = ?3",
+                )
+                .and_then(|mut stmt| {
+                    let columns = |row: &rusqlite::Row<'_>| Ok((row.get(0)?, row.get(1)?));
+                    stmt.query_row(params![id, seat, key], columns).optional()
                 })
-                .transpose()
+                .context(|| format!("looking up an idempotency key of game {id}"))?;
+            let Some((seq, response)) = found else {
+                return Ok(None);
+            };
+            let seq = u64::try_from(seq).map_err(|_| {
+                StoreError::Backend(format!("game {id} has a negative idempotency seq {seq}"))
+            })?;
+            Ok(Some(IdempotencyRecord {
+                seat,
+                key,
+                seq,
+                response,
+            }))
         })
         .await
     }
@@ -476,7 +506,8 @@ fn is_duplicate_key(error: &rusqlite::Error) -> bool {
     matches!(
         error.sqlite_error(),
         Some(ffi::Error { code: ErrorCode::ConstraintViolation, extended_code })
-            if *extended_code == ffi::SQLITE_CONSTRAINT_PRIMARYKEY || *extended_code == ffi::SQLITE_CONSTRAINT_UNIQUE
+            if [ffi::SQLITE_CONSTRAINT_PRIMARYKEY, ffi::SQLITE_CONSTRAINT_UNIQUE]
+                .contains(extended_code)
     )
 }
 

@@ -27,7 +27,11 @@ pub fn sample_record(id: &str) -> GameRecord {
         id: id.to_owned(),
         ruleset: "tulipmania".to_owned(),
         rules_version: 1,
-        options: json!({ "players": 3, "variant": "standard", "market": { "start": 2.5, "lots": [1, 2, 3] } }),
+        options: json!({
+            "players": 3,
+            "variant": "standard",
+            "market": { "start": 2.5, "lots": [1, 2, 3] },
+        }),
         status: Status::Open,
         version: 0,
         invite_only: false,
