@@ -64,6 +64,7 @@ pub async fn contract(store: &dyn GameStore) {
     commit_writes_record_entry_and_idempotency(store, &run).await;
     stale_commit_conflicts_and_changes_nothing(store, &run).await;
     commit_to_an_unknown_game_is_not_found(store, &run).await;
+    commit_that_skips_a_version_is_refused(store, &run).await;
     duplicate_seq_conflicts_and_changes_nothing(store, &run).await;
     idempotency_keys_are_per_game_and_seat(store, &run).await;
     reused_idempotency_key_conflicts_and_changes_nothing(store, &run).await;
@@ -327,6 +328,29 @@ async fn commit_to_an_unknown_game_is_not_found(store: &dyn GameStore, run: &Run
     assert_eq!(
         store.idempotency(&ghost.id, 0, "k-ghost").await.unwrap(),
         None
+    );
+}
+
+async fn commit_that_skips_a_version_is_refused(store: &dyn GameStore, run: &RunIds) {
+    let record = sample_record(&run.game("skip"));
+    create(store, &record).await;
+    let keys = [(0, "k-skip")];
+    let before = snapshot(store, &record.id, &keys).await;
+
+    // `Commit` requires `record.version == expected_version + 1`; anything else is a caller bug
+    // (a retry would fail the same way), so it is not a `VersionConflict`.
+    let mut skip = step(&record, 0, "k-skip");
+    skip.record.version = 5;
+    let refused = store.commit(&skip).await;
+
+    assert!(
+        matches!(refused, Err(StoreError::Backend(_))),
+        "got {refused:?}"
+    );
+    assert_eq!(
+        snapshot(store, &record.id, &keys).await,
+        before,
+        "a refused commit must write nothing"
     );
 }
 
