@@ -1,0 +1,75 @@
+//! Game options (spec §7.1). `Default` is the standard game; unknown fields are rejected.
+
+use crate::board::BoardOption;
+use serde::{Deserialize, Serialize};
+
+/// The options chosen when a game is created (spec §7.1).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulipmania::Options))]
+pub struct Options {
+    /// The market board: `"reconstructed_v1"` (default, spec §1.5.3) or `{"spaces": [...]}`
+    /// validated by spec §1.5.7 (D2).
+    pub board: BoardOption,
+    /// The seat that starts (`0..n-1`); `null` draws it at random during setup (D17).
+    pub first_player: Option<u8>,
+    /// What happens to an action card that is not legal for its player (D7).
+    pub illegal_card_policy: IllegalCardPolicy,
+    /// Which idle turns end the game by "all players decline" (D13).
+    pub idle_round_rule: IdleRoundRule,
+    /// Where a burst descent goes from the bottom row (D5).
+    pub bottom_descent: BottomDescent,
+    /// End the game (liquidating every tulip) once this many turns are complete; `null` = no
+    /// cap (D25). Must be at least 1.
+    pub max_turns: Option<u32>,
+    /// How equal cash is ranked at the end (D15).
+    pub cash_tie: CashTie,
+}
+
+/// What happens to an illegal action card (spec §4.1.3–4.1.5, D7).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulipmania::IllegalCardPolicy))]
+pub enum IllegalCardPolicy {
+    /// Any card may be committed; an illegal card that would win becomes a public pass and
+    /// the winner is found again (the rulebook).
+    #[default]
+    ReplaceAndReassess,
+    /// An illegal card is refused with `illegal-card` when it is committed or played.
+    RejectOnCommit,
+}
+
+/// Which run of idle turns ends the game (D13).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulipmania::IdleRoundRule))]
+pub enum IdleRoundRule {
+    /// Any `n` consecutive idle turns.
+    #[default]
+    Sliding,
+    /// At least `n` consecutive idle turns, counted when the current player card returns to
+    /// the first player (a whole round from the first player was idle).
+    Anchored,
+}
+
+/// The burst descent from a bottom-row space (D5).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulipmania::BottomDescent))]
+pub enum BottomDescent {
+    /// Follow the bottom row's pink arrow to the next lower current price; ƒ25 stays.
+    #[default]
+    FollowLeftArrow,
+    /// The price stays where it is once the descent reaches a space worth ƒ100 or less.
+    Stay,
+}
+
+/// How equal final cash is ranked (D15).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulipmania::CashTie))]
+pub enum CashTie {
+    /// Equal cash shares the rank; everyone tied for first wins.
+    #[default]
+    Shared,
+}

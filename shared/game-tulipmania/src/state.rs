@@ -1,0 +1,198 @@
+//! The complete game state (spec §2). Every field is public so that tests and tools can
+//! build arbitrary positions (see [`crate::scenario`]); clients only ever see a
+//! [`crate::View`].
+
+use crate::action::EndReason;
+use crate::board::{Board, SpaceIdx, SpaceKind};
+use crate::options::Options;
+use crate::types::{Card, Colour, Counts, DiscardedBuyer, Florins};
+use game_core::{Seat, SeatSet};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// The quiescent phases of a turn (spec §3.1). System states run inside `apply` and are never
+/// stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "phase", rename_all = "snake_case")]
+pub enum Phase {
+    /// `SELL_CHOICE`: the current player sells a tulip (or keeps his only one).
+    SellChoice,
+    /// `COMMIT`: every other player places a card face down. `commits[p]` is `p`'s card
+    /// (always `None` for the seller).
+    Commit {
+        /// The sealed cards, by seat.
+        commits: Vec<Option<Card>>,
+    },
+    /// `SELLER_CARD`: everyone else effectively passed; the seller may play a proxy card.
+    /// `revealed[p]` is `p`'s revealed card after replacements (public).
+    SellerCard {
+        /// The effective cards, by seat (`None` for the seller).
+        revealed: Vec<Option<Card>>,
+    },
+    /// `DRAW`: the current player takes a buyer card.
+    Draw,
+    /// `PURCHASE`: the current player may buy one tulip from the stockpile.
+    Purchase,
+    /// `GAME_OVER`.
+    GameOver {
+        /// Why the game ended.
+        reason: EndReason,
+    },
+}
+
+impl Phase {
+    /// The phase's snake_case name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Phase::SellChoice => "sell_choice",
+            Phase::Commit { .. } => "commit",
+            Phase::SellerCard { .. } => "seller_card",
+            Phase::Draw => "draw",
+            Phase::Purchase => "purchase",
+            Phase::GameOver { .. } => "game_over",
+        }
+    }
+}
+
+/// A game of Tulipmania 1637: the full state (spec §2), including the hidden parts.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Tulipmania {
+    /// Number of players, 3–5.
+    pub n_seats: u8,
+    /// The options the game was created with.
+    pub options: Options,
+    /// The resolved board (from `options.board` and `options.bottom_descent`).
+    pub board: Arc<Board>,
+    /// The first player `f`.
+    pub first_player: Seat,
+    /// Starts at 1; +1 per completed turn.
+    pub turn_number: u32,
+    /// The current quiescent phase.
+    pub phase: Phase,
+    /// The holder of the current player card.
+    pub current_player: Seat,
+    /// The holder of the priority card.
+    pub priority_holder: Seat,
+    /// Cash by seat.
+    pub cash: Vec<Florins>,
+    /// The bank, a signed ledger (D16).
+    pub bank: Florins,
+    /// Tulips by seat and colour.
+    pub tulips: Vec<Counts>,
+    /// The stockpile, by colour.
+    pub stock: Counts,
+    /// Each colour's price marker; `None` once burst (`REMOVED`) or when not in play.
+    pub markers: [Option<SpaceIdx>; 5],
+    /// The colours in the order they burst.
+    pub burst_order: Vec<Colour>,
+    /// Buyer cards by seat and colour (hidden from the other players).
+    pub buyers: Vec<Counts>,
+    /// The face-down buyer deck, top first (secret).
+    pub deck: Vec<Colour>,
+    /// The face-up buyer row.
+    pub face_up: Vec<Colour>,
+    /// Whether the face-down deck has run out.
+    pub deck_exhausted: bool,
+    /// The reserve deck, top first (secret).
+    pub reserve: Vec<Colour>,
+    /// Every buyer card removed from play, in order, with the reason.
+    pub buyer_discard: Vec<DiscardedBuyer>,
+    /// The colour of the tulip on the current player card during a sale.
+    pub in_transit: Option<Colour>,
+    /// The colour sold this turn, if any.
+    pub sold_colour_this_turn: Option<Colour>,
+    /// Whether the current player sold this turn.
+    pub did_sell: bool,
+    /// Whether the current player drew a buyer card this turn.
+    pub did_draw: bool,
+    /// Whether the current player bought a tulip this turn.
+    pub did_buy: bool,
+    /// Consecutive idle turns (spec §3.3, D13).
+    pub idle_turns: u32,
+    /// Accepted `draw_buyer` actions so far (invariant 8).
+    pub draws: u32,
+}
+
+impl Tulipmania {
+    /// The colours in play at this table.
+    pub fn colours(&self) -> &'static [Colour] {
+        Colour::in_play(self.n_seats)
+    }
+
+    /// Whether `colour` is in play and has not burst.
+    pub fn is_live(&self, colour: Colour) -> bool {
+        self.markers[colour.index()].is_some()
+    }
+
+    /// The live colours, in colour order.
+    pub fn live_colours(&self) -> impl Iterator<Item = Colour> + '_ {
+        self.colours()
+            .iter()
+            .copied()
+            .filter(|&colour| self.is_live(colour))
+    }
+
+    /// The price of a live colour (its marker's value).
+    pub fn price(&self, colour: Colour) -> Option<Florins> {
+        self.markers[colour.index()].map(|space| self.board.value(space))
+    }
+
+    /// The id of a colour's marker space, or `None` once it has burst.
+    pub fn marker_id(&self, colour: Colour) -> Option<&str> {
+        self.markers[colour.index()].map(|space| self.board.space(space).id.as_str())
+    }
+
+    /// Sets a colour's marker to the space with id `id` (for building positions).
+    ///
+    /// # Panics
+    /// If the board has no such space.
+    pub fn set_marker(&mut self, colour: Colour, id: &str) {
+        let space = self
+            .board
+            .find(id)
+            .unwrap_or_else(|| panic!("no space {id} on this board"));
+        self.markers[colour.index()] = Some(space);
+    }
+
+    /// Sets a seat's cash, moving the difference to or from the bank so the total stays
+    /// ƒ100,000 (the scenario convention of spec §8).
+    pub fn set_cash(&mut self, seat: Seat, cash: Florins) {
+        self.bank += self.cash[seat.index()] - cash;
+        self.cash[seat.index()] = cash;
+    }
+
+    /// Sets a seat's buyer hand from a list of colours.
+    pub fn set_buyers(&mut self, seat: Seat, cards: &[Colour]) {
+        let mut counts = [0u8; 5];
+        for card in cards {
+            counts[card.index()] += 1;
+        }
+        self.buyers[seat.index()] = counts;
+    }
+
+    /// The number of tulips a seat holds.
+    pub fn tulip_count(&self, seat: Seat) -> u32 {
+        crate::types::total(&self.tulips[seat.index()])
+    }
+
+    /// The number of buyer cards a seat holds.
+    pub fn buyer_count(&self, seat: Seat) -> u32 {
+        crate::types::total(&self.buyers[seat.index()])
+    }
+
+    /// The seats that may act now (spec §3.1).
+    pub fn acting_seats(&self) -> SeatSet {
+        match &self.phase {
+            Phase::GameOver { .. } => SeatSet::EMPTY,
+            Phase::Commit { commits } => Seat::all(self.n_seats)
+                .filter(|&seat| seat != self.current_player && commits[seat.index()].is_none())
+                .collect(),
+            _ => SeatSet::only(self.current_player),
+        }
+    }
+
+    /// The kind of the space a live colour's marker is on.
+    pub fn marker_kind(&self, colour: Colour) -> Option<SpaceKind> {
+        self.markers[colour.index()].map(|space| self.board.space(space).kind)
+    }
+}

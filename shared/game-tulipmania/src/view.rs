@@ -1,0 +1,288 @@
+//! What one viewer may see (spec §2): public elements plus the viewer's own private ones.
+//! Also the re-deal used by the no-leak property test.
+
+use crate::action::{EndReason, RevealedCard};
+use crate::options::Options;
+use crate::setup::Parameters;
+use crate::state::{Phase, Tulipmania};
+use crate::types::{counts_map, total, Card, Colour, DiscardedBuyer, Florins};
+use game_core::{GameRng, Seat, SeatSet, Viewer};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// The view of one seat or of a spectator. Other players' buyer colours, the deck, the
+/// reserve and other players' sealed cards appear only as counts or flags.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulipmania::View))]
+pub struct View {
+    /// The viewer's seat; null for a spectator.
+    pub viewer: Option<Seat>,
+    /// Number of players.
+    pub n_seats: u8,
+    /// The colours in play.
+    pub colours: Vec<Colour>,
+    /// What was put back in the box at setup (public).
+    pub removed_at_setup: RemovedAtSetup,
+    /// The game's options.
+    pub options: Options,
+    /// The first player.
+    pub first_player: Seat,
+    /// The turn number (from 1).
+    pub turn_number: u32,
+    /// The phase: `sell_choice`, `commit`, `seller_card`, `draw`, `purchase` or `game_over`.
+    pub phase: String,
+    /// The seats that may act now.
+    pub to_act: SeatSet,
+    /// The holder of the current player card.
+    pub current_player: Seat,
+    /// The holder of the priority card.
+    pub priority_holder: Seat,
+    /// Every player, by seat.
+    pub players: Vec<PlayerView>,
+    /// The bank (a signed ledger).
+    pub bank: Florins,
+    /// The stockpile, by colour in play.
+    pub stock: BTreeMap<Colour, u8>,
+    /// Every colour's price marker.
+    pub markers: Vec<MarkerView>,
+    /// The colours in the order they burst.
+    pub burst_order: Vec<Colour>,
+    /// Cards left in the face-down buyer deck.
+    pub deck_count: usize,
+    /// The face-up buyer row.
+    pub face_up: Vec<Colour>,
+    /// Whether the deck has run out.
+    pub deck_exhausted: bool,
+    /// Cards left in the reserve deck.
+    pub reserve_count: usize,
+    /// Every removed buyer card, in order.
+    pub buyer_discard: Vec<DiscardedBuyer>,
+    /// The colour on sale, if a sale is under way.
+    pub in_transit: Option<Colour>,
+    /// The colour sold this turn (it may not be bought this turn).
+    pub sold_colour_this_turn: Option<Colour>,
+    /// Whether the current player sold this turn.
+    pub did_sell: bool,
+    /// Whether the current player drew a buyer this turn.
+    pub did_draw: bool,
+    /// Whether the current player bought a tulip this turn.
+    pub did_buy: bool,
+    /// Consecutive idle turns.
+    pub idle_turns: u32,
+    /// Buyer draws taken so far.
+    pub draws: u32,
+    /// During `commit`: the seats that have committed (never their cards).
+    pub committed: Option<SeatSet>,
+    /// During `seller_card`: every other player's effective (revealed) card.
+    pub revealed: Option<Vec<RevealedCard>>,
+    /// Once the game is over: why, and the ranks (score = cash).
+    pub result: Option<ResultView>,
+}
+
+/// The components removed at setup (spec §1.3 step 2).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulipmania::RemovedAtSetup))]
+pub struct RemovedAtSetup {
+    /// Colours not in play (all their tulips and buyer cards).
+    pub colours: Vec<Colour>,
+    /// Tulips removed from each colour in play.
+    pub tulips_per_colour_in_play: u8,
+}
+
+/// One player as `viewer` sees him.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulipmania::PlayerView))]
+pub struct PlayerView {
+    /// The seat.
+    pub seat: Seat,
+    /// Cash (public).
+    pub cash: Florins,
+    /// Tulips by colour (public).
+    pub tulips: BTreeMap<Colour, u8>,
+    /// Number of buyer cards (public).
+    pub buyer_count: u32,
+    /// Buyer cards by colour: only in the player's own view.
+    pub buyers: Option<BTreeMap<Colour, u8>>,
+    /// Whether he has committed a card in the current sale (public during `commit`).
+    pub committed: bool,
+    /// His sealed card: only in his own view, during `commit`.
+    pub sealed_card: Option<Card>,
+}
+
+/// A colour's price marker.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulipmania::MarkerView))]
+pub struct MarkerView {
+    /// The colour.
+    pub colour: Colour,
+    /// The space id, or null once the colour has burst (`REMOVED`).
+    pub space: Option<String>,
+    /// The current price, or null once burst.
+    pub price: Option<Florins>,
+    /// What a `speculate` card pays now (the gold arrow's transition space).
+    pub speculate_price: Option<Florins>,
+    /// What the seller receives if everybody passes (the pink arrow, or the current price on
+    /// the bottom row).
+    pub all_pass_price: Option<Florins>,
+}
+
+/// The end of the game.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulipmania::ResultView))]
+pub struct ResultView {
+    /// Why the game ended.
+    pub reason: EndReason,
+    /// Final cash by seat.
+    pub cash: Vec<Florins>,
+    /// Ranks by seat (1 = best; equal cash shares a rank).
+    pub ranks: Vec<u8>,
+    /// Every seat of rank 1.
+    pub winners: SeatSet,
+}
+
+impl Tulipmania {
+    /// Builds the view of `viewer` field by field (spec §2 visibility column).
+    pub fn view_for(&self, viewer: Viewer) -> View {
+        let me = viewer.seat();
+        let commits = match &self.phase {
+            Phase::Commit { commits } => Some(commits),
+            _ => None,
+        };
+        let players = Seat::all(self.n_seats)
+            .map(|seat| {
+                let own = me == Some(seat);
+                let sealed = commits.and_then(|commits| commits[seat.index()]);
+                PlayerView {
+                    seat,
+                    cash: self.cash[seat.index()],
+                    tulips: counts_map(&self.tulips[seat.index()], self.n_seats),
+                    buyer_count: total(&self.buyers[seat.index()]),
+                    buyers: own.then(|| counts_map(&self.buyers[seat.index()], self.n_seats)),
+                    committed: sealed.is_some(),
+                    sealed_card: if own { sealed } else { None },
+                }
+            })
+            .collect();
+        let markers = self
+            .colours()
+            .iter()
+            .map(|&colour| MarkerView {
+                colour,
+                space: self.marker_id(colour).map(str::to_owned),
+                price: self.price(colour),
+                speculate_price: self.markers[colour.index()]
+                    .and_then(|space| self.board.space(space).speculate_via)
+                    .map(|via| self.board.value(via)),
+                all_pass_price: self.markers[colour.index()].map(|space| {
+                    let space = self.board.space(space);
+                    space
+                        .sale_via
+                        .map_or(space.value, |via| self.board.value(via))
+                }),
+            })
+            .collect();
+        let revealed = match &self.phase {
+            Phase::SellerCard { revealed } => Some(
+                Seat::all(self.n_seats)
+                    .filter_map(|seat| {
+                        revealed[seat.index()].map(|card| RevealedCard { seat, card })
+                    })
+                    .collect(),
+            ),
+            _ => None,
+        };
+        let result = self.result().map(|outcome| ResultView {
+            reason: match self.phase {
+                Phase::GameOver { reason } => reason,
+                _ => unreachable!("a result exists only when the game is over"),
+            },
+            cash: outcome.scores,
+            ranks: outcome.ranks,
+            winners: outcome.winners,
+        });
+        View {
+            viewer: me,
+            n_seats: self.n_seats,
+            colours: self.colours().to_vec(),
+            removed_at_setup: RemovedAtSetup {
+                colours: Colour::ALL[self.colours().len()..].to_vec(),
+                tulips_per_colour_in_play: 11
+                    - Parameters::for_seats(self.n_seats).tulips_per_colour,
+            },
+            options: self.options.clone(),
+            first_player: self.first_player,
+            turn_number: self.turn_number,
+            phase: self.phase.name().to_owned(),
+            to_act: self.acting_seats(),
+            current_player: self.current_player,
+            priority_holder: self.priority_holder,
+            players,
+            bank: self.bank,
+            stock: counts_map(&self.stock, self.n_seats),
+            markers,
+            burst_order: self.burst_order.clone(),
+            deck_count: self.deck.len(),
+            face_up: self.face_up.clone(),
+            deck_exhausted: self.deck_exhausted,
+            reserve_count: self.reserve.len(),
+            buyer_discard: self.buyer_discard.clone(),
+            in_transit: self.in_transit,
+            sold_colour_this_turn: self.sold_colour_this_turn,
+            did_sell: self.did_sell,
+            did_draw: self.did_draw,
+            did_buy: self.did_buy,
+            idle_turns: self.idle_turns,
+            draws: self.draws,
+            committed: commits.map(|commits| {
+                Seat::all(self.n_seats)
+                    .filter(|seat| commits[seat.index()].is_some())
+                    .collect()
+            }),
+            revealed,
+            result,
+        }
+    }
+
+    /// A state `viewer` cannot tell from this one: the buyer cards it cannot see (other hands,
+    /// deck, reserve) are shuffled together and dealt back in the same sizes, hands getting
+    /// only live colours as the rules guarantee; other seats' sealed cards are re-drawn.
+    pub fn redeal_for(&self, viewer: Viewer, rng: &mut GameRng) -> Tulipmania {
+        let mut twin = self.clone();
+        let hidden: Vec<Seat> = Seat::all(self.n_seats)
+            .filter(|&seat| viewer.seat() != Some(seat))
+            .collect();
+        let mut pool: Vec<Colour> = Vec::new();
+        for &seat in &hidden {
+            for colour in Colour::ALL {
+                for _ in 0..self.buyers[seat.index()][colour.index()] {
+                    pool.push(colour);
+                }
+            }
+        }
+        pool.extend_from_slice(&self.deck);
+        pool.extend_from_slice(&self.reserve);
+        rng.shuffle(&mut pool);
+        for &seat in &hidden {
+            let wanted = total(&self.buyers[seat.index()]);
+            let mut hand = [0u8; 5];
+            for _ in 0..wanted {
+                let at = pool
+                    .iter()
+                    .position(|&card| self.is_live(card))
+                    .expect("the hands held this many live cards");
+                hand[pool.remove(at).index()] += 1;
+            }
+            twin.buyers[seat.index()] = hand;
+        }
+        twin.reserve = pool.split_off(self.deck.len());
+        twin.deck = pool;
+        if let Phase::Commit { commits } = &mut twin.phase {
+            for &seat in &hidden {
+                if let Some(card) = commits[seat.index()].as_mut() {
+                    *card = Card::ALL[rng.index(Card::ALL.len())];
+                }
+            }
+        }
+        twin
+    }
+}

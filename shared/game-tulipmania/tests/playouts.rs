@@ -1,0 +1,300 @@
+//! Random playouts (STYLE §8) for every seat count and every option that changes the flow of
+//! play, checking the invariants of spec §9 after setup and after every accepted action.
+//!
+//! Step bound: every configuration sets `max_turns = 400` (the spec's suggestion for hosted
+//! games, D25), because random play with no cap need not terminate. A turn takes at most
+//! `n + 3` accepted actions (a sale, `n − 1` commits, a seller card, a draw, a purchase), so
+//! 400 turns of 5 players take at most 400 × 8 = 3,200 actions; `MAX_STEPS = 4,000` leaves
+//! room and still fails fast on a runaway game.
+
+use game_core::testing::{PlayoutStats, Playouts};
+use game_core::{Game, Seat, Viewer};
+use game_tulipmania::setup::{tulips_in_circulation, Parameters};
+use game_tulipmania::types::{total, BUYERS_PER_COLOUR, TOTAL_MONEY};
+use game_tulipmania::{
+    BottomDescent, EndReason, IdleRoundRule, IllegalCardPolicy, Options, Phase, SpaceKind,
+    Tulipmania,
+};
+use std::cell::RefCell;
+
+/// The bound on accepted actions per game (see the module comment).
+const MAX_STEPS: usize = 4_000;
+/// Games per configuration.
+const GAMES: u64 = 1_000;
+
+fn capped(options: Options) -> Options {
+    Options {
+        max_turns: Some(400),
+        ..options
+    }
+}
+
+/// Every invariant of spec §9 that can be read off a single quiescent state, plus the
+/// transition checks that compare it with the previous state of the same game.
+fn check(state: &Tulipmania, previous: &RefCell<Option<Tulipmania>>) {
+    let n = usize::from(state.n_seats);
+    let colours = state.colours();
+    let parameters = Parameters::for_seats(state.n_seats);
+    // 1, 2: money.
+    assert_eq!(
+        state.cash.iter().sum::<i64>() + state.bank,
+        TOTAL_MONEY,
+        "money is conserved"
+    );
+    for &cash in &state.cash {
+        assert!(
+            cash >= 0 && cash % 25 == 0,
+            "cash {cash} is a non-negative multiple of 25"
+        );
+    }
+    assert_eq!(state.bank % 25, 0);
+    // 3: tulips.
+    for &colour in colours {
+        let held: u32 = state
+            .tulips
+            .iter()
+            .map(|hand| u32::from(hand[colour.index()]))
+            .sum();
+        if state.is_live(colour) {
+            let transit = u32::from(state.in_transit == Some(colour));
+            assert_eq!(
+                held + u32::from(state.stock[colour.index()]) + transit,
+                u32::from(tulips_in_circulation(state.n_seats)),
+                "{colour} tulips are conserved"
+            );
+        } else {
+            assert_eq!(held, 0, "nobody holds burst {colour}");
+            assert_eq!(state.stock[colour.index()], 0);
+            assert!(state.burst_order.contains(&colour));
+        }
+    }
+    // 4: buyers.
+    let buyers: usize = state
+        .buyers
+        .iter()
+        .map(|hand| total(hand) as usize)
+        .sum::<usize>()
+        + state.deck.len()
+        + state.face_up.len()
+        + state.reserve.len()
+        + state.buyer_discard.len();
+    assert_eq!(
+        buyers,
+        BUYERS_PER_COLOUR * colours.len(),
+        "buyer cards are conserved"
+    );
+    // 5: no burst-colour buyers in hands or face up.
+    for &colour in colours.iter().filter(|&&colour| !state.is_live(colour)) {
+        assert!(
+            state.buyers.iter().all(|hand| hand[colour.index()] == 0),
+            "no burst {colour} buyer in a hand"
+        );
+        assert!(
+            !state.face_up.contains(&colour),
+            "no burst {colour} buyer face up"
+        );
+    }
+    // 6: markers rest on current spaces.
+    for colour in state.live_colours() {
+        assert_eq!(state.marker_kind(colour), Some(SpaceKind::Current));
+        assert!(state.price(colour).unwrap() < 3000);
+    }
+    // 7: priority.
+    assert!(state.current_player.index() < n && state.priority_holder.index() < n);
+    if state.phase == Phase::SellChoice {
+        assert_ne!(
+            state.priority_holder, state.current_player,
+            "the current player never holds priority at a sale"
+        );
+    }
+    // 8: the deck.
+    let draws_possible = (parameters.deck_size - parameters.face_up) as u32;
+    assert!(state.face_up.len() <= parameters.face_up);
+    assert_eq!(state.deck_exhausted, state.deck.is_empty());
+    if state.deck_exhausted {
+        assert!(state.face_up.is_empty());
+        assert_eq!(
+            state.draws, draws_possible,
+            "exactly N − k draws once exhausted"
+        );
+    }
+    assert_eq!(
+        state.deck.len() as u32 + state.draws,
+        draws_possible,
+        "one deck card per draw"
+    );
+    // 13: commits never for the seller; the cards return outside a sale.
+    if let Phase::Commit { commits } = &state.phase {
+        assert!(commits[state.current_player.index()].is_none());
+        assert!(state.in_transit.is_some());
+    } else if !matches!(state.phase, Phase::SellerCard { .. }) {
+        assert!(
+            state.in_transit.is_none(),
+            "a tulip is in transit only during a sale"
+        );
+    }
+    // 15: idle counter.
+    let bound = match state.options.idle_round_rule {
+        IdleRoundRule::Sliding => n as u32,
+        IdleRoundRule::Anchored => 2 * n as u32 - 1,
+    };
+    assert!(state.idle_turns <= bound);
+    if state.idle_turns > 0 {
+        assert!(state.deck_exhausted);
+    }
+    // 11, 16: the end.
+    assert!(state.burst_order.len() <= colours.len());
+    if let Phase::GameOver { reason } = state.phase {
+        let outcome = state.outcome().expect("a finished game has an outcome");
+        for a in 0..n {
+            for b in 0..n {
+                if state.cash[a] > state.cash[b] {
+                    assert!(outcome.ranks[a] < outcome.ranks[b]);
+                }
+                if state.cash[a] == state.cash[b] {
+                    assert_eq!(outcome.ranks[a], outcome.ranks[b]);
+                }
+            }
+        }
+        assert!(
+            state.tulips.iter().all(|hand| total(hand) == 0),
+            "nobody holds tulips at the end"
+        );
+        if reason == EndReason::FinalBurst {
+            assert_eq!(state.burst_order.len(), colours.len());
+        }
+    }
+    // 17: views show no other seat's buyer colours or sealed card.
+    for viewer in Seat::all(state.n_seats)
+        .map(Viewer::Seat)
+        .chain([Viewer::Spectator])
+    {
+        let view = state.view(viewer);
+        for player in &view.players {
+            if viewer.seat() != Some(player.seat) {
+                assert!(
+                    player.buyers.is_none() && player.sealed_card.is_none(),
+                    "{viewer:?} sees {}'s secrets",
+                    player.seat
+                );
+            }
+        }
+    }
+    // Transitions (9, 11): compared with the previous state of the same game.
+    let mut previous = previous.borrow_mut();
+    let fresh = state.turn_number == 1
+        && state.draws == 0
+        && state.phase == Phase::SellChoice
+        && state.buyer_discard.is_empty();
+    if let (Some(before), false) = (previous.as_ref(), fresh) {
+        assert!(
+            state.burst_order.starts_with(&before.burst_order),
+            "the burst order only grows"
+        );
+        for seat in Seat::all(state.n_seats) {
+            let (was, now) = (before.buyer_count(seat), state.buyer_count(seat));
+            assert!(
+                now <= was + 1,
+                "a hand grows by at most one card per action"
+            );
+            if now == was + 1 {
+                assert_eq!(seat, before.current_player, "only the drawer's hand grows");
+                assert_eq!(state.draws, before.draws + 1);
+            }
+        }
+        assert!(state.draws == before.draws || state.draws == before.draws + 1);
+        assert!(state.turn_number >= before.turn_number);
+    }
+    *previous = Some(state.clone());
+}
+
+fn run(n_seats: u8, options: Options) -> PlayoutStats {
+    let previous = RefCell::new(None);
+    let stats = Playouts::<Tulipmania>::new(n_seats)
+        .options(options)
+        .games(GAMES)
+        .max_steps(MAX_STEPS)
+        .run(|state| check(state, &previous));
+    eprintln!("{n_seats} seats: {stats:?}");
+    assert_eq!(stats.games, GAMES);
+    assert!(
+        stats.redeals_that_changed_state > 0,
+        "the no-leak check had hidden cards to re-deal"
+    );
+    assert!(stats.refusals_checked > 0);
+    stats
+}
+
+fn reason(stats: &PlayoutStats, reason: &str) -> u64 {
+    stats.reasons.get(reason).copied().unwrap_or(0)
+}
+
+/// §9 over 1,000 random 3-player games, default options with `max_turns = 400`.
+#[test]
+fn three_seats_default() {
+    let stats = run(3, capped(Options::default()));
+    assert!(reason(&stats, "final_burst") > 0);
+}
+
+/// §9 over 1,000 random 4-player games, default options with `max_turns = 400`.
+#[test]
+fn four_seats_default() {
+    let stats = run(4, capped(Options::default()));
+    assert!(reason(&stats, "final_burst") > 0);
+}
+
+/// §9 over 1,000 random 5-player games, default options with `max_turns = 400`.
+#[test]
+fn five_seats_default() {
+    let stats = run(5, capped(Options::default()));
+    assert!(reason(&stats, "final_burst") > 0);
+}
+
+/// §9 with `illegal_card_policy = reject_on_commit` (only legal cards are listed).
+#[test]
+fn reject_on_commit() {
+    for n_seats in [3, 5] {
+        let options = Options {
+            illegal_card_policy: IllegalCardPolicy::RejectOnCommit,
+            ..capped(Options::default())
+        };
+        let stats = run(n_seats, options);
+        assert!(reason(&stats, "final_burst") > 0);
+    }
+}
+
+/// §9 with `idle_round_rule = anchored`.
+#[test]
+fn anchored_idle_rule() {
+    for n_seats in [3, 4] {
+        let options = Options {
+            idle_round_rule: IdleRoundRule::Anchored,
+            ..capped(Options::default())
+        };
+        let stats = run(n_seats, options);
+        assert!(reason(&stats, "final_burst") > 0);
+    }
+}
+
+/// §9 with `bottom_descent = stay`.
+#[test]
+fn bottom_descent_stay() {
+    let options = Options {
+        bottom_descent: BottomDescent::Stay,
+        ..capped(Options::default())
+    };
+    let stats = run(4, options);
+    assert!(reason(&stats, "final_burst") > 0);
+}
+
+/// A short cap (`max_turns = 12`) so that `TURN_CAP` endings and the liquidation of §4.5 are
+/// exercised by random play too (random games almost always end by `FINAL_BURST`).
+#[test]
+fn short_turn_cap() {
+    let options = Options {
+        max_turns: Some(12),
+        ..Options::default()
+    };
+    let stats = run(4, options);
+    assert!(reason(&stats, "turn_cap") > 0);
+}
