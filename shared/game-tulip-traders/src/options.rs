@@ -1,0 +1,276 @@
+//! Options (§7.2): every configurable decision of the spec. `Default` is the standard game.
+
+use serde::{Deserialize, Serialize};
+
+/// One row of the round table (§1.5): ripple value, ripple (manipulation) cost, base limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_traders::RoundRow))]
+#[serde(deny_unknown_fields)]
+pub struct RoundRow {
+    /// RV(r): boom size, ripple size and the investment cost unit.
+    pub rv: u32,
+    /// RC(r): the fee of one MoveCrisis.
+    pub rc: u32,
+    /// L(r): the base portfolio limit.
+    pub limit: u32,
+}
+
+/// One investment option (§1.6): cost = `cost_rv * RV(r)`, limit = `L(r) + limit_bonus`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_traders::InvestmentOption))]
+#[serde(deny_unknown_fields)]
+pub struct InvestmentOption {
+    /// Lower-case snake_case name, unique in the list (e.g. `"broker"`).
+    pub name: String,
+    /// Cost in multiples of RV(r).
+    pub cost_rv: u32,
+    /// Added to L(r) for the round.
+    pub limit_bonus: u32,
+}
+
+/// The complete-portfolio bonus table (§1.7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_traders::BonusTable))]
+#[serde(default, deny_unknown_fields)]
+pub struct BonusTable {
+    /// Same colour ×4, ×5, ×6.
+    pub colour: [u32; 3],
+    /// Same type ×4, ×5, ×6.
+    pub tulip_type: [u32; 3],
+    /// Bicolors ×4, ×5.
+    pub bicolor: [u32; 2],
+    /// Three pairs.
+    pub three_pairs: u32,
+}
+
+impl Default for BonusTable {
+    fn default() -> Self {
+        BonusTable {
+            colour: [10, 20, 30],
+            tulip_type: [10, 20, 30],
+            bicolor: [20, 35],
+            three_pairs: 15,
+        }
+    }
+}
+
+/// How SEMPER is valued (D-20).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_traders::SemperValue))]
+#[serde(rename_all = "snake_case")]
+pub enum SemperValue {
+    /// The highest token count among non-crisis cells (default).
+    #[default]
+    MaxMarket,
+    /// A fixed value.
+    Fixed(u32),
+}
+
+/// The minimum declaration of a seller re-offering after its buyer's bankruptcy (D-13, D-28).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_traders::ReofferMin))]
+#[serde(rename_all = "snake_case")]
+pub enum ReofferMin {
+    /// At least RV (default).
+    #[default]
+    Rv,
+    /// At least RV + 1.
+    RvPlusOne,
+}
+
+/// Game options (§7.2). Unknown fields are rejected; missing ones take the standard value.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_traders::Options))]
+#[serde(default, deny_unknown_fields)]
+pub struct Options {
+    /// Allow the 2-player variant (D-02).
+    pub allow_two_players: bool,
+    /// The first player's seat; `None` picks one at random (RNG-3).
+    pub first_player: Option<u8>,
+    /// Each seat's starting money.
+    pub starting_purse: u32,
+    /// RV, RC and L for rounds 1..5 (exactly 5 rows; §1.5).
+    pub round_table: Vec<RoundRow>,
+    /// The investment options (§1.6); must contain a cost-0 option.
+    pub investment_options: Vec<InvestmentOption>,
+    /// Complete-portfolio bonuses (§1.7).
+    pub bonus_table: BonusTable,
+    /// Points added per WEED held at final scoring (negative: a penalty; default −5).
+    pub weed_penalty: i64,
+    /// Points added per SACK held at final scoring (default 0).
+    pub sack_penalty: i64,
+    /// How many patterns one hand may score; above 1 they must use disjoint cards.
+    pub max_bonuses_per_player: u8,
+    /// Three pairs need three pairwise distinct shared attributes.
+    pub three_pairs_distinct: bool,
+    /// How SEMPER is valued.
+    pub semper_value: SemperValue,
+    /// QUEEN's value per crisis cell.
+    pub queen_per_crisis: u32,
+    /// BOUQUET's market value.
+    pub bouquet_value: u32,
+    /// true: an accuser turned seller declares at least RV + 1; false: at least RV.
+    pub post_accusation_min_strict: bool,
+    /// The minimum of a re-offer after the buyer's bankruptcy.
+    pub reoffer_min: ReofferMin,
+    /// true: a cell's tokens go to the bank when a crisis arrives; false: they stay, inert.
+    pub crisis_arrival_wipes: bool,
+    /// true: a matching neighbour in crisis still gives the new card RV (receiving nothing).
+    pub crisis_neighbour_booms: bool,
+    /// true: SACKs never enter the Portfolio deck; they return to the supply.
+    pub sacks_to_supply: bool,
+    /// true: cash counts in the final score.
+    pub score_includes_cash: bool,
+    /// true: after a collapse, tie-break key 2 uses the market values of the final grid.
+    pub collapse_tiebreak_precollapse_values: bool,
+    /// true: the engine plays any action that is the only legal one (never a reveal prompt).
+    pub auto_single_choice: bool,
+}
+
+/// The standard round table (§1.5).
+pub const STANDARD_ROUNDS: [RoundRow; 5] = [
+    RoundRow {
+        rv: 1,
+        rc: 2,
+        limit: 2,
+    },
+    RoundRow {
+        rv: 1,
+        rc: 2,
+        limit: 2,
+    },
+    RoundRow {
+        rv: 2,
+        rc: 4,
+        limit: 3,
+    },
+    RoundRow {
+        rv: 2,
+        rc: 4,
+        limit: 3,
+    },
+    RoundRow {
+        rv: 3,
+        rc: 6,
+        limit: 4,
+    },
+];
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            allow_two_players: false,
+            first_player: None,
+            starting_purse: 75,
+            round_table: STANDARD_ROUNDS.to_vec(),
+            investment_options: vec![
+                InvestmentOption {
+                    name: "abstain".into(),
+                    cost_rv: 0,
+                    limit_bonus: 0,
+                },
+                InvestmentOption {
+                    name: "broker".into(),
+                    cost_rv: 3,
+                    limit_bonus: 1,
+                },
+                InvestmentOption {
+                    name: "patron".into(),
+                    cost_rv: 6,
+                    limit_bonus: 2,
+                },
+            ],
+            bonus_table: BonusTable::default(),
+            weed_penalty: -5,
+            sack_penalty: 0,
+            max_bonuses_per_player: 1,
+            three_pairs_distinct: true,
+            semper_value: SemperValue::MaxMarket,
+            queen_per_crisis: 3,
+            bouquet_value: 0,
+            post_accusation_min_strict: true,
+            reoffer_min: ReofferMin::Rv,
+            crisis_arrival_wipes: true,
+            crisis_neighbour_booms: false,
+            sacks_to_supply: true,
+            score_includes_cash: true,
+            collapse_tiebreak_precollapse_values: false,
+            auto_single_choice: false,
+        }
+    }
+}
+
+impl Options {
+    /// Checks the options against `n_seats`; the message names the first problem.
+    pub fn validate(&self, n_seats: u8) -> Result<(), String> {
+        if self.round_table.len() != 5 {
+            return Err("round_table must have exactly 5 rows".into());
+        }
+        if self
+            .round_table
+            .iter()
+            .any(|row| row.rv == 0 || row.rv > 1000 || row.rc > 100_000 || row.limit > 10)
+        {
+            return Err(
+                "round_table values out of range (rv 1..=1000, rc ≤ 100000, limit ≤ 10)".into(),
+            );
+        }
+        if self.investment_options.is_empty() || self.investment_options.len() > 8 {
+            return Err("investment_options must have 1 to 8 entries".into());
+        }
+        if !self
+            .investment_options
+            .iter()
+            .any(|option| option.cost_rv == 0)
+        {
+            return Err("investment_options must contain a cost-0 option".into());
+        }
+        for (i, option) in self.investment_options.iter().enumerate() {
+            let ok = !option.name.is_empty()
+                && option
+                    .name
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c == '_' || c.is_ascii_digit());
+            if !ok {
+                return Err(format!(
+                    "investment option name '{}' is not lower-case snake_case",
+                    option.name
+                ));
+            }
+            if self.investment_options[..i]
+                .iter()
+                .any(|other| other.name == option.name)
+            {
+                return Err(format!(
+                    "investment option name '{}' is repeated",
+                    option.name
+                ));
+            }
+            if option.cost_rv > 1000 || option.limit_bonus > 6 {
+                return Err("investment option values out of range".into());
+            }
+        }
+        if self.max_bonuses_per_player == 0 {
+            return Err("max_bonuses_per_player must be at least 1".into());
+        }
+        if let Some(fp) = self.first_player {
+            if fp >= n_seats {
+                return Err(format!(
+                    "first_player {fp} is not a seat of a {n_seats}-seat game"
+                ));
+            }
+        }
+        if self.starting_purse > 1_000_000
+            || self.queen_per_crisis > 1000
+            || self.bouquet_value > 1000
+        {
+            return Err("money values out of range".into());
+        }
+        if let SemperValue::Fixed(n) = self.semper_value {
+            if n > 1000 {
+                return Err("semper_value out of range".into());
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,201 @@
+//! Setup (§1.8) and the round machine (§3.2): Phases 1–4 and 6 and the transitions between
+//! all phases.
+
+use crate::cards::{Card, ALL_CARDS, ALL_CELLS};
+use crate::error::TulipError;
+use crate::events::Event;
+use crate::options::Options;
+use crate::state::{EndReason, Grid, Phase, Player, TulipTraders};
+use game_core::{GameRng, Logged, Seat, SeatSet, SetupError};
+
+/// Checks that `cards` are distinct cards of `player`'s hand.
+pub(crate) fn check_cards_in_hand(player: &Player, cards: &[Card]) -> Result<(), TulipError> {
+    for (i, card) in cards.iter().enumerate() {
+        if cards[..i].contains(card) {
+            return Err(TulipError::DuplicateCard);
+        }
+        if !player.hand.contains(card) {
+            return Err(TulipError::CardNotInHand);
+        }
+    }
+    Ok(())
+}
+
+impl TulipTraders {
+    /// §1.8 setup for `n_seats` seats.
+    pub fn new_game(
+        n_seats: u8,
+        options: &Options,
+        rng: &mut GameRng,
+    ) -> Result<TulipTraders, SetupError> {
+        let min = if options.allow_two_players { 2 } else { 3 };
+        if !(min..=4).contains(&n_seats) {
+            return Err(SetupError::SeatCount {
+                min,
+                max: 4,
+                got: n_seats,
+            });
+        }
+        options
+            .validate(n_seats)
+            .map_err(SetupError::InvalidOptions)?;
+        let mut portfolio_deck: Vec<Card> = ALL_CARDS[..30].to_vec();
+        rng.shuffle(&mut portfolio_deck);
+        let mut market_deck = ALL_CELLS.to_vec();
+        rng.shuffle(&mut market_deck);
+        let mut game = TulipTraders {
+            options: options.clone(),
+            n_seats,
+            round: 1,
+            fp: Seat(0),
+            phase: Phase::Declare,
+            grid: Grid::empty(3, 3),
+            market_deck,
+            portfolio_deck,
+            sack_supply: (1..=10).map(Card::sack).collect(),
+            bank_issued: i64::from(options.starting_purse) * i64::from(n_seats),
+            collapse_flag: false,
+            offer: None,
+            players: (0..n_seats)
+                .map(|_| Player::new(options.starting_purse))
+                .collect(),
+            elimination_order: Vec::new(),
+            result: None,
+        };
+        let mut events = Vec::new();
+        let rv = game.options.round_table[0].rv;
+        for slot in 0..9 {
+            let cell = game.market_deck.remove(0);
+            game.place_market_card(slot, cell, rv, &mut events);
+        }
+        for seat in 0..usize::from(n_seats) {
+            let card = game.portfolio_deck.remove(0);
+            game.players[seat].add_card(card);
+        }
+        game.fp = match options.first_player {
+            Some(fp) => Seat(fp),
+            None => Seat(rng.below(u64::from(n_seats)) as u8),
+        };
+        game.start_round(rng, &mut events);
+        Ok(game)
+    }
+
+    /// ROUND_START(r) (§3.2): reset flags, reshuffle the Portfolio deck (RNG-4), Phase 1.
+    pub(crate) fn start_round(&mut self, rng: &mut GameRng, events: &mut Vec<Logged<Event>>) {
+        for player in &mut self.players {
+            player.option = None;
+            player.earmark = 0;
+            player.sold = false;
+            player.bought = false;
+            player.manipulated = false;
+            player.reveal_decided = false;
+        }
+        rng.shuffle(&mut self.portfolio_deck);
+        self.phase = Phase::Declare;
+        events.push(Logged::public(Event::RoundStarted {
+            round: self.round,
+            fp: self.fp,
+        }));
+    }
+
+    /// A1 (checked).
+    pub(crate) fn declare(&mut self, seat: Seat, option: usize, events: &mut Vec<Logged<Event>>) {
+        let row = self.row();
+        let chosen = self.options.investment_options[option].clone();
+        let cost = chosen.cost_rv * row.rv;
+        let player = &mut self.players[seat.index()];
+        player.purse -= cost;
+        player.earmark += cost;
+        player.option = Some(option);
+        player.limit = row.limit + chosen.limit_bonus;
+        events.push(Logged::public(Event::InvestmentDeclared {
+            seat,
+            option: chosen.name,
+            earmark: cost,
+            limit: player.limit,
+        }));
+    }
+
+    /// A2 / A11 (checked): cards go away in listed order.
+    pub(crate) fn put_away(&mut self, seat: Seat, cards: &[Card], events: &mut Vec<Logged<Event>>) {
+        for &card in cards {
+            self.players[seat.index()].remove_card(card);
+            self.dispose(card);
+        }
+        crate::lots::private_pair(
+            events,
+            SeatSet::only(seat),
+            Event::CardsPutAway {
+                seat,
+                count: cards.len(),
+                cards: Some(cards.to_vec()),
+            },
+            Event::CardsPutAway {
+                seat,
+                count: cards.len(),
+                cards: None,
+            },
+        );
+    }
+
+    /// Runs the automatic steps (§3.1) until some seat must choose or the game is over:
+    /// every phase whose actor is "the next seat in ord that ..." moves on once nobody is left.
+    pub(crate) fn advance(&mut self, rng: &mut GameRng, events: &mut Vec<Logged<Event>>) {
+        while self.phase != Phase::GameOver && self.actor().is_none() {
+            match self.phase {
+                Phase::Declare => self.phase = Phase::Discard,
+                Phase::Discard if self.round == 1 => self.phase = Phase::Place,
+                Phase::Discard => self.phase = Phase::AddLine,
+                Phase::Manipulate => self.phase = Phase::Place,
+                Phase::Place => {
+                    let rv = self.rv();
+                    self.become_seller(self.fp, true, rv, events);
+                }
+                Phase::Return if self.round >= 5 => self.finish(EndReason::RoundLimit, events),
+                Phase::Return => self.phase = Phase::Reveal,
+                Phase::Reveal => self.next_round(rng, events),
+                // These phases always have an actor.
+                Phase::AddLine
+                | Phase::Offer { .. }
+                | Phase::Respond
+                | Phase::Liquidate { .. }
+                | Phase::GameOver => break,
+            }
+        }
+    }
+
+    /// P3 entry after Phase 2 (§3.2): manipulation only if some cell is in crisis.
+    pub(crate) fn enter_phase3(&mut self) {
+        self.phase = if self.crisis_count() >= 1 {
+            Phase::Manipulate
+        } else {
+            Phase::Place
+        };
+    }
+
+    /// "end Phase 5" and Phase 6 entry (§3.2): 6.1 collapse check, then the 6.2 returns
+    /// (the rest follows in [`Self::advance`]).
+    pub(crate) fn end_phase5(&mut self, events: &mut Vec<Logged<Event>>) {
+        events.push(Logged::public(Event::ChainEnded));
+        if self.collapse_flag || self.crisis_count() >= 4 {
+            self.finish(EndReason::Collapse, events);
+        } else {
+            self.phase = Phase::Return;
+        }
+    }
+
+    /// 6.5: pass the deck to the left and start the next round.
+    pub(crate) fn next_round(&mut self, rng: &mut GameRng, events: &mut Vec<Logged<Event>>) {
+        let n = self.n_seats;
+        let mut fp = self.fp;
+        for _ in 0..n {
+            fp = Seat((fp.0 + 1) % n);
+            if !self.player(fp).bankrupt {
+                break;
+            }
+        }
+        self.fp = fp;
+        self.round += 1;
+        self.start_round(rng, events);
+    }
+}

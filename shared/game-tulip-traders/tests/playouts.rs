@@ -1,0 +1,289 @@
+//! Random playouts (STYLE §8) for every seat count and every option that changes the flow
+//! of play, checking the spec's invariants (§9) after every action.
+//!
+//! Step bound: a game has at most 5 rounds. Per round each survivor makes at most one
+//! declaration, one discard, one manipulation, one placement, one return and one reveal
+//! answer (6 × 4 = 24), fp adds one line, and Phase 5 has at most N + bankruptcies offers,
+//! each with one response and at most one liquidation (3 × 7 = 21): under 50 per round, so
+//! 5 × 50 = 250 actions bound every game; we pass 300.
+
+use game_core::testing::Playouts;
+use game_core::{Game, Seat};
+use game_tulip_traders::cards::ALL_CARDS;
+use game_tulip_traders::options::ReofferMin;
+use game_tulip_traders::state::EndReason;
+use game_tulip_traders::{Card, Options, Phase, TulipTraders};
+
+const MAX_STEPS: usize = 300;
+
+/// §9 invariants I1–I8, I13 and I19 on any state.
+fn invariants(g: &TulipTraders) {
+    // I1 money conservation.
+    let purses: i64 = g.players.iter().map(|p| i64::from(p.purse)).sum();
+    let earmarks: i64 = g.players.iter().map(|p| i64::from(p.earmark)).sum();
+    let tokens: i64 = g
+        .grid
+        .slots
+        .iter()
+        .flatten()
+        .map(|c| i64::from(c.tokens))
+        .sum();
+    assert_eq!(
+        purses + earmarks + tokens,
+        g.bank_issued,
+        "I1 money conservation"
+    );
+    // I3: earmarks only outside Phases 5-6.
+    if matches!(
+        g.phase,
+        Phase::Offer { .. }
+            | Phase::Respond
+            | Phase::Liquidate { .. }
+            | Phase::Return
+            | Phase::Reveal
+    ) {
+        assert_eq!(earmarks, 0, "I3 earmarks are 0 in Phases 5-6");
+    }
+    // I4 / I5 card conservation.
+    let mut seen = [0u8; 40];
+    for &c in g
+        .portfolio_deck
+        .iter()
+        .chain(g.players.iter().flat_map(|p| p.hand.iter()))
+        .chain(&g.sack_supply)
+    {
+        seen[c.index()] += 1;
+    }
+    if let Some(offer) = &g.offer {
+        assert_eq!(offer.lot.len(), 3);
+        for &c in &offer.lot {
+            seen[c.index()] += 1;
+        }
+    }
+    assert!(
+        seen.iter().all(|&n| n == 1),
+        "I4/I5 each card exactly once: {seen:?}"
+    );
+    if g.options.sacks_to_supply {
+        assert!(
+            g.portfolio_deck.iter().all(|c| !c.is_sack()),
+            "I5 no SACK in the deck"
+        );
+    }
+    for p in &g.players {
+        assert!(p.hand.windows(2).all(|w| w[0] < w[1]), "hands are sorted");
+    }
+    // I6 market cards and grid shape.
+    let mut cells = [0u8; 25];
+    for c in g
+        .market_deck
+        .iter()
+        .chain(g.grid.slots.iter().flatten().map(|c| &c.cell))
+    {
+        cells[c.index()] += 1;
+    }
+    assert!(cells.iter().all(|&n| n == 1), "I6 each Market card once");
+    assert!(g.grid.slots.iter().all(|s| s.is_some()), "I6 no holes");
+    assert_eq!(g.market_deck.len(), 25 - g.grid.rows * g.grid.cols);
+    let past_phase2 = !matches!(g.phase, Phase::Declare | Phase::Discard | Phase::AddLine);
+    if past_phase2 || g.round == 1 {
+        assert_eq!(
+            g.grid.rows + g.grid.cols,
+            5 + usize::from(g.round),
+            "I6 grid size"
+        );
+        assert!(g.grid.rows.abs_diff(g.grid.cols) <= 1 && g.grid.rows.max(g.grid.cols) <= 5);
+    }
+    // I7 crisis cells hold no tokens; I8 QUEEN and SEMPER.
+    for c in g.grid.slots.iter().flatten() {
+        assert!(!c.crisis || c.tokens == 0, "I7 crisis ⇒ 0 tokens");
+    }
+    if g.phase == Phase::Declare {
+        assert!(g.crisis_count() <= 3, "I7 at most 3 crises at round start");
+    }
+    assert_eq!(g.mv(Card::Queen) as usize, 3 * g.crisis_count());
+    let top = g
+        .grid
+        .slots
+        .iter()
+        .flatten()
+        .filter(|c| !c.crisis)
+        .map(|c| c.tokens)
+        .max()
+        .unwrap_or(0);
+    assert_eq!(g.mv(Card::Semper), top, "I8 SEMPER");
+    for card in ALL_CARDS.iter().filter(|c| !c.is_tulip()) {
+        assert_eq!(g.mv(*card), 0, "I2 non-tulips are worth 0");
+    }
+    // I9: after Phase 1 and in Phases 2-4, hands are within the limits.
+    if matches!(g.phase, Phase::AddLine | Phase::Manipulate | Phase::Place) {
+        for p in g.players.iter().filter(|p| !p.bankrupt) {
+            assert!(p.hand.len() <= p.limit as usize, "I9 limits after Phase 1");
+        }
+    }
+    // I12: declarations respect their minimum.
+    if let Some(offer) = &g.offer {
+        assert!(offer.declared >= offer.min && offer.min >= g.rv(), "I12");
+    }
+    // I13 bankrupt seats.
+    for (i, p) in g.players.iter().enumerate() {
+        if p.bankrupt {
+            assert!(p.hand.is_empty() && p.purse == 0 && p.earmark == 0, "I13");
+            assert!(!g.ord().contains(&Seat(i as u8)), "I13 not in ord");
+            assert_ne!(g.actor(), Some(Seat(i as u8)), "I13 never acts");
+        }
+    }
+    assert_eq!(
+        g.elimination_order.len(),
+        g.players.iter().filter(|p| p.bankrupt).count()
+    );
+    // I17: a seller holds three cards.
+    if let Phase::Offer { seller, .. } = g.phase {
+        assert!(
+            g.player(seller).hand.len() >= 3,
+            "I17 a seller holds 3 cards"
+        );
+    }
+    // I19 scoring.
+    if let Some(result) = &g.result {
+        assert_eq!(g.phase, Phase::GameOver);
+        assert_eq!(result.ranking.len(), usize::from(g.n_seats));
+        match result.reason {
+            EndReason::SoleSurvivor => assert_eq!(g.survivors(), 1),
+            EndReason::Collapse => {
+                for (i, p) in g.players.iter().enumerate().filter(|(_, p)| !p.bankrupt) {
+                    assert_eq!(
+                        result.scores.as_ref().unwrap()[i],
+                        Some(i64::from(p.purse)),
+                        "I19 collapse = purse"
+                    );
+                }
+            }
+            EndReason::Reveal | EndReason::RoundLimit => {
+                for i in 0..g.n_seats {
+                    if !g.players[usize::from(i)].bankrupt {
+                        assert_eq!(
+                            result.scores.as_ref().unwrap()[usize::from(i)],
+                            Some(g.score(Seat(i))),
+                            "I19"
+                        );
+                    }
+                }
+            }
+        }
+        let survivors = g.survivors();
+        for w in result.ranking[..survivors].windows(2) {
+            if let Some(scores) = &result.scores {
+                assert!(
+                    scores[w[0].index()] >= scores[w[1].index()],
+                    "I19 ranking by score"
+                );
+            }
+        }
+        assert!(g.outcome().is_some());
+    } else {
+        assert_ne!(g.phase, Phase::GameOver);
+        assert!(g.round <= 5, "I17 at most 5 rounds");
+    }
+}
+
+fn run(n: u8, options: Options, seed: u64) -> game_core::testing::PlayoutStats {
+    let stats = Playouts::<TulipTraders>::new(n)
+        .options(options)
+        .games(1000)
+        .max_steps(MAX_STEPS)
+        .seed(seed)
+        .run(invariants);
+    assert_eq!(stats.games, 1000);
+    assert!(
+        stats.redeals_that_changed_state > 0,
+        "hidden information is re-dealt"
+    );
+    eprintln!("{n} seats: {stats:?}");
+    stats
+}
+
+/// Standard 3-player game: every end reason except (rarely) sole survivor occurs.
+#[test]
+fn three_players() {
+    let stats = run(3, Options::default(), 1);
+    for reason in ["collapse", "reveal", "round_limit"] {
+        assert!(
+            stats.reasons.contains_key(reason),
+            "{reason} never happened: {:?}",
+            stats.reasons
+        );
+    }
+}
+
+/// Standard 4-player game.
+#[test]
+fn four_players() {
+    let stats = run(4, Options::default(), 2);
+    for reason in ["collapse", "reveal", "round_limit"] {
+        assert!(
+            stats.reasons.contains_key(reason),
+            "{reason} never happened: {:?}",
+            stats.reasons
+        );
+    }
+}
+
+/// The 2-player variant: one bankruptcy ends the game.
+#[test]
+fn two_player_variant() {
+    let options = Options {
+        allow_two_players: true,
+        ..Options::default()
+    };
+    let stats = run(2, options, 3);
+    for reason in ["collapse", "sole_survivor"] {
+        assert!(
+            stats.reasons.contains_key(reason),
+            "{reason} never happened: {:?}",
+            stats.reasons
+        );
+    }
+}
+
+/// The options that change the flow of play: automatic single choices, lenient minimums,
+/// crisis booms, sacks in the deck, multiple bonuses, fixed SEMPER.
+#[test]
+fn flow_changing_options() {
+    let options = Options {
+        auto_single_choice: true,
+        post_accusation_min_strict: false,
+        reoffer_min: ReofferMin::RvPlusOne,
+        crisis_neighbour_booms: true,
+        ..Options::default()
+    };
+    run(3, options, 4);
+    let options = Options {
+        sacks_to_supply: false,
+        max_bonuses_per_player: 2,
+        first_player: Some(1),
+        ..Options::default()
+    };
+    run(4, options, 5);
+}
+
+/// Setup rejects unsupported seat counts and bad options.
+#[test]
+fn setup_rejections() {
+    let mut rng = game_core::GameRng::for_entry([1; 32], 0);
+    assert!(TulipTraders::setup(2, &Options::default(), &mut rng).is_err());
+    assert!(TulipTraders::setup(5, &Options::default(), &mut rng).is_err());
+    let bad = Options {
+        first_player: Some(3),
+        ..Options::default()
+    };
+    assert!(TulipTraders::setup(3, &bad, &mut rng).is_err());
+    let mut no_free = Options::default();
+    no_free.investment_options.remove(0);
+    assert!(TulipTraders::setup(3, &no_free, &mut rng).is_err());
+    assert!(serde_json::from_str::<Options>(r#"{"bogus": 1}"#).is_err());
+    assert_eq!(
+        serde_json::from_str::<Options>("{}").unwrap(),
+        Options::default()
+    );
+}
