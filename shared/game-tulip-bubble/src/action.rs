@@ -1,0 +1,184 @@
+//! Actions (spec §4, wire format §4.12) and the rule errors (§4.11).
+
+use crate::cards::{CardId, Collector, Guilders};
+use serde::{Deserialize, Serialize};
+
+/// How a buyer pays for a tulip it won (§4.8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_bubble::PaymentMethod))]
+pub enum PaymentMethod {
+    /// Pay the price from cash; the tulip goes behind the screen.
+    Cash,
+    /// Take a loan of the price; the tulip stays face up, holding the buyer's bid marker.
+    Finance,
+}
+
+/// A move. The acting seat is the authenticated caller, never a field (§4.12).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_bubble::Action))]
+pub enum Action {
+    /// §4.1: sell a concealed or financed tulip to the market during one's Selling turn.
+    SellToMarket {
+        /// The tulip sold.
+        tulip: CardId,
+    },
+    /// §4.2: sell exactly three concealed tulips to a face-up collector (once per round).
+    SellToCollector {
+        /// The face-up collector.
+        collector: Collector,
+        /// Exactly three concealed tulips.
+        tulips: Vec<CardId>,
+    },
+    /// §4.3: repay a loan; the tulip goes behind the screen. Allowed at any decision point.
+    BuyBack {
+        /// The financed tulip.
+        tulip: CardId,
+    },
+    /// §4.4: end one's Selling turn (always explicit, D-20).
+    EndSellingTurn,
+    /// §4.9: the sealed Black Tulip decision.
+    BlackTulipDecision {
+        /// Whether to buy the Black Tulip (needs more than 120 fl and no loans).
+        claim: bool,
+    },
+    /// §4.5: place 0–2 bid markers (pass 1) or 0–1 (pass 2) on cards in New Arrivals or
+    /// Just Sold.
+    PlaceBids {
+        /// The cards to mark.
+        cards: Vec<CardId>,
+    },
+    /// §4.6: raise the auction.
+    AuctionBid {
+        /// The bid: above the market price, or above the high bid; at most 1,000,000.
+        amount: Guilders,
+    },
+    /// §4.7: leave the auction.
+    AuctionPass,
+    /// §4.8: pay for the tulip just won.
+    ChoosePayment {
+        /// Cash or finance.
+        method: PaymentMethod,
+    },
+}
+
+/// Why an action was refused (§4.11). Messages never reveal hidden information.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TulipBubbleError {
+    /// The game has ended.
+    #[error("the game is over")]
+    GameOver,
+    /// This action does not exist in the current state.
+    #[error("this action is not possible in the current phase")]
+    WrongPhase,
+    /// The seat is not the one the game is waiting for.
+    #[error("it is not your turn")]
+    NotYourTurn,
+    /// The seat already submitted its Black Tulip decision.
+    #[error("you have already submitted your decision")]
+    AlreadyActed,
+    /// No tulip card has this id.
+    #[error("there is no tulip card {0:?}")]
+    UnknownCard(String),
+    /// The tulip is not behind the seat's screen (or financed by it, for a market sale).
+    #[error("you do not own {0}")]
+    NotOwned(String),
+    /// The tulip is not one of the seat's financed tulips.
+    #[error("{0} is not one of your financed tulips")]
+    NotFinanced(String),
+    /// The seat's cash does not cover the payment.
+    #[error("you need {needed} fl but have {available} fl")]
+    InsufficientCash {
+        /// What the action costs.
+        needed: Guilders,
+        /// The seat's cash (its own information).
+        available: Guilders,
+    },
+    /// With `evil_leverage`, a financed tulip cannot be sold to the market.
+    #[error("financed tulips cannot be sold to the market with the evil leverage rule; buy it back first")]
+    FinancedSaleForbidden,
+    /// Collectors never take financed tulips.
+    #[error("{0} is financed; collectors only buy concealed tulips")]
+    FinancedToCollector(String),
+    /// The collector is not the face-up card of a stack.
+    #[error("collector {0:?} is not available")]
+    CollectorUnavailable(Collector),
+    /// The seat already sold to a collector this round.
+    #[error("you have already sold to a collector this round")]
+    CollectorLimit,
+    /// The cards do not form the collector's set (or are not exactly three).
+    #[error("these cards do not satisfy {0:?}")]
+    InvalidSet(Collector),
+    /// More cards than this placement pass allows.
+    #[error("at most {limit} cards may be marked in this pass")]
+    TooManyMarkers {
+        /// The pass limit (2 or 1).
+        limit: usize,
+    },
+    /// More cards than the seat has bid markers left.
+    #[error("you have only {available} bid markers available")]
+    NoMarkersAvailable {
+        /// Markers the seat has left.
+        available: usize,
+    },
+    /// The same card was named twice.
+    #[error("{0} is named twice")]
+    DuplicateCard(String),
+    /// The card is not in New Arrivals or Just Sold.
+    #[error("{0} cannot be bid on")]
+    CardNotBiddable(String),
+    /// The seat's marker is already on this card.
+    #[error("your marker is already on {0}")]
+    AlreadyMarked(String),
+    /// The bid does not exceed the market price or the high bid.
+    #[error("the bid must be at least {minimum}")]
+    BidTooLow {
+        /// The smallest acceptable bid.
+        minimum: Guilders,
+    },
+    /// The bid exceeds the technical cap of 1,000,000 (D-8).
+    #[error("the bid must be at most {maximum}")]
+    BidTooHigh {
+        /// The cap.
+        maximum: Guilders,
+    },
+    /// A Black Tulip claim needs more than 120 fl and no financed tulips (D-4).
+    #[error("you need more than 120 fl and no financed tulips to buy the Black Tulip")]
+    NotEligible,
+    /// Cash payment needs cash of at least the price.
+    #[error("you cannot pay {price} fl in cash")]
+    CashNotAllowed {
+        /// The price to pay.
+        price: Guilders,
+    },
+}
+
+impl game_core::RuleError for TulipBubbleError {
+    fn code(&self) -> &'static str {
+        match self {
+            TulipBubbleError::GameOver => "game-over",
+            TulipBubbleError::WrongPhase => "wrong-phase",
+            TulipBubbleError::NotYourTurn => "not-your-turn",
+            TulipBubbleError::AlreadyActed => "already-acted",
+            TulipBubbleError::UnknownCard(_) => "unknown-card",
+            TulipBubbleError::NotOwned(_) => "not-owned",
+            TulipBubbleError::NotFinanced(_) => "not-financed",
+            TulipBubbleError::InsufficientCash { .. } => "insufficient-cash",
+            TulipBubbleError::FinancedSaleForbidden => "financed-sale-forbidden",
+            TulipBubbleError::FinancedToCollector(_) => "financed-to-collector",
+            TulipBubbleError::CollectorUnavailable(_) => "collector-unavailable",
+            TulipBubbleError::CollectorLimit => "collector-limit",
+            TulipBubbleError::InvalidSet(_) => "invalid-set",
+            TulipBubbleError::TooManyMarkers { .. } => "too-many-markers",
+            TulipBubbleError::NoMarkersAvailable { .. } => "no-markers-available",
+            TulipBubbleError::DuplicateCard(_) => "duplicate-card",
+            TulipBubbleError::CardNotBiddable(_) => "card-not-biddable",
+            TulipBubbleError::AlreadyMarked(_) => "already-marked",
+            TulipBubbleError::BidTooLow { .. } => "bid-too-low",
+            TulipBubbleError::BidTooHigh { .. } => "bid-too-high",
+            TulipBubbleError::NotEligible => "not-eligible",
+            TulipBubbleError::CashNotAllowed { .. } => "cash-not-allowed",
+        }
+    }
+}

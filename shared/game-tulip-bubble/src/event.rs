@@ -1,0 +1,180 @@
+//! Log events (spec §2.3). All are public except the sealed Black Tulip decision, which is
+//! logged privately for its author with a redacted twin for everyone else.
+
+use crate::action::PaymentMethod;
+use crate::cards::{Collector, EventCard, Guilders, Tulip};
+use crate::state::EndReason;
+use crate::track::Track;
+use game_core::{Seat, SeatSet};
+use serde::{Deserialize, Serialize};
+
+/// Something that happened.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_bubble::Event))]
+pub enum Event {
+    /// §3.3 E1: a market event card was revealed; `track` is the track after its move.
+    MarketEvent {
+        /// The round the card opens.
+        round: u32,
+        /// The card.
+        card: EventCard,
+        /// The price track after the move.
+        track: Track,
+    },
+    /// §3.3 E2: the Next Shipment became New Arrivals and a new shipment was drawn.
+    ShipmentArrived {
+        /// The new New Arrivals, left to right.
+        new_arrivals: Vec<Tulip>,
+        /// The new Next Shipment, left to right (short if deck and discard ran out).
+        next_shipment: Vec<Tulip>,
+        /// Whether the discard pile was shuffled into a new deck during the draw.
+        reshuffled: bool,
+    },
+    /// §3.3 E3: the start player token moved on; the Selling phase begins.
+    StartPlayerPassed {
+        /// The new start player.
+        seat: Seat,
+    },
+    /// §4.1: a tulip was sold to the market.
+    SoldToMarket {
+        /// The seller.
+        seat: Seat,
+        /// The tulip, now the rightmost card of Just Sold.
+        tulip: Tulip,
+        /// The market price received.
+        price: Guilders,
+        /// The loan repaid from the price, for a financed tulip.
+        loan_repaid: Option<Guilders>,
+    },
+    /// §4.2: three tulips were sold to a collector.
+    SoldToCollector {
+        /// The seller.
+        seat: Seat,
+        /// The collector, now boxed.
+        collector: Collector,
+        /// The three tulips, now discarded.
+        tulips: Vec<Tulip>,
+        /// Market prices plus bonus.
+        amount: Guilders,
+        /// The collector now face up on that stack, if any.
+        next_collector: Option<Collector>,
+    },
+    /// §4.3: a loan was repaid and the tulip went behind the screen.
+    BoughtBack {
+        /// The seat.
+        seat: Seat,
+        /// The tulip.
+        tulip: Tulip,
+        /// The loan repaid.
+        loan: Guilders,
+    },
+    /// §4.4: a seat ended its Selling turn.
+    SellingTurnEnded {
+        /// The seat.
+        seat: Seat,
+    },
+    /// §3.5 B0: the Black Tulip window opened; every seat must decide.
+    BlackTulipWindowOpened,
+    /// §4.9: a seat submitted its sealed decision. `claim` is shown only to the author.
+    BlackTulipDecisionSubmitted {
+        /// The seat.
+        seat: Seat,
+        /// The decision (author only; `null` for everyone else).
+        claim: Option<bool>,
+    },
+    /// §3.5 B0: all decisions are in and revealed.
+    BlackTulipWindowClosed {
+        /// The seats that claimed the Black Tulip.
+        claimants: SeatSet,
+    },
+    /// §3.5 B1: bid placement started (pass 1 or 2).
+    PlacementPassStarted {
+        /// The pass, 1 or 2.
+        pass: u8,
+    },
+    /// §4.5: a seat placed bid markers.
+    BidsPlaced {
+        /// The seat.
+        seat: Seat,
+        /// The pass, 1 or 2.
+        pass: u8,
+        /// The cards marked (possibly none).
+        cards: Vec<Tulip>,
+    },
+    /// §3.5 B3: an auction started.
+    AuctionStarted {
+        /// The tulip.
+        tulip: Tulip,
+        /// Its market price, the floor of the first bid.
+        market_price: Guilders,
+        /// The bidders in turn order.
+        participants: Vec<Seat>,
+    },
+    /// §4.6: a bid.
+    AuctionBid {
+        /// The bidder.
+        seat: Seat,
+        /// The amount.
+        amount: Guilders,
+    },
+    /// §4.7: a seat left the auction.
+    AuctionPassed {
+        /// The seat.
+        seat: Seat,
+    },
+    /// §3.5 B2–B3: a tulip must be paid for by `buyer` at `price`.
+    PurchaseDue {
+        /// The tulip.
+        tulip: Tulip,
+        /// The buyer.
+        buyer: Seat,
+        /// The price.
+        price: Guilders,
+        /// Whether it was won in an auction (otherwise a single marker).
+        auction: bool,
+    },
+    /// §4.8: a tulip was bought.
+    TulipBought {
+        /// The buyer.
+        seat: Seat,
+        /// The tulip.
+        tulip: Tulip,
+        /// The price.
+        price: Guilders,
+        /// Cash or finance.
+        method: PaymentMethod,
+    },
+    /// §3.5 B5: the bid premium paid to the other participants.
+    PremiumPaid {
+        /// The receivers.
+        seats: SeatSet,
+        /// The amount each received (rounded down).
+        amount: Guilders,
+    },
+    /// §3.6 C1 (or §7.1 at setup): the Market Response.
+    MarketResponse {
+        /// Cards of each colour (R, W, Y) counted in NS, NA and JS.
+        counts: [usize; 3],
+        /// The track after the response.
+        track: Track,
+    },
+    /// §3.6 C2: unsold cards of New Arrivals and Just Sold went to the discard pile.
+    TulipsDiscarded {
+        /// The cards.
+        tulips: Vec<Tulip>,
+    },
+    /// §6: the game ended; everything is revealed.
+    GameEnded {
+        /// Why.
+        reason: EndReason,
+        /// The winners.
+        winners: SeatSet,
+        /// Every seat's cash at the end, by seat.
+        cash: Vec<Guilders>,
+        /// Every seat's score (cash − loans), by seat.
+        scores: Vec<Guilders>,
+        /// The event card removed unseen at setup.
+        removed_event: EventCard,
+    },
+}

@@ -1,0 +1,176 @@
+//! The `game_core::Game` and `testing::Redeal` implementations.
+
+use crate::action::{Action, TulipBubbleError};
+use crate::event::Event;
+use crate::options::Options;
+use crate::state::{EndReason, Phase, TulipBubble};
+use crate::view::TulipBubbleView;
+use game_core::testing::Redeal;
+use game_core::{
+    Game, GameRng, LegalAction, Logged, Outcome, Seat, SeatSet, SetupError, Viewer, Visibility,
+};
+
+impl Game for TulipBubble {
+    const RULESET: &'static str = "tulip-bubble";
+    const NAME: &'static str = "Tulip Bubble";
+    const RULES_VERSION: u32 = 1;
+    const MIN_SEATS: u8 = 3;
+    const MAX_SEATS: u8 = 5;
+
+    type Options = Options;
+    type Action = Action;
+    type Event = Event;
+    type View = TulipBubbleView;
+    type Error = TulipBubbleError;
+
+    fn setup(n_seats: u8, options: &Options, rng: &mut GameRng) -> Result<Self, SetupError> {
+        TulipBubble::new_game(n_seats, options, rng)
+    }
+
+    fn n_seats(&self) -> u8 {
+        self.n_seats
+    }
+
+    /// The required actor(s) of §3.8, plus every seat that can afford to buy back one of
+    /// its financed tulips (an any-time action). The spec lists every holder of a financed
+    /// tulip; game-core requires each seat in `to_act` to have a legal action, so a holder
+    /// who cannot afford any of its loans is left out. That reveals only "cash ≥ its
+    /// smallest loan", which the public log already lets anyone compute (D-21).
+    fn to_act(&self) -> SeatSet {
+        let mut seats = self.required_actors();
+        for seat in Seat::all(self.n_seats) {
+            if self.can_buy_back(seat) {
+                seats.insert(seat);
+            }
+        }
+        seats
+    }
+
+    /// Only the required actor(s): buy-backs never hold the game up.
+    fn waiting_on(&self) -> SeatSet {
+        self.required_actors()
+    }
+
+    fn legal_actions(&self, seat: Seat) -> Vec<LegalAction<Action>> {
+        self.legal(seat)
+    }
+
+    fn apply(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        rng: &mut GameRng,
+    ) -> Result<Vec<Logged<Event>>, TulipBubbleError> {
+        self.act(seat, action, rng)
+    }
+
+    fn view(&self, viewer: Viewer) -> TulipBubbleView {
+        self.view_for(viewer)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        let Phase::GameOver {
+            reason, winners, ..
+        } = &self.phase
+        else {
+            return None;
+        };
+        let scores = self.scores();
+        match reason {
+            EndReason::Bust => Some(Outcome::from_scores(scores, reason.as_str())),
+            // §6.3: the buyer(s) rank first, everyone else shares the next rank.
+            EndReason::BlackTulip => {
+                let ranks = Seat::all(self.n_seats)
+                    .map(|seat| {
+                        if winners.contains(seat) {
+                            1
+                        } else {
+                            winners.len() as u8 + 1
+                        }
+                    })
+                    .collect();
+                Some(Outcome {
+                    scores,
+                    ranks,
+                    winners: *winners,
+                    reason: reason.as_str().to_string(),
+                })
+            }
+        }
+    }
+
+    /// The Black Tulip decision is sealed: only its author sees it in the log.
+    fn action_visibility(action: &Action, seat: Seat) -> Visibility {
+        match action {
+            Action::BlackTulipDecision { .. } => Visibility::Seats(SeatSet::only(seat)),
+            _ => Visibility::Public,
+        }
+    }
+}
+
+impl Redeal for TulipBubble {
+    /// Re-deals what `viewer` cannot see: the other seats' concealed tulips and the tulip
+    /// deck (same sizes), the event deck with the removed card, each collector stack below
+    /// its top card, the other seats' cash (keeping whether each can afford a buy-back, which
+    /// `to_act` shows) and the other seats' sealed Black Tulip decisions.
+    fn redeal(&self, viewer: Viewer, rng: &mut GameRng) -> Self {
+        let mut twin = self.clone();
+        if self.is_over() {
+            return twin;
+        }
+        let hidden_seats: Vec<Seat> = Seat::all(self.n_seats)
+            .filter(|&seat| viewer.seat() != Some(seat))
+            .collect();
+        // Tulips.
+        let mut pool = twin.tulip_deck.clone();
+        for seat in &hidden_seats {
+            pool.extend(&twin.players[seat.index()].concealed);
+        }
+        rng.shuffle(&mut pool);
+        let deck_size = twin.tulip_deck.len();
+        twin.tulip_deck = pool.drain(..deck_size).collect();
+        for seat in &hidden_seats {
+            let player = &mut twin.players[seat.index()];
+            let size = player.concealed.len();
+            player.concealed = pool.drain(..size).collect();
+            player.concealed.sort();
+        }
+        // Events.
+        let mut events = twin.event_deck.clone();
+        events.push(twin.removed_event);
+        rng.shuffle(&mut events);
+        if let Some(removed) = events.pop() {
+            twin.removed_event = removed;
+        }
+        twin.event_deck = events;
+        // Collector stacks below the face-up card.
+        for stack in &mut twin.collector_stacks {
+            if stack.len() > 2 {
+                rng.shuffle(&mut stack[1..]);
+            }
+        }
+        // Cash.
+        for seat in &hidden_seats {
+            let player = &mut twin.players[seat.index()];
+            let smallest_loan = player.financed.iter().map(|loan| loan.loan).min();
+            player.cash = match smallest_loan {
+                Some(loan) if player.cash >= loan => loan + rng.below(200) as i64,
+                Some(loan) => rng.below(loan.max(1) as u64) as i64,
+                None => rng.below(300) as i64,
+            };
+        }
+        // Sealed decisions.
+        if let Phase::BlackTulipWindow { submitted, claims } = &mut twin.phase {
+            for seat in &hidden_seats {
+                if submitted.contains(*seat) {
+                    if rng.below(2) == 0 {
+                        claims.insert(*seat);
+                    } else {
+                        claims.remove(*seat);
+                    }
+                }
+            }
+        }
+        twin
+    }
+}

@@ -1,0 +1,34 @@
+//! Options chosen when a game is created (spec §7).
+
+use crate::cards::Guilders;
+use game_core::Seat;
+use serde::{Deserialize, Serialize};
+
+/// Game options. Every field has a serde default; the defaults are the standard game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_bubble::Options))]
+pub struct Options {
+    /// §7.1 optional rule: run the Market Response on the dealt cards at setup, before the
+    /// setup event is revealed.
+    pub opening_market_response: bool,
+    /// §7.2 optional rule "Investment Leverages are EVIL": a financed tulip cannot be sold
+    /// to the market; it must be bought back first.
+    pub evil_leverage: bool,
+    /// The price of a rank-A tulip at levels I and II (D-1: reconstructed, no source
+    /// prints them). Each must be at least 1.
+    pub a_price_low: [Guilders; 2],
+    /// The round-1 start player; `null` draws one at random (D-25).
+    pub start_player: Option<Seat>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            opening_market_response: false,
+            evil_leverage: false,
+            a_price_low: [6, 10],
+            start_player: None,
+        }
+    }
+}

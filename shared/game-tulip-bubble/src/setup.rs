@@ -1,0 +1,126 @@
+//! Setup (spec §1.7), with the RNG consumption order of §5.1.
+
+use crate::cards::{Colour, EventCard, Tulip, COLLECTOR_STACKS};
+use crate::event::Event;
+use crate::options::Options;
+use crate::state::{Phase, Player, Slot, TulipBubble};
+use crate::track::Track;
+use game_core::{GameRng, Seat, SetupError};
+
+/// Starting cash of every seat (S2, D-3).
+pub const STARTING_CASH: i64 = 20;
+
+/// S1 (RNG#1): a uniformly random permutation of R, W, Y onto the levels II, III, IV.
+pub fn initial_track(rng: &mut GameRng) -> Track {
+    let mut colours = Colour::ALL;
+    rng.shuffle(&mut colours);
+    let mut levels = [0u8; 3];
+    for (colour, level) in colours.iter().zip([2u8, 3, 4]) {
+        levels[colour.index()] = level;
+    }
+    Track::new(levels[0], levels[1], levels[2])
+}
+
+/// S4 (RNG#3, RNG#4): the 10-card event deck with `BUST` among the bottom three, and the
+/// card removed unseen.
+pub fn event_deck(rng: &mut GameRng) -> (Vec<EventCard>, EventCard) {
+    let mut others: Vec<EventCard> = EventCard::others().collect();
+    rng.shuffle(&mut others);
+    let removed = others.remove(0);
+    let mut bottom: Vec<EventCard> = others.split_off(others.len() - 2);
+    bottom.push(EventCard::BUST);
+    rng.shuffle(&mut bottom);
+    others.extend(bottom);
+    (others, removed)
+}
+
+impl TulipBubble {
+    /// Deals a new game (§1.7).
+    pub fn new_game(
+        n_seats: u8,
+        options: &Options,
+        rng: &mut GameRng,
+    ) -> Result<TulipBubble, SetupError> {
+        if !(3..=5).contains(&n_seats) {
+            return Err(SetupError::SeatCount {
+                min: 3,
+                max: 5,
+                got: n_seats,
+            });
+        }
+        if options.a_price_low.iter().any(|&price| price < 1) {
+            return Err(SetupError::InvalidOptions(
+                "a_price_low values must be at least 1".into(),
+            ));
+        }
+        if let Some(seat) = options.start_player {
+            if seat.0 >= n_seats {
+                return Err(SetupError::InvalidOptions(format!(
+                    "start_player {} is not a seat",
+                    seat.0
+                )));
+            }
+        }
+        // S1.
+        let track = initial_track(rng);
+        // S2.
+        let players = (0..n_seats).map(|_| Player::new(STARTING_CASH)).collect();
+        // S3.
+        let mut deck: Vec<Tulip> = Tulip::all().collect();
+        rng.shuffle(&mut deck);
+        let per_area = usize::from(n_seats) + 2;
+        let next_shipment: Vec<Tulip> = deck.drain(..per_area).collect();
+        let new_arrivals: Vec<Slot> = deck.drain(..per_area).map(Slot::new).collect();
+        let just_sold: Vec<Slot> = deck.drain(..per_area).map(Slot::new).collect();
+        // S4.
+        let (event_deck, removed_event) = event_deck(rng);
+        let mut game = TulipBubble {
+            options: options.clone(),
+            n_seats,
+            round: 1,
+            start_player: Seat(0),
+            track,
+            tulip_deck: deck,
+            tulip_discard: Vec::new(),
+            next_shipment,
+            new_arrivals,
+            just_sold,
+            event_deck,
+            removed_event,
+            event_history: Vec::new(),
+            collector_stacks: [Vec::new(), Vec::new(), Vec::new()],
+            collectors_boxed: Vec::new(),
+            black_tulip_available: true,
+            players,
+            phase: Phase::BidPlacement {
+                pass: 1,
+                placer: Seat(0),
+            },
+        };
+        // S5 (§7.1).
+        if options.opening_market_response {
+            let mut ignored: Vec<Event> = Vec::new();
+            game.market_response(&mut ignored);
+        }
+        // S6: the setup event is never BUST (BUST is in the bottom three of ten).
+        let setup_event = game.event_deck.remove(0);
+        game.track.apply_event(setup_event.effect());
+        game.event_history.push(setup_event);
+        // S7 (RNG#5–7).
+        for (stack, (_, cards)) in game.collector_stacks.iter_mut().zip(COLLECTOR_STACKS) {
+            *stack = cards.to_vec();
+            rng.shuffle(stack);
+        }
+        // S9 (RNG#8 only when unset).
+        game.start_player = match options.start_player {
+            Some(seat) => seat,
+            None => Seat(rng.below(u64::from(n_seats)) as u8),
+        };
+        // S10: round 1 starts with bid placement.
+        game.phase = Phase::BidPlacement {
+            pass: 1,
+            placer: game.start_player,
+        };
+        Ok(game)
+    }
+}

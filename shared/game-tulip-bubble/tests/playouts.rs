@@ -1,0 +1,276 @@
+//! Random playouts (STYLE §8) for every seat count and every option that changes the flow
+//! of play, checking the invariants of spec §10 after every accepted action.
+//!
+//! Step bound: 3,000 accepted actions. A game has at most 10 rounds (§5.3: BUST is at event
+//! position 8–10). Per round: N selling turns, each with at most one sale per tulip held
+//! (≤ 51), one collector sale and one buy-back per loan (≤ 3 per seat, since a loan holds a
+//! marker) plus the end of turn; N Black Tulip decisions; 2N placements; at most 3N marked
+//! cards, each with one payment and an auction of at most 1,000,000 bids in the worst
+//! case. Random bots bid from the `auction_bid` schema (uniform between the minimum and
+//! the 1,000,000 cap), so an auction ends after a few bids in practice; buy-backs cannot
+//! cycle because a tulip becomes financed only by winning it in resolution (at most 3N
+//! per round) and each buy-back removes one loan. The longest observed games stay well
+//! under the bound (printed by each test).
+
+use game_core::testing::{PlayoutStats, Playouts};
+use game_core::{Game, Seat, Viewer};
+use game_tulip_bubble::{
+    Collector, EndReason, EventCard, Options, Phase, Tulip, TulipBubble, TulipBubbleView,
+    COLLECTOR_STACKS,
+};
+
+const MAX_STEPS: usize = 3_000;
+
+/// The invariants of spec §10 that a single state can show.
+fn invariants(game: &TulipBubble) {
+    let n = usize::from(game.n_seats);
+    // 1. Tulip conservation.
+    let mut places = vec![0u8; 51];
+    let mut count = |tulip: Tulip| places[tulip.index()] += 1;
+    game.tulip_deck.iter().for_each(|&t| count(t));
+    game.tulip_discard.iter().for_each(|&t| count(t));
+    game.next_shipment.iter().for_each(|&t| count(t));
+    game.new_arrivals
+        .iter()
+        .chain(&game.just_sold)
+        .for_each(|slot| count(slot.tulip));
+    for player in &game.players {
+        player.concealed.iter().for_each(|&t| count(t));
+        player.financed.iter().for_each(|loan| count(loan.tulip));
+    }
+    assert!(
+        places.iter().all(|&n| n == 1),
+        "tulip conservation: {places:?}"
+    );
+    // 2. Event conservation.
+    let mut events: Vec<EventCard> = game
+        .event_deck
+        .iter()
+        .chain(&game.event_history)
+        .copied()
+        .collect();
+    events.push(game.removed_event);
+    events.sort();
+    assert_eq!(
+        events,
+        EventCard::all().collect::<Vec<_>>(),
+        "event conservation"
+    );
+    let bust_revealed = game.event_history.contains(&EventCard::BUST);
+    let ended_by_bust = matches!(
+        game.phase,
+        Phase::GameOver {
+            reason: EndReason::Bust,
+            ..
+        }
+    );
+    assert_eq!(
+        bust_revealed, ended_by_bust,
+        "BUST revealed exactly when the game ended by it"
+    );
+    assert_ne!(game.removed_event, EventCard::BUST);
+    // 3. Track.
+    assert!(game.track.is_valid(), "track {:?}", game.track);
+    // 4. Markers.
+    let marking = matches!(
+        game.phase,
+        Phase::BidPlacement { .. } | Phase::Auction { .. } | Phase::Payment { .. }
+    );
+    for seat in Seat::all(game.n_seats) {
+        let placed = game
+            .new_arrivals
+            .iter()
+            .chain(&game.just_sold)
+            .filter(|slot| slot.markers.contains(seat))
+            .count();
+        let financed = game.players[seat.index()].financed.len();
+        assert!(
+            placed + financed <= 3,
+            "{seat}: {placed} placed + {financed} financed"
+        );
+        assert_eq!(game.markers_available(seat) + placed + financed, 3);
+        if !marking {
+            assert_eq!(placed, 0, "markers left on cards outside the buying phase");
+        }
+    }
+    // 5. Money.
+    for player in &game.players {
+        assert!(player.cash >= 0, "negative cash {}", player.cash);
+        assert!(player.financed.iter().all(|loan| loan.loan >= 1));
+        let mut sorted = player.concealed.clone();
+        sorted.sort();
+        assert_eq!(sorted, player.concealed, "concealed tulips are kept sorted");
+    }
+    // 7. Collectors.
+    let mut collectors: Vec<Collector> = game
+        .collector_stacks
+        .iter()
+        .flatten()
+        .chain(&game.collectors_boxed)
+        .copied()
+        .collect();
+    collectors.sort();
+    let mut all: Vec<Collector> = COLLECTOR_STACKS
+        .iter()
+        .flat_map(|(_, cards)| cards.iter().copied())
+        .collect();
+    all.sort();
+    assert_eq!(collectors, all, "collector conservation");
+    for (stack, (_, cards)) in game.collector_stacks.iter().zip(COLLECTOR_STACKS) {
+        assert!(
+            stack.iter().all(|collector| cards.contains(collector)),
+            "a collector changed stacks"
+        );
+    }
+    // 8. Areas.
+    assert!(game.next_shipment.len() <= n + 2);
+    if let Phase::Selling { seller } = game.phase {
+        if seller == game.start_player
+            && game.players.iter().all(|player| !player.selling_done)
+            && game.players.iter().all(|p| !p.collector_used_this_round)
+        {
+            // Nothing sold yet this round unless the start player already sold to the market.
+            assert!(game.just_sold.is_empty() || !game.just_sold.is_empty() && game.round >= 2);
+        }
+        assert!(game.round >= 2, "no Selling in round 1");
+    }
+    // 9. Round bound.
+    assert!(game.round <= 10, "round {}", game.round);
+    assert_eq!(
+        game.event_history.len() as u32,
+        game.round,
+        "one event per round plus the setup event"
+    );
+    if ended_by_bust {
+        assert!(
+            (8..=10).contains(&game.round),
+            "BUST revealed in round {}",
+            game.round
+        );
+    }
+    // 10. Auctions.
+    if let Phase::Auction { auction, .. } = &game.phase {
+        assert!(auction.participants.len() >= 2);
+        assert!(
+            auction.active.len() >= 2,
+            "an auction with one active seat must have ended"
+        );
+        assert!(auction.active.contains(auction.actor));
+        if let Some((bidder, bid)) = auction.high_bid {
+            assert!(bid > auction.market_price);
+            assert_ne!(
+                bidder, auction.actor,
+                "the high bidder is never asked to act"
+            );
+        }
+    }
+    // 12. Views.
+    let over = game.is_over();
+    let spectator: TulipBubbleView = game.view(Viewer::Spectator);
+    assert!(
+        over || spectator
+            .players
+            .iter()
+            .all(|player| player.cash.is_none() && player.concealed.is_none())
+    );
+    assert!(
+        over || (spectator.removed_event.is_none()
+            && spectator.tulip_deck.is_none()
+            && spectator.event_deck.is_none())
+    );
+    for seat in Seat::all(game.n_seats) {
+        let view = game.view(Viewer::Seat(seat));
+        for other in &view.players {
+            let mine = other.seat == seat;
+            assert_eq!(
+                other.cash.is_some(),
+                mine || over,
+                "{seat} sees the cash of {}",
+                other.seat
+            );
+            assert_eq!(other.concealed.is_some(), mine || over);
+        }
+    }
+    // 15. The game is waiting for someone with something to do, or it is over.
+    assert_eq!(over, game.outcome().is_some());
+}
+
+fn report(label: &str, stats: &PlayoutStats) {
+    eprintln!(
+        "{label}: {} games, {} steps, longest {}, reasons {:?}, wins {:?}, redeals that changed state {}",
+        stats.games, stats.steps, stats.longest_game, stats.reasons, stats.wins_by_seat, stats.redeals_that_changed_state
+    );
+}
+
+fn run(n_seats: u8, options: Options, label: &str) -> PlayoutStats {
+    let stats = Playouts::<TulipBubble>::new(n_seats)
+        .options(options)
+        .games(1000)
+        .max_steps(MAX_STEPS)
+        .run(invariants);
+    report(label, &stats);
+    assert_eq!(stats.games, 1000);
+    assert!(
+        stats.redeals_that_changed_state > 0,
+        "hidden information was re-dealt"
+    );
+    // Random bots bid up to the 1,000,000 cap, so the premiums make most seats rich enough
+    // for the Black Tulip long before the Bust; `cautious_*` below covers Bust endings.
+    assert!(
+        stats.reasons.get("black_tulip").copied().unwrap_or(0) > 0,
+        "some games end with the Black Tulip"
+    );
+    assert!(stats
+        .reasons
+        .keys()
+        .all(|reason| reason == "bust" || reason == "black_tulip"));
+    stats
+}
+
+/// 1000 random 3-seat games with the standard options (step bound: see the module docs).
+#[test]
+fn playouts_three_seats() {
+    let stats = run(3, Options::default(), "3 seats");
+    assert!(
+        stats.reasons.get("bust").copied().unwrap_or(0) > 0,
+        "some games end in the Bust"
+    );
+}
+
+/// 1000 random 4-seat games with the standard options (step bound: see the module docs).
+#[test]
+fn playouts_four_seats() {
+    run(4, Options::default(), "4 seats");
+}
+
+/// 1000 random 5-seat games with the standard options (step bound: see the module docs).
+#[test]
+fn playouts_five_seats() {
+    run(5, Options::default(), "5 seats");
+}
+
+/// 1000 random 4-seat games with the §7.1 opening Market Response.
+#[test]
+fn playouts_opening_market_response() {
+    run(
+        4,
+        Options {
+            opening_market_response: true,
+            ..Options::default()
+        },
+        "opening market response",
+    );
+}
+
+/// 1000 random 4-seat games with the §7.2 EVIL leverage rule (financed tulips cannot be sold).
+#[test]
+fn playouts_evil_leverage() {
+    run(
+        4,
+        Options {
+            evil_leverage: true,
+            ..Options::default()
+        },
+        "evil leverage",
+    );
+}
