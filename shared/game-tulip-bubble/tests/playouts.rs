@@ -274,3 +274,130 @@ fn playouts_evil_leverage() {
         "evil leverage",
     );
 }
+
+/// A bot that keeps bids low: it bids the minimum a third of the time and passes otherwise,
+/// and plays uniformly among the concrete entries elsewhere (so it claims the Black Tulip
+/// half of the time it is eligible). Its games reach the Bust and deck reshuffles, which the
+/// harness's cap-happy bidders rarely do. After every step it checks the §10 invariants and
+/// the ledger (invariant 6): each seat's cash is 20 plus the income minus the outflow that
+/// the public events report.
+fn cautious_games(
+    n_seats: u8,
+    options: Options,
+    games: u64,
+) -> std::collections::BTreeMap<String, u64> {
+    use game_core::testing::game_seed;
+    use game_core::{GameRng, LegalAction, Visibility};
+    use game_tulip_bubble::{Action, Event, PaymentMethod};
+    let mut reasons = std::collections::BTreeMap::new();
+    let mut reshuffles = 0;
+    for index in 0..games {
+        let seed = game_seed(4242, index);
+        let mut bot = GameRng::for_entry(game_seed(77, index), 0);
+        let mut state =
+            TulipBubble::setup(n_seats, &options, &mut GameRng::for_entry(seed, 0)).expect("setup");
+        let mut ledger = vec![20i64; usize::from(n_seats)];
+        let mut step = 0u64;
+        while !state.to_act().is_empty() {
+            step += 1;
+            assert!(step as usize <= MAX_STEPS, "game {index} did not end");
+            let pool = if bot.below(10) == 0 {
+                state.to_act()
+            } else {
+                state.waiting_on()
+            };
+            let seats: Vec<Seat> = pool.iter().collect();
+            let seat = *bot.choose(&seats).expect("someone acts");
+            let legal = state.legal_actions(seat);
+            let concrete: Vec<Action> = legal
+                .iter()
+                .filter_map(|entry| match entry {
+                    LegalAction::Action { action } => Some(action.clone()),
+                    LegalAction::Schema { .. } => None,
+                })
+                .collect();
+            let action = match (&state.phase, state.minimum_bid()) {
+                (Phase::Auction { auction, .. }, Some(minimum))
+                    if auction.actor == seat && minimum <= 1_000_000 && bot.below(3) == 0 =>
+                {
+                    Action::AuctionBid { amount: minimum }
+                }
+                (Phase::Auction { auction, .. }, _) if auction.actor == seat => Action::AuctionPass,
+                _ => bot.choose(&concrete).expect("a concrete action").clone(),
+            };
+            let events = state
+                .apply(seat, action, &mut GameRng::for_entry(seed, step))
+                .expect("listed action applies");
+            for logged in &events {
+                let public = logged.visibility == Visibility::Public;
+                match &logged.event {
+                    Event::SoldToMarket {
+                        seat,
+                        price,
+                        loan_repaid,
+                        ..
+                    } => ledger[seat.index()] += price - loan_repaid.unwrap_or(0),
+                    Event::SoldToCollector { seat, amount, .. } => ledger[seat.index()] += amount,
+                    Event::BoughtBack { seat, loan, .. } => ledger[seat.index()] -= loan,
+                    Event::TulipBought {
+                        seat,
+                        price,
+                        method: PaymentMethod::Cash,
+                        ..
+                    } => ledger[seat.index()] -= price,
+                    Event::PremiumPaid { seats, amount } => {
+                        seats.iter().for_each(|seat| ledger[seat.index()] += amount)
+                    }
+                    Event::ShipmentArrived {
+                        reshuffled: true, ..
+                    } => reshuffles += 1,
+                    Event::BlackTulipDecisionSubmitted { seat, claim } => {
+                        // The sealed decision is shown to its author only.
+                        assert_eq!(
+                            claim.is_some(),
+                            logged.visibility == Visibility::Seats(game_core::SeatSet::only(*seat))
+                        );
+                    }
+                    _ => assert!(public, "only Black Tulip decisions are private"),
+                }
+            }
+            let cash: Vec<i64> = state.players.iter().map(|player| player.cash).collect();
+            assert_eq!(cash, ledger, "ledger of game {index} at step {step}");
+            invariants(&state);
+        }
+        let outcome = state.outcome().expect("finished");
+        *reasons.entry(outcome.reason).or_default() += 1;
+    }
+    eprintln!("cautious {n_seats} seats {options:?}: {reasons:?}, {reshuffles} reshuffles");
+    assert!(
+        reshuffles > 0 || n_seats == 3,
+        "some games reshuffle the discard pile"
+    );
+    reasons
+}
+
+/// 300 cautious games at each seat count reach the Bust (bound: `MAX_STEPS`).
+#[test]
+fn cautious_games_reach_the_bust() {
+    for n_seats in 3..=5 {
+        let reasons = cautious_games(n_seats, Options::default(), 300);
+        assert!(
+            reasons.get("bust").copied().unwrap_or(0) > 0,
+            "{n_seats} seats: {reasons:?}"
+        );
+    }
+    for options in [
+        Options {
+            evil_leverage: true,
+            ..Options::default()
+        },
+        Options {
+            opening_market_response: true,
+            a_price_low: [5, 9],
+            ..Options::default()
+        },
+    ] {
+        let reasons = cautious_games(4, options, 300);
+        assert!(reasons.get("bust").copied().unwrap_or(0) > 0, "{reasons:?}");
+    }
+}
