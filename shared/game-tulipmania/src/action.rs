@@ -15,7 +15,7 @@ pub enum Action {
         colour: Colour,
     },
     /// `SkipSale`: allowed only with exactly one tulip (spec §4.1.2).
-    SkipSale,
+    SkipSale {},
     /// `CommitCard(card)`: a sealed action card for the sale (spec §4.1.3).
     CommitCard {
         /// The card placed face down.
@@ -39,7 +39,7 @@ pub enum Action {
         colour: Colour,
     },
     /// `SkipPurchase` (spec §4.1.8).
-    SkipPurchase,
+    SkipPurchase {},
 }
 
 /// Who paid a seller, or a selling player in a burst.
@@ -398,12 +398,12 @@ impl Action {
     pub fn kind(&self) -> &'static str {
         match self {
             Action::SellTulip { .. } => "sell_tulip",
-            Action::SkipSale => "skip_sale",
+            Action::SkipSale {} => "skip_sale",
             Action::CommitCard { .. } => "commit_card",
             Action::PlaySellerCard { .. } => "play_seller_card",
             Action::DrawBuyer { .. } => "draw_buyer",
             Action::BuyTulip { .. } => "buy_tulip",
-            Action::SkipPurchase => "skip_purchase",
+            Action::SkipPurchase {} => "skip_purchase",
         }
     }
 }

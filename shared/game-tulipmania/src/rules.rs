@@ -81,7 +81,7 @@ impl Tulipmania {
                 }
                 Ok(())
             }
-            (Phase::SellChoice, Action::SkipSale) => {
+            (Phase::SellChoice, Action::SkipSale {}) => {
                 let held = self.tulip_count(self.current_player);
                 if held == 1 {
                     Ok(())
@@ -121,7 +121,7 @@ impl Tulipmania {
                 Some(error) => Err(error),
                 None => Ok(()),
             },
-            (Phase::Purchase, Action::SkipPurchase) => Ok(()),
+            (Phase::Purchase, Action::SkipPurchase {}) => Ok(()),
             _ => Err(TulipError::WrongPhase {
                 action: action.kind(),
                 phase: self.phase.name(),
@@ -142,7 +142,7 @@ impl Tulipmania {
                     .filter(|colour| self.tulips[current][colour.index()] >= 1)
                     .map(|colour| Action::SellTulip { colour })
                     .collect();
-                list.push(Action::SkipSale);
+                list.push(Action::SkipSale {});
                 list
             }
             Phase::Commit { .. } => Card::ALL
@@ -163,7 +163,7 @@ impl Tulipmania {
                     .filter(|&colour| self.buy_error(colour).is_none())
                     .map(|colour| Action::BuyTulip { colour })
                     .collect();
-                list.push(Action::SkipPurchase);
+                list.push(Action::SkipPurchase {});
                 list
             }
             Phase::GameOver { .. } => Vec::new(),
@@ -182,7 +182,7 @@ impl Tulipmania {
         let mut log = Log::new();
         match action {
             Action::SellTulip { colour } => self.sell_tulip(colour, &mut log),
-            Action::SkipSale => {
+            Action::SkipSale {} => {
                 log.push(Logged::public(Event::SaleSkipped { seat }));
                 self.draw_step(&mut log);
             }
@@ -192,7 +192,7 @@ impl Tulipmania {
                 self.draw_buyer(face_up.map(|slot| slot as usize), &mut log)
             }
             Action::BuyTulip { colour } => self.buy_tulip(colour, &mut log),
-            Action::SkipPurchase => {
+            Action::SkipPurchase {} => {
                 log.push(Logged::public(Event::PurchaseSkipped { seat }));
                 self.turn_end(&mut log);
             }
