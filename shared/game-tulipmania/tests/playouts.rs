@@ -298,3 +298,152 @@ fn short_turn_cap() {
     let stats = run(4, options);
     assert!(reason(&stats, "turn_cap") > 0);
 }
+
+/// The invariants of spec §9 that are about steps rather than states (9 hand changes,
+/// 10 price direction, 11 bursts, 12 sale outcome, 14 purchase restriction, 17 private
+/// draws), read off the events of 1,000 seeded random games per seat count. Same bound as
+/// above: `max_turns = 400`, at most `MAX_STEPS` actions.
+#[test]
+fn step_invariants_from_events() {
+    use game_core::testing::game_seed;
+    use game_core::{GameRng, LegalAction, Visibility};
+    use game_tulipmania::action::Event;
+    use game_tulipmania::{Card, Colour};
+
+    for n_seats in [3u8, 4, 5] {
+        let mut total_steps = 0;
+        let mut sales_seen = 0;
+        for index in 0..GAMES {
+            let seed = game_seed(99, index);
+            let options = capped(Options::default());
+            let mut state = Tulipmania::setup(n_seats, &options, &mut GameRng::for_entry(seed, 0))
+                .expect("setup");
+            let mut bot = GameRng::for_entry(game_seed(98, index), 0);
+            let value = |state: &Tulipmania, id: &str| {
+                state
+                    .board
+                    .value(state.board.find(id).expect("a board space"))
+            };
+            let mut steps = 0;
+            while !state.to_act().is_empty() {
+                steps += 1;
+                assert!(
+                    steps <= MAX_STEPS,
+                    "game {index} with {n_seats} seats did not finish"
+                );
+                let acting: Vec<Seat> = state.to_act().iter().collect();
+                let seat = *bot.choose(&acting).unwrap();
+                let legal = state.legal_actions(seat);
+                let LegalAction::Action { action } = bot.choose(&legal).unwrap().clone() else {
+                    unreachable!()
+                };
+                let before = state.clone();
+                let log = state
+                    .apply(seat, action, &mut GameRng::for_entry(seed, steps as u64))
+                    .expect("listed actions apply");
+                let mut sales = 0;
+                let mut landed_on_burst: Vec<Colour> = Vec::new();
+                for logged in &log {
+                    match &logged.event {
+                        Event::SaleResolved {
+                            seller,
+                            winner,
+                            card,
+                            from,
+                            to,
+                            colour,
+                            ..
+                        } => {
+                            sales += 1;
+                            let (from, to) = (value(&state, from), value(&state, to));
+                            match card {
+                                Card::Pass => {
+                                    assert!(winner.is_none());
+                                    assert!(
+                                        to < from || (to == from && from == 25),
+                                        "an all-pass lowers the price"
+                                    );
+                                }
+                                _ => assert!(to > from, "purchase and speculate raise the price"),
+                            }
+                            if *winner == Some(*seller) {
+                                assert!(matches!(
+                                    card,
+                                    Card::SpeculateByProxy | Card::PurchaseByProxy
+                                ));
+                            }
+                            if to >= 3000 {
+                                landed_on_burst.push(*colour);
+                            }
+                        }
+                        Event::TulipBought {
+                            colour, from, to, ..
+                        } => {
+                            assert_ne!(before.sold_colour_this_turn, Some(*colour), "invariant 14");
+                            assert!(value(&state, to) > value(&state, from));
+                            if value(&state, to) >= 3000 {
+                                landed_on_burst.push(*colour);
+                            }
+                        }
+                        Event::TulipsSoldOff { from, to, .. } => {
+                            assert!(
+                                value(&state, to) <= value(&state, from),
+                                "a descent never rises"
+                            );
+                        }
+                        Event::BurstStarted {
+                            colour,
+                            final_burst,
+                            ..
+                        } => {
+                            assert!(
+                                *final_burst || landed_on_burst.contains(colour),
+                                "a burst starts only on a burst space"
+                            );
+                        }
+                        Event::BuyersDiscarded { reason, count, .. } => match reason {
+                            game_tulipmania::types::DiscardReason::BurstPenalty => {
+                                assert_eq!(*count, 1)
+                            }
+                            game_tulipmania::types::DiscardReason::Proxy => {
+                                assert!(*count == 1 || *count == 2)
+                            }
+                            _ => assert!(*count >= 1),
+                        },
+                        Event::BuyerDrawn {
+                            seat,
+                            face_up: None,
+                            colour: Some(_),
+                        }
+                        | Event::ReplacementReceived {
+                            seat,
+                            colour: Some(_),
+                            ..
+                        } => {
+                            assert_eq!(
+                                logged.visibility,
+                                Visibility::Seats(game_core::SeatSet::only(*seat)),
+                                "deck draws are private"
+                            );
+                        }
+                        _ => {}
+                    }
+                }
+                // 12: a sale has exactly one outcome, produced when its last card is in.
+                let sale_over = before.in_transit.is_some() && state.in_transit.is_none();
+                assert_eq!(sales, usize::from(sale_over));
+                sales_seen += sales;
+                // 11: the burst order only grows, by the colours that burst.
+                assert!(state.burst_order.starts_with(&before.burst_order));
+            }
+            total_steps += steps;
+            assert_eq!(
+                state.burst_order.len(),
+                state.colours().len(),
+                "random games end by the final burst"
+            );
+        }
+        eprintln!("{n_seats} seats: {total_steps} actions, {sales_seen} sales checked");
+        assert!(sales_seen > 0);
+    }
+}
