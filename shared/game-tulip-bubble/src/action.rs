@@ -37,7 +37,7 @@ pub enum Action {
         tulip: CardId,
     },
     /// §4.4: end one's Selling turn (always explicit, D-20).
-    EndSellingTurn,
+    EndSellingTurn {},
     /// §4.9: the sealed Black Tulip decision.
     BlackTulipDecision {
         /// Whether to buy the Black Tulip (needs more than 120 fl and no loans).
@@ -55,7 +55,7 @@ pub enum Action {
         amount: Guilders,
     },
     /// §4.7: leave the auction.
-    AuctionPass,
+    AuctionPass {},
     /// §4.8: pay for the tulip just won.
     ChoosePayment {
         /// Cash or finance.

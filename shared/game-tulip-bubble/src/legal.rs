@@ -41,7 +41,7 @@ impl TulipBubble {
                             }
                         }
                     }
-                    candidates.push(Action::EndSellingTurn);
+                    candidates.push(Action::EndSellingTurn {});
                 }
                 Phase::BlackTulipWindow { .. } => {
                     candidates.push(Action::BlackTulipDecision { claim: false });
@@ -75,7 +75,7 @@ impl TulipBubble {
                     }
                 }
                 Phase::Auction { .. } => {
-                    candidates.push(Action::AuctionPass);
+                    candidates.push(Action::AuctionPass {});
                     if let Some(minimum) = self.minimum_bid().filter(|&minimum| minimum <= BID_CAP)
                     {
                         bid_schema = Some(LegalAction::Schema {

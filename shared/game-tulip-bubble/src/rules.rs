@@ -39,14 +39,14 @@ impl TulipBubble {
                 Phase::Selling { .. },
                 Action::SellToMarket { .. }
                     | Action::SellToCollector { .. }
-                    | Action::EndSellingTurn
+                    | Action::EndSellingTurn {}
             ) | (
                 Phase::BlackTulipWindow { .. },
                 Action::BlackTulipDecision { .. }
             ) | (Phase::BidPlacement { .. }, Action::PlaceBids { .. })
                 | (
                     Phase::Auction { .. },
-                    Action::AuctionBid { .. } | Action::AuctionPass
+                    Action::AuctionBid { .. } | Action::AuctionPass {}
                 )
                 | (Phase::Payment { .. }, Action::ChoosePayment { .. })
         );
@@ -96,8 +96,8 @@ impl TulipBubble {
                 }
                 Ok(())
             }
-            Action::EndSellingTurn
-            | Action::AuctionPass
+            Action::EndSellingTurn {}
+            | Action::AuctionPass {}
             | Action::ChoosePayment { .. }
             | Action::BuyBack { .. } => Ok(()),
         }
@@ -236,7 +236,7 @@ impl TulipBubble {
                 self.sell_to_collector(seat, collector, cards, &mut log);
             }
             Action::BuyBack { tulip } => self.buy_back(seat, tulip_of(&tulip), &mut log),
-            Action::EndSellingTurn => self.end_selling_turn(seat, &mut log),
+            Action::EndSellingTurn {} => self.end_selling_turn(seat, &mut log),
             Action::BlackTulipDecision { claim } => {
                 self.black_tulip_decision(seat, claim, &mut log)
             }
@@ -245,7 +245,7 @@ impl TulipBubble {
                 self.place_bids(seat, cards, rng, &mut log);
             }
             Action::AuctionBid { amount } => self.auction_bid(seat, amount, &mut log),
-            Action::AuctionPass => self.auction_pass(seat, &mut log),
+            Action::AuctionPass {} => self.auction_pass(seat, &mut log),
             Action::ChoosePayment { method } => self.choose_payment(seat, method, rng, &mut log),
         }
         Ok(log)

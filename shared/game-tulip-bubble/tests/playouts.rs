@@ -322,7 +322,9 @@ fn cautious_games(
                 {
                     Action::AuctionBid { amount: minimum }
                 }
-                (Phase::Auction { auction, .. }, _) if auction.actor == seat => Action::AuctionPass,
+                (Phase::Auction { auction, .. }, _) if auction.actor == seat => {
+                    Action::AuctionPass {}
+                }
                 _ => bot.choose(&concrete).expect("a concrete action").clone(),
             };
             let events = state
