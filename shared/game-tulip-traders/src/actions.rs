@@ -40,7 +40,7 @@ pub enum Action {
         to: Cell,
     },
     /// A5: skip the manipulation turn.
-    PassManipulation,
+    PassManipulation {},
     /// A6: place the whole earmark as tokens.
     PlaceInvestment {
         /// Tokens per cell, each at least 1, summing to the earmark.
@@ -62,7 +62,7 @@ pub enum Action {
         liquidate: Vec<Card>,
     },
     /// A9: accuse the seller of over-declaring.
-    Accuse,
+    Accuse {},
     /// A10: liquidate to pay a pending debt.
     Liquidate {
         /// A non-excessive set of tulips, in order.
@@ -74,9 +74,9 @@ pub enum Action {
         cards: Vec<Card>,
     },
     /// A12: reveal a complete portfolio, ending the game.
-    RevealPortfolio,
+    RevealPortfolio {},
     /// A13: decline to reveal.
-    DeclineReveal,
+    DeclineReveal {},
 }
 
 impl TulipTraders {
@@ -143,7 +143,7 @@ impl TulipTraders {
                 }
                 Ok(())
             }
-            (Phase::Manipulate, Action::PassManipulation) => Ok(()),
+            (Phase::Manipulate, Action::PassManipulation {}) => Ok(()),
             (Phase::Place, Action::PlaceInvestment { alloc }) => {
                 let mut sum = 0u64;
                 for (&cell, &n) in alloc {
@@ -204,18 +204,18 @@ impl TulipTraders {
                 }
                 self.check_liquidation(seat, declared, liquidate)
             }
-            (Phase::Respond, Action::Accuse) => Ok(()),
+            (Phase::Respond, Action::Accuse {}) => Ok(()),
             (Phase::Liquidate { debt }, Action::Liquidate { cards }) => {
                 self.check_liquidation(seat, debt.amount, cards)
             }
-            (Phase::Reveal, Action::RevealPortfolio) => {
+            (Phase::Reveal, Action::RevealPortfolio {}) => {
                 if bonus(&player.hand, &self.options) > 0 {
                     Ok(())
                 } else {
                     Err(TulipError::NoCompletePortfolio)
                 }
             }
-            (Phase::Reveal, Action::DeclineReveal) => Ok(()),
+            (Phase::Reveal, Action::DeclineReveal {}) => Ok(()),
             _ => Err(TulipError::WrongPhase),
         }
     }
@@ -279,7 +279,7 @@ impl TulipTraders {
                         }
                     }
                 }
-                out.push(LegalAction::action(Action::PassManipulation));
+                out.push(LegalAction::action(Action::PassManipulation {}));
                 out
             }
             Phase::Place => {
@@ -333,7 +333,12 @@ impl TulipTraders {
                             "type": {"const": "offer_lot"},
                             "cards": {"type": "array", "items": {"enum": player.hand}, "minItems": 3, "maxItems": 3, "uniqueItems": true},
                             "buyer": {"enum": buyers},
-                            "declared": {"type": "integer", "minimum": min, "maximum": MAX_DECLARED},
+                            // min..=MAX_DECLARED, split into a near range and the rest so that a
+                            // random bot also tries realistic prices (the union is the same set).
+                            "declared": {"anyOf": [
+                                {"type": "integer", "minimum": min, "maximum": min.saturating_add(15).min(MAX_DECLARED)},
+                                {"type": "integer", "minimum": min, "maximum": MAX_DECLARED},
+                            ]},
                         }
                     }),
                 }];
@@ -360,7 +365,7 @@ impl TulipTraders {
                         }
                     }
                 }
-                out.push(LegalAction::action(Action::Accuse));
+                out.push(LegalAction::action(Action::Accuse {}));
                 out
             }
             Phase::Liquidate { debt } => self
@@ -368,7 +373,7 @@ impl TulipTraders {
                 .into_iter()
                 .map(|cards| LegalAction::action(Action::Liquidate { cards }))
                 .collect(),
-            Phase::Reveal => concrete(vec![Action::RevealPortfolio, Action::DeclineReveal]),
+            Phase::Reveal => concrete(vec![Action::RevealPortfolio {}, Action::DeclineReveal {}]),
             Phase::GameOver => Vec::new(),
         }
     }

@@ -33,7 +33,7 @@ impl TulipTraders {
                 self.enter_phase3();
             }
             Action::MoveCrisis { from, to } => self.move_crisis(seat, from, to, events),
-            Action::PassManipulation => {
+            Action::PassManipulation {} => {
                 self.players[seat.index()].manipulated = true;
                 events.push(Logged::public(Event::ManipulationPassed { seat }));
             }
@@ -44,14 +44,14 @@ impl TulipTraders {
                 declared,
             } => self.offer_lot(seat, &cards, buyer, declared, events),
             Action::Buy { liquidate } => self.buy(&liquidate, events),
-            Action::Accuse => self.accuse(events),
+            Action::Accuse {} => self.accuse(events),
             Action::Liquidate { cards } => self.liquidate_debt(&cards, events),
-            Action::RevealPortfolio => {
+            Action::RevealPortfolio {} => {
                 self.players[seat.index()].reveal_decided = true;
                 events.push(Logged::public(Event::PortfolioRevealed { seat }));
                 self.finish(crate::state::EndReason::Reveal, events);
             }
-            Action::DeclineReveal => {
+            Action::DeclineReveal {} => {
                 self.players[seat.index()].reveal_decided = true;
                 events.push(Logged::public(Event::RevealDeclined { seat }));
             }

@@ -91,3 +91,59 @@ impl TulipTraders {
         self.market_deck = deck;
     }
 }
+
+impl TulipTraders {
+    /// Returns every grid card to the Market-deck bottom (their tokens to the bank) and leaves
+    /// an empty 3×3 grid, ready for [`Self::fill_setup_grid`].
+    pub fn clear_grid(&mut self) {
+        let tokens: i64 = self
+            .grid
+            .slots
+            .iter()
+            .flatten()
+            .map(|c| i64::from(c.tokens))
+            .sum();
+        self.bank_issued -= tokens;
+        let old: Vec<Cell> = self.grid.slots.iter().flatten().map(|c| c.cell).collect();
+        self.market_deck.extend(old);
+        self.grid = Grid::empty(3, 3);
+    }
+
+    /// Runs setup step 3 (§1.8) on an empty 3×3 grid: nine top draws, row-major, each with
+    /// its booms at RV(1). Returns the events.
+    pub fn fill_setup_grid(&mut self) -> Vec<game_core::Logged<crate::Event>> {
+        let mut events = Vec::new();
+        let rv = self.options.round_table[0].rv;
+        for slot in 0..9 {
+            let cell = self.market_deck.remove(0);
+            self.place_market_card(slot, cell, rv, &mut events);
+        }
+        events
+    }
+
+    /// Puts a sealed lot in flight (P5_RESPOND) from `seller` to `buyer`; the cards are taken
+    /// from wherever they were.
+    pub fn set_offer(
+        &mut self,
+        seller: Seat,
+        buyer: Seat,
+        declared: u32,
+        min: u32,
+        final_offer: bool,
+        lot: &[Card],
+    ) {
+        for &card in lot {
+            self.take_card(card);
+        }
+        self.offer = Some(crate::state::Offer {
+            seller,
+            buyer,
+            declared,
+            min,
+            final_offer,
+            revealed: false,
+            lot: lot.to_vec(),
+        });
+        self.phase = crate::state::Phase::Respond;
+    }
+}
