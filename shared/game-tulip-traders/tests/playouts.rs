@@ -8,11 +8,12 @@
 //! 5 × 50 = 250 actions bound every game; we pass 300.
 
 use game_core::testing::Playouts;
-use game_core::{Game, Seat};
+use game_core::{Game, Seat, Viewer};
 use game_tulip_traders::cards::ALL_CARDS;
 use game_tulip_traders::options::ReofferMin;
 use game_tulip_traders::state::EndReason;
 use game_tulip_traders::{Card, Options, Phase, TulipTraders};
+use std::cell::RefCell;
 
 const MAX_STEPS: usize = 300;
 
@@ -95,8 +96,13 @@ fn invariants(g: &TulipTraders) {
         assert!(g.grid.rows.abs_diff(g.grid.cols) <= 1 && g.grid.rows.max(g.grid.cols) <= 5);
     }
     // I7 crisis cells hold no tokens; I8 QUEEN and SEMPER.
-    for c in g.grid.slots.iter().flatten() {
-        assert!(!c.crisis || c.tokens == 0, "I7 crisis ⇒ 0 tokens");
+    if g.options.crisis_arrival_wipes {
+        for c in g.grid.slots.iter().flatten() {
+            assert!(!c.crisis || c.tokens == 0, "I7 crisis ⇒ 0 tokens");
+        }
+    }
+    for c in g.grid.slots.iter().flatten().filter(|c| c.crisis) {
+        assert_eq!(g.mv(c.cell.card()), 0, "I7/I8 a card in crisis is worth 0");
     }
     if g.phase == Phase::Declare {
         assert!(g.crisis_count() <= 3, "I7 at most 3 crises at round start");
@@ -144,6 +150,23 @@ fn invariants(g: &TulipTraders) {
             "I17 a seller holds 3 cards"
         );
     }
+    // I14 information: hands and sealed lots only for their owner until the game is over.
+    let over = g.result.is_some();
+    for viewer in (0..g.n_seats)
+        .map(|s| Viewer::Seat(Seat(s)))
+        .chain([Viewer::Spectator])
+    {
+        let view = g.view(viewer);
+        for (i, p) in view.players.iter().enumerate() {
+            assert_eq!(p.hand_size, g.players[i].hand.len(), "I14 sizes are public");
+            let visible = over || viewer == Viewer::Seat(Seat(i as u8));
+            assert_eq!(p.hand.is_some(), visible, "I14 hand identities");
+        }
+        if let (Some(offer), Some(seen)) = (&g.offer, &view.offer) {
+            let visible = offer.revealed || viewer == Viewer::Seat(offer.seller);
+            assert_eq!(seen.lot.is_some(), visible, "I14 sealed lot");
+        }
+    }
     // I19 scoring.
     if let Some(result) = &g.result {
         assert_eq!(g.phase, Phase::GameOver);
@@ -187,13 +210,53 @@ fn invariants(g: &TulipTraders) {
     }
 }
 
+/// Invariants across consecutive states of one game (I11, I13, I16).
+fn transitions(prev: &TulipTraders, g: &TulipTraders) {
+    if prev.round != g.round || prev.result.is_some() {
+        return;
+    }
+    for (before, after) in prev.players.iter().zip(&g.players) {
+        assert!(
+            !before.sold || after.sold,
+            "I11 sold never reverts within a round"
+        );
+        assert!(
+            !before.bought || after.bought,
+            "I11 bought never reverts within a round"
+        );
+        assert!(
+            !before.bankrupt || after.bankrupt,
+            "I13 bankruptcy is final"
+        );
+    }
+    if prev.phase == Phase::Manipulate {
+        assert_eq!(
+            prev.crisis_count(),
+            g.crisis_count(),
+            "I16 Phase 3 keeps the crisis count"
+        );
+    }
+    assert!(g.elimination_order.starts_with(&prev.elimination_order));
+}
+
 fn run(n: u8, options: Options, seed: u64) -> game_core::testing::PlayoutStats {
+    let previous: RefCell<Option<TulipTraders>> = RefCell::new(None);
+    let check = |g: &TulipTraders| {
+        invariants(g);
+        let mut prev = previous.borrow_mut();
+        // Setup (round 1, nothing declared yet) starts a new game.
+        let fresh = g.round == 1 && g.players.iter().all(|p| p.option.is_none());
+        if let (Some(p), false) = (prev.as_ref(), fresh) {
+            transitions(p, g);
+        }
+        *prev = Some(g.clone());
+    };
     let stats = Playouts::<TulipTraders>::new(n)
         .options(options)
         .games(1000)
         .max_steps(MAX_STEPS)
         .seed(seed)
-        .run(invariants);
+        .run(check);
     assert_eq!(stats.games, 1000);
     assert!(
         stats.redeals_that_changed_state > 0,
@@ -265,6 +328,14 @@ fn flow_changing_options() {
         ..Options::default()
     };
     run(4, options, 5);
+    let options = Options {
+        crisis_arrival_wipes: false,
+        score_includes_cash: false,
+        collapse_tiebreak_precollapse_values: true,
+        three_pairs_distinct: false,
+        ..Options::default()
+    };
+    run(3, options, 6);
 }
 
 /// Setup rejects unsupported seat counts and bad options.
