@@ -1,0 +1,9 @@
+//! The pieces of the `beurs` binary: the local HTTP server over the embedded store
+//! ([`serve`]) and offline audit verification ([`verify`]).
+//!
+//! Architecture invariant: no route logic lives here. The server turns hyper requests into
+//! the `lambda_http` requests the API handlers take and calls `api::route`, the same code
+//! the Lambda functions run.
+
+pub mod serve;
+pub mod verify;

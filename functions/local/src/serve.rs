@@ -1,0 +1,106 @@
+//! `beurs serve`: every route on one port, over SQLite.
+
+use anyhow::{bail, Context};
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::{Bytes, Incoming};
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper_util::rt::TokioIo;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use tokio::net::TcpListener;
+
+/// Where to listen and where the database lives.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Listen address.
+    pub addr: String,
+    /// SQLite file.
+    pub db: PathBuf,
+}
+
+impl Config {
+    /// From `--addr`/`--db` flags, then `BEURS_ADDR`/`BEURS_DB`, then the defaults.
+    pub fn from_args(args: &[String]) -> anyhow::Result<Config> {
+        let mut config = Config {
+            addr: std::env::var("BEURS_ADDR").unwrap_or_else(|_| "127.0.0.1:8080".into()),
+            db: std::env::var("BEURS_DB").unwrap_or_else(|_| "beurs.sqlite".into()).into(),
+        };
+        let mut args = args.iter();
+        while let Some(flag) = args.next() {
+            let mut value = || args.next().with_context(|| format!("{flag} needs a value"));
+            match flag.as_str() {
+                "--addr" => config.addr = value()?.clone(),
+                "--db" => config.db = value()?.into(),
+                other => bail!("unknown flag '{other}' (try: beurs help)"),
+            }
+        }
+        Ok(config)
+    }
+}
+
+/// Opens the store and serves until the process is stopped.
+pub async fn run(config: Config) -> anyhow::Result<()> {
+    let store = store::SqliteStore::open(&config.db).with_context(|| format!("opening {}", config.db.display()))?;
+    let listener = TcpListener::bind(&config.addr).await.with_context(|| format!("binding {}", config.addr))?;
+    let addr = listener.local_addr()?;
+    // Tests and scripts read this line to find the port when binding to port 0.
+    println!("beurs listening on http://{addr} (database {})", config.db.display());
+    serve(listener, Arc::new(api::AppCtx::new(Arc::new(store)))).await
+}
+
+/// Serves connections from `listener` forever.
+pub async fn serve(listener: TcpListener, ctx: Arc<api::AppCtx>) -> anyhow::Result<()> {
+    loop {
+        let (stream, _) = listener.accept().await?;
+        let ctx = ctx.clone();
+        tokio::spawn(async move {
+            let service = service_fn(move |request| {
+                let ctx = ctx.clone();
+                async move { Ok::<_, std::convert::Infallible>(handle(&ctx, request).await) }
+            });
+            // Client disconnects and protocol errors end the connection only.
+            let _ = http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
+        });
+    }
+}
+
+/// One request: read the body (at most 64 KiB), convert, route, convert back.
+pub async fn handle(ctx: &api::AppCtx, request: hyper::Request<Incoming>) -> hyper::Response<Full<Bytes>> {
+    let (parts, body) = request.into_parts();
+    let limit = api::http::MAX_BODY_BYTES;
+    let response = match Limited::new(body, limit + 1).collect().await {
+        Ok(collected) => {
+            let bytes = collected.to_bytes();
+            let body = if bytes.is_empty() {
+                lambda_http::Body::Empty
+            } else {
+                match String::from_utf8(bytes.to_vec()) {
+                    Ok(text) => lambda_http::Body::Text(text),
+                    Err(error) => lambda_http::Body::Binary(error.into_bytes()),
+                }
+            };
+            api::route(ctx, lambda_http::Request::from_parts(parts, body)).await
+        }
+        Err(_) => {
+            // Too large (or the client went away): answer 413 without reading further.
+            let request = lambda_http::Request::from_parts(parts, lambda_http::Body::Empty);
+            api::http::respond(&request, Err(api::error::ApiError::PayloadTooLarge { limit }))
+        }
+    };
+    let (parts, body) = response.into_parts();
+    let bytes = match body {
+        lambda_http::Body::Text(text) => Bytes::from(text),
+        lambda_http::Body::Binary(bytes) => Bytes::from(bytes),
+        _ => Bytes::new(),
+    };
+    hyper::Response::from_parts(parts, Full::new(bytes))
+}
+
+/// Binds `addr` and returns the listener and its actual address (for port 0).
+pub async fn bind(addr: &str) -> anyhow::Result<(TcpListener, SocketAddr)> {
+    let listener = TcpListener::bind(addr).await?;
+    let local = listener.local_addr()?;
+    Ok((listener, local))
+}

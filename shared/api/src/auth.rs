@@ -1,0 +1,102 @@
+//! Bearer tokens, game ids and secrets: random, prefixed, stored only as SHA-256.
+
+use crate::error::ApiError;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use sha2::{Digest, Sha256};
+use store::GameRecord;
+use subtle::ConstantTimeEq;
+
+/// Prefix of admin tokens.
+pub const ADMIN_PREFIX: &str = "bt_admin_";
+/// Prefix of seat tokens.
+pub const SEAT_PREFIX: &str = "bt_seat_";
+
+/// `n` bytes from the operating system's CSPRNG.
+pub fn random_bytes<const N: usize>() -> Result<[u8; N], ApiError> {
+    let mut bytes = [0u8; N];
+    getrandom::fill(&mut bytes).map_err(|error| ApiError::Internal(format!("OS random source failed: {error}")))?;
+    Ok(bytes)
+}
+
+/// A new 256-bit token with its prefix.
+pub fn new_token(prefix: &str) -> Result<String, ApiError> {
+    Ok(format!("{prefix}{}", URL_SAFE_NO_PAD.encode(random_bytes::<32>()?)))
+}
+
+/// A new game id: `g_` and 128 random bits.
+pub fn new_game_id() -> Result<String, ApiError> {
+    Ok(format!("g_{}", URL_SAFE_NO_PAD.encode(random_bytes::<16>()?)))
+}
+
+/// Whether `id` has the shape of a game id (anything else cannot exist: 404 without a lookup).
+pub fn is_game_id(id: &str) -> bool {
+    id.len() == 24 && id.starts_with("g_") && id[2..].bytes().all(|byte| byte.is_ascii_alphanumeric() || byte == b'-' || byte == b'_')
+}
+
+/// SHA-256 as lowercase hex.
+pub fn sha256_hex(data: &[u8]) -> String {
+    hex(&Sha256::digest(data))
+}
+
+/// Bytes as lowercase hex.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+/// Who a request's token says it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Caller {
+    /// No token: a spectator.
+    Anonymous,
+    /// The game's admin token.
+    Admin,
+    /// A seat's token.
+    Seat(u8),
+}
+
+/// Identifies the caller of `record` from its bearer token. A token that matches nothing is 401.
+/// Every stored hash is compared, in constant time, so timing reveals nothing about which.
+pub fn identify(record: &GameRecord, token: Option<&str>) -> Result<Caller, ApiError> {
+    let Some(token) = token else { return Ok(Caller::Anonymous) };
+    let hash = sha256_hex(token.as_bytes());
+    let mut caller = None;
+    if bool::from(hash.as_bytes().ct_eq(record.admin_token_hash.as_bytes())) {
+        caller = Some(Caller::Admin);
+    }
+    for (seat, seat_record) in record.seats.iter().enumerate() {
+        if let Some(seat_hash) = &seat_record.token_hash {
+            if bool::from(hash.as_bytes().ct_eq(seat_hash.as_bytes())) {
+                caller = Some(Caller::Seat(seat as u8));
+            }
+        }
+    }
+    caller.ok_or(ApiError::Unauthorized("the token is not valid for this game"))
+}
+
+/// Identifies the caller of `record` from the request's `Authorization` header.
+pub fn bearer_token_caller(record: &GameRecord, request: &lambda_http::Request) -> Result<Caller, ApiError> {
+    identify(record, crate::http::bearer_token(request)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_and_tokens_have_their_shapes() {
+        let id = new_game_id().unwrap();
+        assert!(is_game_id(&id), "{id}");
+        assert!(!is_game_id("g_../../etc/passwd"));
+        assert!(!is_game_id("g_short"));
+        let token = new_token(SEAT_PREFIX).unwrap();
+        assert!(token.starts_with(SEAT_PREFIX));
+        assert_eq!(token.len(), SEAT_PREFIX.len() + 43);
+        assert_ne!(new_token(SEAT_PREFIX).unwrap(), token);
+    }
+
+    #[test]
+    fn sha256_matches_the_standard_vector() {
+        assert_eq!(sha256_hex(b"abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    }
+}

@@ -1,0 +1,242 @@
+//! The JSON shapes of requests and responses. Doc comments become the OpenAPI descriptions.
+//!
+//! Fields typed `serde_json::Value` carry a game's own JSON (its options, actions, views and
+//! events); the OpenAPI document narrows them to the `anyOf` of every game's schema.
+
+use game_core::Outcome;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+
+/// A game the server can host.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RulesetInfo {
+    /// The ruleset id to create games with.
+    #[schema(example = "tulipmania-1637")]
+    pub id: String,
+    /// The game's name.
+    pub name: String,
+    /// The fewest seats.
+    pub min_seats: u8,
+    /// The most seats.
+    pub max_seats: u8,
+    /// Bumped whenever a change would alter the replay of a recorded game.
+    pub rules_version: u32,
+    /// A JSON Schema of the `options` object accepted by `POST /v1/games`.
+    #[schema(value_type = Object)]
+    pub options_schema: Value,
+}
+
+/// The rulesets on offer.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RulesetList {
+    /// Every ruleset.
+    pub rulesets: Vec<RulesetInfo>,
+}
+
+/// Create a game.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateGame {
+    /// The ruleset id (see `GET /v1/rulesets`).
+    #[schema(example = "tulipmania-1637")]
+    pub ruleset: String,
+    /// Number of seats, within the ruleset's range.
+    #[schema(example = 3, minimum = 1, maximum = 16)]
+    pub seats: u8,
+    /// The ruleset's options; omitted fields take their defaults.
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    pub options: Value,
+    /// When true, only the admin may claim seats and the game is not listed in the lobby.
+    #[serde(default)]
+    pub invite_only: bool,
+}
+
+/// A newly created game. The admin token is shown only here.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CreatedGame {
+    /// The game id.
+    #[schema(example = "g_5bWq1t0yqgGQm3WJcS4XxQ")]
+    pub id: String,
+    /// The ruleset id.
+    pub ruleset: String,
+    /// Number of seats.
+    pub seats: u8,
+    /// Always `open`.
+    pub status: String,
+    /// The record version (the `ETag`).
+    pub version: u64,
+    /// The admin token (`bt_admin_…`): keep it, it is never shown again.
+    pub admin_token: String,
+    /// SHA-256 (hex) of the server secret; the audit reveals the secret once the game ends.
+    pub seed_commitment: String,
+}
+
+/// Claim a seat.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimSeat {
+    /// The player's display name (1 to 64 characters, no control characters).
+    #[schema(example = "Ann", min_length = 1, max_length = 64)]
+    pub name: String,
+    /// Any text of at most 256 bytes mixed into the game seed, so no one (the server
+    /// included) can steer the shuffles alone.
+    #[serde(default)]
+    #[schema(example = "my lucky string", max_length = 256)]
+    pub entropy: Option<String>,
+}
+
+/// A claimed seat. The player token is shown only here.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ClaimedSeat {
+    /// The game id.
+    pub game_id: String,
+    /// The seat (0-based).
+    pub seat: u8,
+    /// The seat's token (`bt_seat_…`): keep it, it is never shown again.
+    pub player_token: String,
+    /// The game's status after the claim (`active` once every seat is taken).
+    pub status: String,
+    /// The record version after the claim.
+    pub version: u64,
+}
+
+/// One seat as everyone sees it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SeatInfo {
+    /// The seat (0-based).
+    pub seat: u8,
+    /// The player's name, once claimed.
+    pub name: Option<String>,
+    /// Whether the seat is taken.
+    pub claimed: bool,
+}
+
+/// The caller's seat.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct You {
+    /// The caller's seat.
+    pub seat: u8,
+}
+
+/// A game as the caller may see it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameEnvelope {
+    /// The game id.
+    pub id: String,
+    /// The ruleset id.
+    pub ruleset: String,
+    /// The rules version.
+    pub rules_version: u32,
+    /// `open`, `active` or `finished`.
+    pub status: String,
+    /// The record version, also sent as `ETag`.
+    pub version: u64,
+    /// Every seat.
+    pub seats: Vec<SeatInfo>,
+    /// The caller's seat, or null for spectators and the admin.
+    pub you: Option<You>,
+    /// Seats with at least one legal action now.
+    pub to_act: Vec<u8>,
+    /// Seats the game is waiting on.
+    pub waiting_on: Vec<u8>,
+    /// SHA-256 (hex) of the server secret.
+    pub seed_commitment: String,
+    /// The caller's view of the game (null until it starts).
+    #[schema(value_type = Object, nullable)]
+    pub view: Value,
+    /// The result, once finished.
+    pub outcome: Option<Outcome>,
+    /// Creation time (RFC 3339).
+    pub created_at: String,
+    /// Time of the last change (RFC 3339).
+    pub updated_at: String,
+}
+
+/// A game in the lobby.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameSummary {
+    /// The game id.
+    pub id: String,
+    /// The ruleset id.
+    pub ruleset: String,
+    /// Number of seats.
+    pub seats: u8,
+    /// Seats still free.
+    pub open_seats: Vec<u8>,
+    /// Creation time (RFC 3339).
+    pub created_at: String,
+}
+
+/// One page of the lobby.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameList {
+    /// Open games, oldest first.
+    pub games: Vec<GameSummary>,
+    /// Pass as `cursor` to get the next page; null on the last page.
+    pub next_cursor: Option<String>,
+}
+
+/// The caller's legal actions.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LegalActions {
+    /// The version these actions are legal at (use it as `If-Match`).
+    pub version: u64,
+    /// The caller's seat.
+    pub seat: u8,
+    /// Each entry is `{"action": {…}}` (ready to submit) or `{"label": "…", "schema": {…}}`
+    /// (a JSON Schema the action must match; the engine still has the final word).
+    #[schema(value_type = Vec<Object>)]
+    pub actions: Vec<Value>,
+}
+
+/// Submit a move.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SubmitAction {
+    /// The action, e.g. `{"type": "commit_card", "card": "speculate"}`.
+    #[schema(value_type = Object)]
+    pub action: Value,
+}
+
+/// An accepted move.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ActionResult {
+    /// The record version after the move.
+    pub version: u64,
+    /// The move's position in the log.
+    pub seq: u64,
+    /// The events the move caused that the caller may see.
+    #[schema(value_type = Vec<Object>)]
+    pub events: Vec<Value>,
+    /// The caller's view after the move.
+    #[schema(value_type = Object)]
+    pub view: Value,
+}
+
+/// One log entry as the caller may see it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LogItem {
+    /// Position in the log; 0 is the setup.
+    pub seq: u64,
+    /// The acting seat (null for the setup).
+    pub seat: Option<u8>,
+    /// The action, or null if the caller may not see it (a sealed choice) or for the setup.
+    #[schema(value_type = Object, nullable)]
+    pub action: Value,
+    /// The events the caller may see.
+    #[schema(value_type = Vec<Object>)]
+    pub events: Vec<Value>,
+    /// When the entry was committed (RFC 3339).
+    pub at: String,
+}
+
+/// A page of the log.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LogPage {
+    /// Entries in order.
+    pub entries: Vec<LogItem>,
+    /// Pass as `after` to get the next page; null when there are no more entries now.
+    pub next_after: Option<u64>,
+}

@@ -1,0 +1,179 @@
+//! One error type for the whole API and the one place it becomes a response (RFC 9457).
+
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// Base of every problem `type` URI.
+pub const PROBLEM_BASE: &str = "https://beurs.dev/problems/";
+
+/// Everything a request can fail with. Each variant has one status and one stable code.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// The body or a parameter is not what the route accepts.
+    #[error("{0}")]
+    BadRequest(String),
+    /// The body is larger than the limit.
+    #[error("the request body is larger than {limit} bytes")]
+    PayloadTooLarge {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// The body is not JSON.
+    #[error("the request body must be application/json")]
+    UnsupportedMediaType,
+    /// No bearer token, or one that belongs to nobody in this game.
+    #[error("{0}")]
+    Unauthorized(&'static str),
+    /// A valid token that may not do this.
+    #[error("{0}")]
+    Forbidden(&'static str),
+    /// No such game.
+    #[error("no game with this id")]
+    GameNotFound,
+    /// No such seat in this game.
+    #[error("this game has no seat {0}")]
+    SeatNotFound(String),
+    /// No such route or method.
+    #[error("no such route")]
+    RouteNotFound,
+    /// The route exists but not for this method.
+    #[error("method not allowed")]
+    MethodNotAllowed,
+    /// A conflict with the game's state (seat taken, game not active, not your turn, ...).
+    #[error("{message}")]
+    Conflict {
+        /// Stable code.
+        code: &'static str,
+        /// Human message.
+        message: String,
+    },
+    /// `If-Match` does not match the current version.
+    #[error("the game is at version {current}, not {given}")]
+    StaleVersion {
+        /// The version the client named.
+        given: String,
+        /// The current version.
+        current: u64,
+    },
+    /// The request is well formed but refused by the rules or by validation.
+    #[error("{message}")]
+    Unprocessable {
+        /// Stable code (a game's rule code, or a validation code).
+        code: &'static str,
+        /// Human message.
+        message: String,
+    },
+    /// Something failed on our side. The detail goes to the log, never to the client.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl ApiError {
+    /// The HTTP status.
+    pub fn status(&self) -> u16 {
+        match self {
+            ApiError::BadRequest(_) => 400,
+            ApiError::Unauthorized(_) => 401,
+            ApiError::Forbidden(_) => 403,
+            ApiError::GameNotFound | ApiError::SeatNotFound(_) | ApiError::RouteNotFound => 404,
+            ApiError::MethodNotAllowed => 405,
+            ApiError::Conflict { .. } => 409,
+            ApiError::StaleVersion { .. } => 412,
+            ApiError::PayloadTooLarge { .. } => 413,
+            ApiError::UnsupportedMediaType => 415,
+            ApiError::Unprocessable { .. } => 422,
+            ApiError::Internal(_) => 500,
+        }
+    }
+
+    /// The stable problem code (the last segment of `type`).
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::BadRequest(_) => "malformed-request",
+            ApiError::Unauthorized(_) => "unauthorized",
+            ApiError::Forbidden(_) => "forbidden",
+            ApiError::GameNotFound => "game-not-found",
+            ApiError::SeatNotFound(_) => "seat-not-found",
+            ApiError::RouteNotFound => "route-not-found",
+            ApiError::MethodNotAllowed => "method-not-allowed",
+            ApiError::Conflict { code, .. } | ApiError::Unprocessable { code, .. } => code,
+            ApiError::StaleVersion { .. } => "stale-version",
+            ApiError::PayloadTooLarge { .. } => "payload-too-large",
+            ApiError::UnsupportedMediaType => "unsupported-media-type",
+            ApiError::Internal(_) => "internal",
+        }
+    }
+
+    /// The problem document for this error.
+    pub fn to_problem(&self, instance: &str) -> Problem {
+        let status = self.status();
+        let detail = match self {
+            // Never show internals to the client.
+            ApiError::Internal(_) => "something went wrong on our side; the request id is in our logs".to_string(),
+            other => other.to_string(),
+        };
+        Problem {
+            r#type: format!("{PROBLEM_BASE}{}", self.code()),
+            title: title_of(self.code()),
+            status,
+            detail,
+            instance: instance.to_string(),
+            code: self.code().to_string(),
+        }
+    }
+
+    /// A conflict with the game's state.
+    pub fn conflict(code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::Conflict { code, message: message.into() }
+    }
+
+    /// A request refused by validation or by the rules.
+    pub fn unprocessable(code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::Unprocessable { code, message: message.into() }
+    }
+}
+
+impl From<store::StoreError> for ApiError {
+    fn from(error: store::StoreError) -> Self {
+        match error {
+            store::StoreError::BadCursor => ApiError::BadRequest("the cursor is not one this server handed out".into()),
+            store::StoreError::NotFound(_) => ApiError::GameNotFound,
+            other => ApiError::Internal(other.to_string()),
+        }
+    }
+}
+
+/// `kebab-case-code` → `Kebab case code`.
+fn title_of(code: &str) -> String {
+    let words = code.replace('-', " ");
+    let mut chars = words.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// An RFC 9457 problem document (`application/problem+json`).
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({
+    "type": "https://beurs.dev/problems/not-your-turn",
+    "title": "Not your turn",
+    "status": 409,
+    "detail": "seat 2 may not act now",
+    "instance": "/v1/games/g_5bWq1t0yqgGQm3WJcS4XxQ/actions",
+    "code": "not-your-turn"
+}))]
+pub struct Problem {
+    /// A URI naming the problem type; its last segment is `code`.
+    pub r#type: String,
+    /// A short summary of the problem type.
+    pub title: String,
+    /// The HTTP status.
+    pub status: u16,
+    /// What went wrong with this request.
+    pub detail: String,
+    /// The request path.
+    pub instance: String,
+    /// The stable kebab-case code (a game's rule code for 422s).
+    pub code: String,
+}

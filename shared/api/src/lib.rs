@@ -1,0 +1,149 @@
+//! The Beurs HTTP API (DESIGN.md §5): every route, auth, optimistic concurrency,
+//! problem+json errors, the audit and the OpenAPI document.
+//!
+//! Layout:
+//! - [`routes`]: one module per resource; each public handler is
+//!   `async fn(&AppCtx, Request) -> Result<Response<Body>, lambda_http::Error>` and always
+//!   returns `Ok` (errors are already problem responses), so a Lambda `main` and the local
+//!   server call the very same functions.
+//! - [`http`]: body, header and query parsing, and `respond()`, the one place a result
+//!   becomes a response. [`error`]: `ApiError`, its statuses and codes.
+//! - [`auth`]: tokens (random, prefixed, stored as SHA-256, compared in constant time).
+//! - [`audit`]: the seed, state hashes, the audit document and its offline verification.
+//! - [`openapi`]: the utoipa document, with every game's schemas.
+//!
+//! Architecture invariant: this is the only crate that knows HTTP. It never serializes an
+//! engine state to a client: clients get `view(viewer)` and projected events only, and the
+//! seed and secret appear only in the audit of a finished game.
+
+pub mod audit;
+pub mod auth;
+pub mod dto;
+pub mod error;
+pub mod http;
+pub mod openapi;
+pub mod routes;
+pub mod time;
+
+pub use routes::actions::{list_legal_actions, submit_action};
+pub use routes::docs::{get_docs, get_openapi};
+pub use routes::games::{create_game, get_game, list_games};
+pub use routes::log::{get_audit, get_log};
+pub use routes::rulesets::list_rulesets;
+pub use routes::seats::claim_seat;
+
+use game_core::Registry;
+use lambda_http::{Body, Request, RequestExt, Response};
+use std::collections::HashMap;
+use std::sync::Arc;
+use store::GameStore;
+
+/// Every game this build can host.
+pub fn registry() -> Registry {
+    Registry::new().with::<game_tulipmania::Tulipmania>()
+}
+
+/// What every handler needs: built once per process (or Lambda cold start).
+pub struct AppCtx {
+    /// Where games live.
+    pub store: Arc<dyn GameStore>,
+    /// The rulesets on offer.
+    pub registry: Registry,
+    /// The OpenAPI document, built once.
+    pub openapi_json: serde_json::Value,
+}
+
+impl AppCtx {
+    /// A context over `store` with every registered game.
+    pub fn new(store: Arc<dyn GameStore>) -> AppCtx {
+        let registry = registry();
+        let openapi_json = openapi::spec(&registry);
+        AppCtx { store, registry, openapi_json }
+    }
+}
+
+/// The routes, as (method, path pattern).
+const ROUTES: &[(&str, &str)] = &[
+    ("GET", "/v1/rulesets"),
+    ("POST", "/v1/games"),
+    ("GET", "/v1/games"),
+    ("GET", "/v1/games/{id}"),
+    ("POST", "/v1/games/{id}/seats/{seat}"),
+    ("GET", "/v1/games/{id}/legal-actions"),
+    ("POST", "/v1/games/{id}/actions"),
+    ("GET", "/v1/games/{id}/log"),
+    ("GET", "/v1/games/{id}/audit"),
+    ("GET", "/openapi.json"),
+    ("GET", "/docs"),
+];
+
+/// Matches `path` against a pattern, returning the `{name}` parameters.
+fn match_path(pattern: &str, path: &str) -> Option<HashMap<String, String>> {
+    let path = path.strip_suffix('/').filter(|trimmed| !trimmed.is_empty()).unwrap_or(path);
+    let pattern_parts: Vec<&str> = pattern.split('/').collect();
+    let path_parts: Vec<&str> = path.split('/').collect();
+    if pattern_parts.len() != path_parts.len() {
+        return None;
+    }
+    let mut parameters = HashMap::new();
+    for (expected, actual) in pattern_parts.iter().zip(&path_parts) {
+        if let Some(name) = expected.strip_prefix('{').and_then(|rest| rest.strip_suffix('}')) {
+            if actual.is_empty() {
+                return None;
+            }
+            parameters.insert(name.to_string(), actual.to_string());
+        } else if expected != actual {
+            return None;
+        }
+    }
+    Some(parameters)
+}
+
+/// Serves every route from one entry point (the local server and the tests): finds the
+/// route, sets its path parameters as API Gateway would, and calls its handler.
+pub async fn route(ctx: &AppCtx, request: Request) -> Response<Body> {
+    let path = request.uri().path().to_string();
+    let method = request.method().as_str().to_string();
+    let mut path_matched = false;
+    for (route_method, pattern) in ROUTES {
+        let Some(parameters) = match_path(pattern, &path) else { continue };
+        path_matched = true;
+        if *route_method != method {
+            continue;
+        }
+        let request = request.with_path_parameters(parameters);
+        let result = match (*route_method, *pattern) {
+            ("GET", "/v1/rulesets") => list_rulesets(ctx, request).await,
+            ("POST", "/v1/games") => create_game(ctx, request).await,
+            ("GET", "/v1/games") => list_games(ctx, request).await,
+            ("GET", "/v1/games/{id}") => get_game(ctx, request).await,
+            ("POST", "/v1/games/{id}/seats/{seat}") => claim_seat(ctx, request).await,
+            ("GET", "/v1/games/{id}/legal-actions") => list_legal_actions(ctx, request).await,
+            ("POST", "/v1/games/{id}/actions") => submit_action(ctx, request).await,
+            ("GET", "/v1/games/{id}/log") => get_log(ctx, request).await,
+            ("GET", "/v1/games/{id}/audit") => get_audit(ctx, request).await,
+            ("GET", "/openapi.json") => get_openapi(ctx, request).await,
+            _ => get_docs(ctx, request).await,
+        };
+        return result.unwrap_or_else(|error| {
+            http::respond_internal(&path, &error.to_string())
+        });
+    }
+    let error = if path_matched { error::ApiError::MethodNotAllowed } else { error::ApiError::RouteNotFound };
+    http::respond(&request, Err(error))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_match_patterns() {
+        let parameters = match_path("/v1/games/{id}/seats/{seat}", "/v1/games/g_x/seats/2").unwrap();
+        assert_eq!(parameters["id"], "g_x");
+        assert_eq!(parameters["seat"], "2");
+        assert!(match_path("/v1/games/{id}", "/v1/games/").is_none());
+        assert!(match_path("/v1/games/{id}", "/v1/games/a/b").is_none());
+        assert!(match_path("/v1/games", "/v1/games/").is_some());
+    }
+}

@@ -1,0 +1,131 @@
+//! The OpenAPI document: utoipa describes the routes and DTOs; every registered game adds its
+//! options, action, view and event schemas, and the game-specific fields of the DTOs are
+//! narrowed to the `anyOf` of those schemas.
+
+use crate::{audit, dto, error, routes};
+use game_core::{DynRuleset, Registry};
+use serde_json::{json, Map, Value};
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{Modify, OpenApi};
+
+/// The routes and shared schemas.
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Beurs",
+        description = "Rules as a service for speculative-market board games: create games, claim seats, read each seat's view, list legal moves and submit them. Every shuffle and die roll is auditable from a committed seed.",
+        license(name = "MIT"),
+    ),
+    paths(
+        routes::rulesets::list_rulesets,
+        routes::games::create_game,
+        routes::games::list_games,
+        routes::games::get_game,
+        routes::seats::claim_seat,
+        routes::actions::list_legal_actions,
+        routes::actions::submit_action,
+        routes::log::get_log,
+        routes::log::get_audit,
+    ),
+    components(schemas(
+        error::Problem,
+        dto::RulesetInfo, dto::RulesetList, dto::CreateGame, dto::CreatedGame, dto::ClaimSeat,
+        dto::ClaimedSeat, dto::SeatInfo, dto::You, dto::GameEnvelope, dto::GameSummary,
+        dto::GameList, dto::LegalActions, dto::SubmitAction, dto::ActionResult, dto::LogItem,
+        dto::LogPage, audit::Audit, audit::AuditEntry, game_core::Outcome,
+    )),
+    modifiers(&BearerAuth),
+    tags(
+        (name = "rulesets", description = "The games on offer"),
+        (name = "games", description = "Creating, listing, reading and auditing games"),
+        (name = "seats", description = "Joining a game"),
+        (name = "actions", description = "Playing: legal moves and submitting them"),
+    )
+)]
+pub struct ApiDoc;
+
+struct BearerAuth;
+
+impl Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .description(Some("a seat token (bt_seat_…) or the admin token (bt_admin_…)"))
+                    .build(),
+            ),
+        );
+    }
+}
+
+fn schema_ref(name: &str) -> Value {
+    json!({ "$ref": format!("#/components/schemas/{name}") })
+}
+
+/// The complete OpenAPI document as JSON.
+pub fn spec(registry: &Registry) -> Value {
+    let mut doc = serde_json::to_value(ApiDoc::openapi()).expect("the OpenAPI document serializes");
+    let mut options = Vec::new();
+    let mut actions = Vec::new();
+    let mut views = Vec::new();
+    let mut events = Vec::new();
+    let schemas = doc["components"]["schemas"].as_object_mut().expect("components.schemas exists");
+    for ruleset in registry.iter() {
+        let game = ruleset.schemas();
+        for (name, schema) in game.components.into_iter().chain([game.options.clone(), game.action.clone(), game.view.clone(), game.event.clone()]) {
+            schemas.insert(name, serde_json::to_value(schema).expect("schemas serialize"));
+        }
+        options.push(schema_ref(&game.options.0));
+        actions.push(schema_ref(&game.action.0));
+        views.push(schema_ref(&game.view.0));
+        events.push(schema_ref(&game.event.0));
+    }
+    let any_of = |refs: &[Value], description: &str, nullable: bool| {
+        let mut any_of = refs.to_vec();
+        if nullable {
+            any_of.push(json!({"type": "null"}));
+        }
+        json!({ "anyOf": any_of, "description": description })
+    };
+    let mut set = |schema: &str, property: &str, value: Value| {
+        schemas[schema]["properties"][property] = value;
+    };
+    set("CreateGame", "options", any_of(&options, "the ruleset's options; omitted fields take their defaults", false));
+    set("SubmitAction", "action", any_of(&actions, "an action of the game's ruleset", false));
+    set("GameEnvelope", "view", any_of(&views, "the caller's view (null until the game starts)", true));
+    set("ActionResult", "view", any_of(&views, "the caller's view after the move", false));
+    let event_list = json!({ "type": "array", "items": any_of(&events, "an event of the game's ruleset", false) });
+    set("ActionResult", "events", event_list.clone());
+    set("LogItem", "events", event_list);
+    set("LogItem", "action", any_of(&actions, "the action, or null if hidden from the caller or for the setup", true));
+    doc
+}
+
+/// The JSON Schema of a ruleset's options, with every reference inlined.
+pub fn options_schema(ruleset: &dyn DynRuleset) -> Value {
+    let game = ruleset.schemas();
+    let mut components = Map::new();
+    for (name, schema) in game.components {
+        components.insert(name, serde_json::to_value(schema).expect("schemas serialize"));
+    }
+    inline_refs(serde_json::to_value(game.options.1).expect("schemas serialize"), &components, 0)
+}
+
+fn inline_refs(value: Value, components: &Map<String, Value>, depth: usize) -> Value {
+    match value {
+        Value::Object(object) => {
+            if let Some(Value::String(reference)) = object.get("$ref") {
+                let name = reference.trim_start_matches("#/components/schemas/");
+                if let Some(target) = components.get(name).filter(|_| depth < 16) {
+                    return inline_refs(target.clone(), components, depth + 1);
+                }
+            }
+            Value::Object(object.into_iter().map(|(key, value)| (key, inline_refs(value, components, depth))).collect())
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(|item| inline_refs(item, components, depth)).collect()),
+        other => other,
+    }
+}

@@ -1,0 +1,173 @@
+//! `GET /v1/games/{id}/legal-actions` and `POST /v1/games/{id}/actions`.
+
+use super::{backoff, engine_of, etag, load_record, project_events, seed_of_record, MAX_ATTEMPTS};
+use crate::audit::{state_hash, StoredAction};
+use crate::auth::{bearer_token_caller, Caller};
+use crate::dto::{ActionResult, LegalActions, SubmitAction};
+use crate::error::{ApiError, Problem};
+use crate::http::{body_bytes, idempotency_key, if_match, json_body, path_param, respond, Reply};
+use crate::time::now_ms;
+use crate::AppCtx;
+use game_core::adapter::ActionError;
+use game_core::{GameRng, Seat, Viewer};
+use lambda_http::{Body, Request, Response};
+use store::{Commit, GameRecord, IdempotencyRecord, LogEntry, Status, StoreError};
+
+/// The seat of a caller who must hold a seat token.
+fn seat_of(caller: Caller) -> Result<u8, ApiError> {
+    match caller {
+        Caller::Seat(seat) => Ok(seat),
+        Caller::Anonymous => Err(ApiError::Unauthorized("this route needs a seat token (Authorization: Bearer bt_seat_…)")),
+        Caller::Admin => Err(ApiError::Forbidden("the admin token cannot play; use a seat token")),
+    }
+}
+
+/// List the caller's legal actions
+///
+/// Everything the caller's seat may do at the current version. Each entry is either a
+/// complete action (`{"action": …}`, ready to submit) or a JSON Schema (`{"label", "schema"}`)
+/// for moves with large spaces. Empty when it is not the seat's turn or the game is over.
+#[utoipa::path(
+    get,
+    path = "/v1/games/{id}/legal-actions",
+    tag = "actions",
+    params(("id" = String, Path, description = "The game id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The caller's legal actions", body = LegalActions, headers(("etag" = String, description = "The version"))),
+        (status = 400, description = "Malformed header", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Missing or invalid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not a seat token", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The game has not started", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn list_legal_actions(ctx: &AppCtx, request: Request) -> Result<Response<Body>, lambda_http::Error> {
+    Ok(respond(&request, legal(ctx, &request).await))
+}
+
+async fn legal(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
+    let id = path_param(request, "id")?;
+    let record = load_record(ctx, &id).await?;
+    let seat = seat_of(bearer_token_caller(&record, request)?)?;
+    let engine = engine_of(ctx, &record)?.ok_or_else(|| ApiError::conflict("game-not-active", "the game has not started"))?;
+    let actions = engine.legal_actions(Seat(seat));
+    Ok(Reply::json(200, &LegalActions { version: record.version, seat, actions }).header("etag", etag(record.version)))
+}
+
+/// Submit a move
+///
+/// Validates the action against the full rules and applies it atomically. Send `If-Match`
+/// with the version you decided on to refuse the move if anything changed meanwhile (412);
+/// without it, the server retries lost races itself. An `Idempotency-Key` makes retries
+/// safe: repeating it returns the first response unchanged.
+#[utoipa::path(
+    post,
+    path = "/v1/games/{id}/actions",
+    tag = "actions",
+    params(
+        ("id" = String, Path, description = "The game id"),
+        ("if-match" = Option<String>, Header, description = "The version (ETag) the move was decided at"),
+        ("idempotency-key" = Option<String>, Header, description = "1 to 255 visible ASCII characters; a repeat returns the first response"),
+    ),
+    request_body = SubmitAction,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The move was applied", body = ActionResult, headers(("etag" = String, description = "The new version"))),
+        (status = 400, description = "Malformed body or not an action of this game", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Missing or invalid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not a seat token", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Not your turn, game not active or over, or the game kept changing", body = Problem, content_type = "application/problem+json"),
+        (status = 412, description = "If-Match does not match the current version", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over 64 KiB", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body is not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The rules refuse the move (the code is the rule's)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn submit_action(ctx: &AppCtx, request: Request) -> Result<Response<Body>, lambda_http::Error> {
+    Ok(respond(&request, submit(ctx, &request).await))
+}
+
+async fn submit(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
+    body_bytes(request)?;
+    let id = path_param(request, "id")?;
+    let key = idempotency_key(request)?;
+    let given_version = if_match(request)?;
+    let mut record = load_record(ctx, &id).await?;
+    let seat = seat_of(bearer_token_caller(&record, request)?)?;
+    let body: SubmitAction = json_body(request)?;
+
+    for attempt in 0..MAX_ATTEMPTS {
+        if attempt > 0 {
+            backoff(attempt).await;
+            record = load_record(ctx, &id).await?;
+        }
+        if let Some(key) = &key {
+            if let Some(first) = ctx.store.idempotency(&id, seat, key).await? {
+                return Ok(Reply::raw(200, first.response).header("idempotent-replay", "true".into()));
+            }
+        }
+        if let Some(given) = &given_version {
+            if given != "*" && *given != record.version.to_string() {
+                return Err(ApiError::StaleVersion { given: given.clone(), current: record.version });
+            }
+        }
+        let (commit, reply) = apply(ctx, &record, seat, &body, key.as_deref())?;
+        match ctx.store.commit(&commit).await {
+            Ok(()) => return Ok(reply),
+            Err(StoreError::VersionConflict { .. }) => continue,
+            Err(error) => return Err(error.into()),
+        }
+    }
+    Err(ApiError::conflict("version-conflict", "the game kept changing; the move was not applied, try again"))
+}
+
+/// Applies the move to a copy of the game and builds the commit and the reply.
+fn apply(ctx: &AppCtx, record: &GameRecord, seat: u8, body: &SubmitAction, key: Option<&str>) -> Result<(Commit, Reply), ApiError> {
+    match record.status {
+        Status::Open => return Err(ApiError::conflict("game-not-active", "the game has not started: seats are still free")),
+        Status::Finished => return Err(ApiError::conflict("game-over", "the game is over")),
+        Status::Active => {}
+    }
+    let mut engine = engine_of(ctx, record)?.ok_or_else(|| ApiError::Internal("active game without state".into()))?;
+    let seq = record.log_len;
+    let mut rng = GameRng::for_entry(seed_of_record(record)?, seq);
+    let applied = engine.apply_json(Seat(seat), &body.action, &mut rng).map_err(|error| match error {
+        ActionError::Malformed(message) => ApiError::BadRequest(message),
+        ActionError::Rule { code, message } if matches!(code, "not-your-turn" | "already-committed" | "game-over") => {
+            ApiError::Conflict { code, message }
+        }
+        ActionError::Rule { code, message } => ApiError::Unprocessable { code, message },
+    })?;
+
+    let now = now_ms();
+    let state = engine.state_json();
+    let mut next = record.clone();
+    next.version += 1;
+    next.log_len += 1;
+    next.updated_at = now;
+    next.status = if engine.outcome().is_some() { Status::Finished } else { Status::Active };
+    next.state = Some(state.clone());
+    let stored_action = StoredAction { action: applied.action, visibility: applied.action_visibility };
+    let entry = LogEntry {
+        seq,
+        seat: Some(seat),
+        action: serde_json::to_value(stored_action).expect("serializes"),
+        events: serde_json::to_value(&applied.events).expect("serializes"),
+        idempotency_key: key.map(str::to_string),
+        state_hash: state_hash(&state),
+        at: now,
+    };
+    let viewer = Viewer::Seat(Seat(seat));
+    let result = ActionResult {
+        version: next.version,
+        seq,
+        events: project_events(&applied.events, viewer),
+        view: engine.view_json(viewer),
+    };
+    let response = serde_json::to_string(&result).expect("serializes");
+    let idempotency = key.map(|key| IdempotencyRecord { seat, key: key.to_string(), seq, response: response.clone() });
+    let reply = Reply::raw(200, response).header("etag", etag(next.version));
+    Ok((Commit { record: next, expected_version: record.version, entry: Some(entry), idempotency }, reply))
+}

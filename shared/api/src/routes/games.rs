@@ -1,0 +1,213 @@
+//! `POST /v1/games`, `GET /v1/games` (the lobby) and `GET /v1/games/{id}`.
+
+use super::{engine_of, etag, load_record, seat_numbers};
+use crate::audit::{commitment_of, secret_hex};
+use crate::auth::{identify, new_game_id, new_token, random_bytes, sha256_hex, Caller, ADMIN_PREFIX};
+use crate::dto::{CreateGame, CreatedGame, GameEnvelope, GameList, GameSummary, SeatInfo, You};
+use crate::error::{ApiError, Problem};
+use crate::http::{bearer_token, json_body, path_param, query_params, respond, Reply};
+use crate::time::{now_ms, rfc3339};
+use crate::AppCtx;
+use game_core::{Seat, Viewer};
+use lambda_http::{Body, Request, Response};
+use serde_json::Value;
+use store::{GameRecord, ListQuery, SeatRecord, Status};
+
+/// Create a game
+///
+/// Creates an open game with empty seats and returns its admin token (shown once) and the
+/// seed commitment: the SHA-256 of a server secret that the audit reveals when the game ends.
+/// The game starts when the last seat is claimed.
+#[utoipa::path(
+    post,
+    path = "/v1/games",
+    tag = "games",
+    request_body = CreateGame,
+    responses(
+        (status = 201, description = "The game was created", body = CreatedGame,
+            headers(("location" = String, description = "The game's URL"), ("etag" = String, description = "The version"))),
+        (status = 400, description = "Malformed body", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over 64 KiB", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body is not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Unknown ruleset, bad seat count or invalid options", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn create_game(ctx: &AppCtx, request: Request) -> Result<Response<Body>, lambda_http::Error> {
+    Ok(respond(&request, create(ctx, &request).await))
+}
+
+async fn create(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
+    let body: CreateGame = json_body(request)?;
+    let ruleset = ctx
+        .registry
+        .get(&body.ruleset)
+        .ok_or_else(|| ApiError::unprocessable("unknown-ruleset", format!("there is no ruleset '{}'", body.ruleset)))?;
+    if !body.options.is_null() && !body.options.is_object() {
+        return Err(ApiError::unprocessable("invalid-options", "options must be an object"));
+    }
+    let options = ruleset.normalize_options(&body.options).map_err(|error| ApiError::unprocessable(error.code(), error.to_string()))?;
+    // A trial deal with a throwaway seed validates everything setup checks (seat count,
+    // boards given as data, ...), so a bad game is refused now rather than at the last claim.
+    ruleset
+        .setup(body.seats, &options, random_bytes::<32>()?)
+        .map_err(|error| ApiError::unprocessable(error.code(), error.to_string()))?;
+
+    let secret = random_bytes::<32>()?;
+    let admin_token = new_token(ADMIN_PREFIX)?;
+    let now = now_ms();
+    let record = GameRecord {
+        id: new_game_id()?,
+        ruleset: ruleset.id().to_string(),
+        rules_version: ruleset.rules_version(),
+        options,
+        status: Status::Open,
+        version: 1,
+        invite_only: body.invite_only,
+        seats: vec![SeatRecord::default(); usize::from(body.seats)],
+        admin_token_hash: sha256_hex(admin_token.as_bytes()),
+        server_secret: secret_hex(&secret),
+        seed_commitment: commitment_of(&secret),
+        state: None,
+        log_len: 0,
+        created_at: now,
+        updated_at: now,
+    };
+    ctx.store.create(&record).await?;
+    let created = CreatedGame {
+        id: record.id.clone(),
+        ruleset: record.ruleset.clone(),
+        seats: body.seats,
+        status: Status::Open.as_str().to_string(),
+        version: record.version,
+        admin_token,
+        seed_commitment: record.seed_commitment.clone(),
+    };
+    Ok(Reply::json(201, &created)
+        .header("location", format!("/v1/games/{}", record.id))
+        .header("etag", etag(record.version)))
+}
+
+/// List open games (the lobby)
+///
+/// Open games that anyone may join, oldest first, a page at a time.
+#[utoipa::path(
+    get,
+    path = "/v1/games",
+    tag = "games",
+    params(
+        ("ruleset" = Option<String>, Query, description = "Only games of this ruleset"),
+        ("status" = Option<String>, Query, description = "Only `open` is supported (the default)"),
+        ("cursor" = Option<String>, Query, description = "The `next_cursor` of the previous page"),
+        ("limit" = Option<u32>, Query, description = "Games per page, 1 to 100 (default 20)", minimum = 1, maximum = 100),
+    ),
+    responses(
+        (status = 200, description = "One page of open games", body = GameList),
+        (status = 400, description = "Bad query parameter", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn list_games(ctx: &AppCtx, request: Request) -> Result<Response<Body>, lambda_http::Error> {
+    Ok(respond(&request, list(ctx, &request).await))
+}
+
+async fn list(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
+    let mut query = ListQuery { ruleset: None, cursor: None, limit: 20 };
+    for (name, value) in query_params(request)? {
+        match name.as_str() {
+            "ruleset" => query.ruleset = Some(value),
+            "status" if value == "open" => {}
+            "status" => return Err(ApiError::BadRequest("the lobby lists open games only: status must be 'open'".into())),
+            "cursor" => query.cursor = Some(value),
+            "limit" => {
+                query.limit = value
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|limit| (1..=100).contains(limit))
+                    .ok_or_else(|| ApiError::BadRequest("limit must be an integer from 1 to 100".into()))?
+            }
+            _ => {}
+        }
+    }
+    let page = ctx.store.list_open(&query).await?;
+    let games = page
+        .games
+        .iter()
+        .map(|record| GameSummary {
+            id: record.id.clone(),
+            ruleset: record.ruleset.clone(),
+            seats: record.seats.len() as u8,
+            open_seats: (0..record.seats.len() as u8).filter(|&seat| !record.seats[usize::from(seat)].is_claimed()).collect(),
+            created_at: rfc3339(record.created_at),
+        })
+        .collect();
+    Ok(Reply::json(200, &GameList { games, next_cursor: page.next_cursor }))
+}
+
+/// Read a game
+///
+/// The envelope (status, seats, who is to act, the seed commitment) and the caller's view:
+/// a seat's token shows that seat's view; no token, or the admin token, shows the spectator
+/// view (public information only). The `ETag` is the version to send as `If-Match`.
+#[utoipa::path(
+    get,
+    path = "/v1/games/{id}",
+    tag = "games",
+    params(("id" = String, Path, description = "The game id")),
+    security((), ("bearer" = [])),
+    responses(
+        (status = 200, description = "The game as the caller may see it", body = GameEnvelope,
+            headers(("etag" = String, description = "The version"))),
+        (status = 400, description = "Malformed header", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "The token is not valid for this game", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn get_game(ctx: &AppCtx, request: Request) -> Result<Response<Body>, lambda_http::Error> {
+    Ok(respond(&request, get(ctx, &request).await))
+}
+
+async fn get(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
+    let id = path_param(request, "id")?;
+    let record = load_record(ctx, &id).await?;
+    let caller = identify(&record, bearer_token(request)?)?;
+    let envelope = envelope(ctx, &record, caller)?;
+    Ok(Reply::json(200, &envelope).header("etag", etag(record.version)))
+}
+
+/// The envelope of `record` as `caller` may see it.
+pub fn envelope(ctx: &AppCtx, record: &GameRecord, caller: Caller) -> Result<GameEnvelope, ApiError> {
+    let viewer = match caller {
+        Caller::Seat(seat) => Viewer::Seat(Seat(seat)),
+        Caller::Admin | Caller::Anonymous => Viewer::Spectator,
+    };
+    let engine = engine_of(ctx, record)?;
+    let (view, to_act, waiting_on, outcome) = match &engine {
+        Some(engine) => (
+            engine.view_json(viewer),
+            seat_numbers(engine.to_act()),
+            seat_numbers(engine.waiting_on()),
+            engine.outcome(),
+        ),
+        None => (Value::Null, Vec::new(), Vec::new(), None),
+    };
+    Ok(GameEnvelope {
+        id: record.id.clone(),
+        ruleset: record.ruleset.clone(),
+        rules_version: record.rules_version,
+        status: record.status.as_str().to_string(),
+        version: record.version,
+        seats: record
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(seat, seat_record)| SeatInfo { seat: seat as u8, name: seat_record.name.clone(), claimed: seat_record.is_claimed() })
+            .collect(),
+        you: viewer.seat().map(|seat| You { seat: seat.0 }),
+        to_act,
+        waiting_on,
+        seed_commitment: record.seed_commitment.clone(),
+        view,
+        outcome,
+        created_at: rfc3339(record.created_at),
+        updated_at: rfc3339(record.updated_at),
+    })
+}

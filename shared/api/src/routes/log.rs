@@ -1,0 +1,158 @@
+//! `GET /v1/games/{id}/log` (projected for the caller) and `GET /v1/games/{id}/audit`.
+
+use super::{load_record, project_events};
+use crate::audit::{stored_events, Audit, AuditEntry, StoredAction};
+use crate::auth::{bearer_token_caller, Caller};
+use crate::dto::{LogItem, LogPage};
+use crate::error::{ApiError, Problem};
+use crate::http::{path_param, query_params, respond, Reply};
+use crate::time::rfc3339;
+use crate::AppCtx;
+use game_core::{Seat, Viewer, Visibility};
+use lambda_http::{Body, Request, Response};
+use serde_json::Value;
+use store::{LogEntry, Status};
+
+/// The action of a stored entry, if `viewer` may read it (its author always may).
+fn visible_action(entry: &LogEntry, viewer: Viewer) -> Value {
+    let Ok(stored) = serde_json::from_value::<StoredAction>(entry.action.clone()) else { return Value::Null };
+    let is_author = entry.seat.is_some() && entry.seat == viewer.seat().map(|seat| seat.0);
+    if is_author || stored.visibility.shows(viewer) {
+        stored.action
+    } else {
+        Value::Null
+    }
+}
+
+/// Read the log
+///
+/// The game's log as the caller may see it: a seat sees its own sealed choices and private
+/// events; everyone else sees only that something happened. Page with `after` (the last
+/// `seq` you have) and `limit`.
+#[utoipa::path(
+    get,
+    path = "/v1/games/{id}/log",
+    tag = "games",
+    params(
+        ("id" = String, Path, description = "The game id"),
+        ("after" = Option<u64>, Query, description = "Only entries with a greater seq"),
+        ("limit" = Option<u32>, Query, description = "Entries per page, 1 to 200 (default 50)", minimum = 1, maximum = 200),
+    ),
+    security((), ("bearer" = [])),
+    responses(
+        (status = 200, description = "A page of the log", body = LogPage),
+        (status = 400, description = "Bad query parameter or header", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "The token is not valid for this game", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn get_log(ctx: &AppCtx, request: Request) -> Result<Response<Body>, lambda_http::Error> {
+    Ok(respond(&request, log(ctx, &request).await))
+}
+
+async fn log(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
+    let id = path_param(request, "id")?;
+    let mut after = None;
+    let mut limit = 50usize;
+    for (name, value) in query_params(request)? {
+        match name.as_str() {
+            "after" => {
+                after = Some(value.parse::<u64>().map_err(|_| ApiError::BadRequest("after must be a non-negative integer".into()))?)
+            }
+            "limit" => {
+                limit = value
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|limit| (1..=200).contains(limit))
+                    .ok_or_else(|| ApiError::BadRequest("limit must be an integer from 1 to 200".into()))?
+            }
+            _ => {}
+        }
+    }
+    let record = load_record(ctx, &id).await?;
+    let viewer = match bearer_token_caller(&record, request)? {
+        Caller::Seat(seat) => Viewer::Seat(Seat(seat)),
+        Caller::Admin | Caller::Anonymous => Viewer::Spectator,
+    };
+    let entries = ctx.store.log(&id, after, limit).await?;
+    let next_after = entries.last().map(|entry| entry.seq).filter(|&seq| seq + 1 < record.log_len);
+    let entries = entries
+        .iter()
+        .map(|entry| LogItem {
+            seq: entry.seq,
+            seat: entry.seat,
+            action: visible_action(entry, viewer),
+            events: project_events(&stored_events(&entry.events), viewer),
+            at: rfc3339(entry.at),
+        })
+        .collect();
+    Ok(Reply::json(200, &LogPage { entries, next_after }))
+}
+
+/// Audit a game
+///
+/// While the game runs: the seed commitment and the public log. Once it is finished: also
+/// the server secret, every seat's entropy, the complete log with every event's visibility
+/// and the state hash after each entry, so anyone can replay it (`beurs verify`).
+#[utoipa::path(
+    get,
+    path = "/v1/games/{id}/audit",
+    tag = "games",
+    params(("id" = String, Path, description = "The game id")),
+    responses(
+        (status = 200, description = "The audit", body = Audit),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn get_audit(ctx: &AppCtx, request: Request) -> Result<Response<Body>, lambda_http::Error> {
+    Ok(respond(&request, audit(ctx, &request).await))
+}
+
+async fn audit(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
+    let id = path_param(request, "id")?;
+    let record = load_record(ctx, &id).await?;
+    let entries = ctx.store.log(&id, None, usize::MAX).await?;
+    let finished = record.status == Status::Finished;
+    let entries = entries
+        .iter()
+        .map(|entry| {
+            if finished {
+                let stored: StoredAction = serde_json::from_value(entry.action.clone())
+                    .unwrap_or(StoredAction { action: Value::Null, visibility: Visibility::Public });
+                AuditEntry {
+                    seq: entry.seq,
+                    seat: entry.seat,
+                    action: stored.action,
+                    events: entry.events.as_array().cloned().unwrap_or_default(),
+                    state_hash: Some(entry.state_hash.clone()),
+                }
+            } else {
+                AuditEntry {
+                    seq: entry.seq,
+                    seat: entry.seat,
+                    action: visible_action(entry, Viewer::Spectator),
+                    events: project_events(&stored_events(&entry.events), Viewer::Spectator),
+                    state_hash: None,
+                }
+            }
+        })
+        .collect();
+    let outcome = match &record.state {
+        Some(_) if finished => super::engine_of(ctx, &record)?.and_then(|engine| engine.outcome()),
+        _ => None,
+    };
+    let audit = Audit {
+        id: record.id.clone(),
+        ruleset: record.ruleset.clone(),
+        rules_version: record.rules_version,
+        status: record.status.as_str().to_string(),
+        seats: record.seats.len() as u8,
+        options: record.options.clone(),
+        seed_commitment: record.seed_commitment.clone(),
+        server_secret: finished.then(|| record.server_secret.clone()),
+        entropies: finished.then(|| record.seats.iter().map(|seat| seat.entropy.clone()).collect()),
+        entries,
+        outcome,
+    };
+    Ok(Reply::json(200, &audit))
+}

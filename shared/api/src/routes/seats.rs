@@ -1,0 +1,131 @@
+//! `POST /v1/games/{id}/seats/{seat}`: claiming seats; the last claim starts the game.
+
+use super::{backoff, etag, load_record, ruleset_of, seed_of_record, MAX_ATTEMPTS};
+use crate::audit::{state_hash, StoredAction};
+use crate::auth::{bearer_token_caller, new_token, sha256_hex, Caller, SEAT_PREFIX};
+use crate::dto::{ClaimSeat, ClaimedSeat};
+use crate::error::{ApiError, Problem};
+use crate::http::{json_body, path_param, respond, Reply};
+use crate::time::now_ms;
+use crate::AppCtx;
+use game_core::Visibility;
+use lambda_http::{Body, Request, Response};
+use serde_json::Value;
+use store::{Commit, LogEntry, Status, StoreError};
+
+/// Claim a seat
+///
+/// Takes a free seat and returns its player token (shown once). The optional `entropy` is
+/// mixed into the game seed. When the last seat is claimed the seed is fixed and the game is
+/// dealt. In an invite-only game only the admin token may claim seats.
+#[utoipa::path(
+    post,
+    path = "/v1/games/{id}/seats/{seat}",
+    tag = "seats",
+    params(("id" = String, Path, description = "The game id"), ("seat" = u8, Path, description = "The seat, 0-based")),
+    request_body = ClaimSeat,
+    security((), ("bearer" = [])),
+    responses(
+        (status = 201, description = "The seat is yours", body = ClaimedSeat),
+        (status = 400, description = "Malformed body", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Invite-only game and no valid admin token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Invite-only game and not the admin token", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game or seat", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Seat taken or game not open", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over 64 KiB", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body is not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid name or entropy", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn claim_seat(ctx: &AppCtx, request: Request) -> Result<Response<Body>, lambda_http::Error> {
+    Ok(respond(&request, claim(ctx, &request).await))
+}
+
+async fn claim(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
+    let id = path_param(request, "id")?;
+    let seat_param = path_param(request, "seat")?;
+    let mut record = load_record(ctx, &id).await?;
+    let caller = bearer_token_caller(&record, request)?;
+    let body: ClaimSeat = json_body(request)?;
+    let name = body.name.trim().to_string();
+    if name.is_empty() || name.chars().count() > 64 || name.chars().any(char::is_control) {
+        return Err(ApiError::unprocessable("invalid-name", "the name must be 1 to 64 characters without control characters"));
+    }
+    if body.entropy.as_ref().is_some_and(|entropy| entropy.len() > 256) {
+        return Err(ApiError::unprocessable("entropy-too-long", "entropy must be at most 256 bytes"));
+    }
+    let seat = seat_param
+        .parse::<u8>()
+        .ok()
+        .filter(|&seat| usize::from(seat) < record.seats.len())
+        .ok_or_else(|| ApiError::SeatNotFound(seat_param.clone()))?;
+    let player_token = new_token(SEAT_PREFIX)?;
+
+    for attempt in 0..MAX_ATTEMPTS {
+        if attempt > 0 {
+            backoff(attempt).await;
+            record = load_record(ctx, &id).await?;
+        }
+        if record.invite_only {
+            match caller {
+                Caller::Admin => {}
+                Caller::Anonymous => return Err(ApiError::Unauthorized("this game is invite-only: claim seats with the admin token")),
+                Caller::Seat(_) => return Err(ApiError::Forbidden("this game is invite-only: only the admin token may claim seats")),
+            }
+        }
+        if record.status != Status::Open {
+            return Err(ApiError::conflict("game-not-open", "every seat of this game is taken"));
+        }
+        if record.seats[usize::from(seat)].is_claimed() {
+            return Err(ApiError::conflict("seat-taken", format!("seat {seat} is already taken")));
+        }
+        let expected_version = record.version;
+        let mut next = record.clone();
+        let now = now_ms();
+        let seat_record = &mut next.seats[usize::from(seat)];
+        seat_record.name = Some(name.clone());
+        seat_record.token_hash = Some(sha256_hex(player_token.as_bytes()));
+        seat_record.entropy = body.entropy.clone();
+        next.version += 1;
+        next.updated_at = now;
+        let mut entry = None;
+        if next.seats.iter().all(|seat| seat.is_claimed()) {
+            // The last claim: the seed is now fixed, so deal (log entry 0).
+            let seed = seed_of_record(&next)?;
+            let ruleset = ruleset_of(ctx, &next)?;
+            let game = ruleset
+                .setup(next.seats.len() as u8, &next.options, seed)
+                .map_err(|error| ApiError::Internal(format!("setup failed after validation: {error}")))?;
+            let state = game.state_json();
+            let setup = StoredAction { action: Value::Null, visibility: Visibility::Public };
+            entry = Some(LogEntry {
+                seq: 0,
+                seat: None,
+                action: serde_json::to_value(setup).expect("serializes"),
+                events: Value::Array(Vec::new()),
+                idempotency_key: None,
+                state_hash: state_hash(&state),
+                at: now,
+            });
+            next.state = Some(state);
+            next.log_len = 1;
+            next.status = if game.outcome().is_some() { Status::Finished } else { Status::Active };
+        }
+        let commit = Commit { record: next.clone(), expected_version, entry, idempotency: None };
+        match ctx.store.commit(&commit).await {
+            Ok(()) => {
+                let claimed = ClaimedSeat {
+                    game_id: id.clone(),
+                    seat,
+                    player_token,
+                    status: next.status.as_str().to_string(),
+                    version: next.version,
+                };
+                return Ok(Reply::json(201, &claimed).header("etag", etag(next.version)));
+            }
+            Err(StoreError::VersionConflict { .. }) => continue,
+            Err(error) => return Err(error.into()),
+        }
+    }
+    Err(ApiError::conflict("version-conflict", "the game kept changing while claiming; try again"))
+}

@@ -1,0 +1,18 @@
+//! HTTP tests against a real server on a free loopback port (one test binary, a module per
+//! concern, as zero2prod and ripgrep do).
+
+mod audit;
+mod concurrency;
+mod errors;
+mod openapi;
+mod playouts;
+mod views;
+
+/// Options that keep HTTP games short where a ruleset allows it.
+pub fn test_options(ruleset: &str) -> serde_json::Value {
+    match ruleset {
+        // Random play can wander at the bottom of the board for a long time (spec D25).
+        "tulipmania-1637" => serde_json::json!({"max_turns": 60}),
+        _ => serde_json::json!({}),
+    }
+}
