@@ -1,6 +1,6 @@
 //! Actions, events and errors: the JSON shapes and kebab-case codes of spec §4.0.
 
-use crate::types::{Card, Colour, DiscardReason, Florins};
+use crate::types::{Card, Colour, DiscardReason};
 use game_core::{RuleError, Seat};
 use serde::{Deserialize, Serialize};
 
@@ -151,7 +151,7 @@ pub enum Event {
         /// The winning card (`pass` when everybody passed).
         card: Card,
         /// What the seller received.
-        price: Florins,
+        price: i64,
         /// Who paid it.
         paid_by: Payer,
         /// Who received the tulip, or null if it went to the stockpile.
@@ -199,7 +199,7 @@ pub enum Event {
         /// The players who sold.
         seats: Vec<Seat>,
         /// What each received from the bank.
-        price: Florins,
+        price: i64,
         /// The price space they sold at.
         from: String,
         /// The space the marker then moved down to.
@@ -272,7 +272,7 @@ pub enum Event {
         /// The colour.
         colour: Colour,
         /// The price paid to the bank.
-        price: Florins,
+        price: i64,
         /// The price space before the move.
         from: String,
         /// The price space after the move.
@@ -301,14 +301,14 @@ pub enum Event {
     /// Every held tulip was sold at its colour's current price (spec §4.5).
     Liquidated {
         /// What each seat received, by seat.
-        payouts: Vec<Florins>,
+        payouts: Vec<i64>,
     },
     /// The game is over.
     GameEnded {
         /// Why.
         reason: EndReason,
         /// Final cash, by seat.
-        cash: Vec<Florins>,
+        cash: Vec<i64>,
         /// Ranks, by seat (1 = best; equal cash shares a rank).
         ranks: Vec<u8>,
     },
@@ -367,9 +367,9 @@ pub enum TulipError {
     #[error("a tulip costs {price} and you have {cash}")]
     InsufficientCash {
         /// The price.
-        price: Florins,
+        price: i64,
         /// The player's cash.
-        cash: Florins,
+        cash: i64,
     },
 }
 

@@ -40,7 +40,7 @@ pub struct SpaceSpec {
     /// The space's id, `r<row>c<col>` on the default board.
     pub id: String,
     /// The price printed on the space, in florins.
-    pub value: Florins,
+    pub value: i64,
     /// Current, transition or burst.
     pub kind: SpaceKind,
     /// Whether the price markers start here (exactly one space, worth ƒ50).

@@ -5,7 +5,7 @@ use crate::action::{EndReason, RevealedCard};
 use crate::options::Options;
 use crate::setup::Parameters;
 use crate::state::{Phase, Tulipmania};
-use crate::types::{counts_map, total, Card, Colour, DiscardedBuyer, Florins};
+use crate::types::{counts_map, total, Card, Colour, DiscardedBuyer};
 use game_core::{GameRng, Seat, SeatSet, Viewer};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -40,7 +40,7 @@ pub struct View {
     /// Every player, by seat.
     pub players: Vec<PlayerView>,
     /// The bank (a signed ledger).
-    pub bank: Florins,
+    pub bank: i64,
     /// The stockpile, by colour in play.
     pub stock: BTreeMap<Colour, u8>,
     /// Every colour's price marker.
@@ -96,7 +96,7 @@ pub struct PlayerView {
     /// The seat.
     pub seat: Seat,
     /// Cash (public).
-    pub cash: Florins,
+    pub cash: i64,
     /// Tulips by colour (public).
     pub tulips: BTreeMap<Colour, u8>,
     /// Number of buyer cards (public).
@@ -118,12 +118,12 @@ pub struct MarkerView {
     /// The space id, or null once the colour has burst (`REMOVED`).
     pub space: Option<String>,
     /// The current price, or null once burst.
-    pub price: Option<Florins>,
+    pub price: Option<i64>,
     /// What a `speculate` card pays now (the gold arrow's transition space).
-    pub speculate_price: Option<Florins>,
+    pub speculate_price: Option<i64>,
     /// What the seller receives if everybody passes (the pink arrow, or the current price on
     /// the bottom row).
-    pub all_pass_price: Option<Florins>,
+    pub all_pass_price: Option<i64>,
 }
 
 /// The end of the game.
@@ -133,7 +133,7 @@ pub struct ResultView {
     /// Why the game ended.
     pub reason: EndReason,
     /// Final cash by seat.
-    pub cash: Vec<Florins>,
+    pub cash: Vec<i64>,
     /// Ranks by seat (1 = best; equal cash shares a rank).
     pub ranks: Vec<u8>,
     /// Every seat of rank 1.
