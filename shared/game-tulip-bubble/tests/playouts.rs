@@ -124,15 +124,17 @@ fn invariants(game: &TulipBubble) {
     }
     // 8. Areas.
     assert!(game.next_shipment.len() <= n + 2);
-    if let Phase::Selling { seller } = game.phase {
-        if seller == game.start_player
-            && game.players.iter().all(|player| !player.selling_done)
-            && game.players.iter().all(|p| !p.collector_used_this_round)
-        {
-            // Nothing sold yet this round unless the start player already sold to the market.
-            assert!(game.just_sold.is_empty() || !game.just_sold.is_empty() && game.round >= 2);
-        }
+    if let Phase::Selling { .. } = game.phase {
         assert!(game.round >= 2, "no Selling in round 1");
+        // A short shipment happens only when deck and discard are both exhausted.
+        if game.next_shipment.len() < n + 2
+            && game.players.iter().all(|player| !player.selling_done)
+        {
+            assert!(
+                game.tulip_deck.is_empty() && game.tulip_discard.is_empty(),
+                "short shipment with cards left"
+            );
+        }
     }
     // 9. Round bound.
     assert!(game.round <= 10, "round {}", game.round);
@@ -327,6 +329,7 @@ fn cautious_games(
                 }
                 _ => bot.choose(&concrete).expect("a concrete action").clone(),
             };
+            let previous_shipment = state.next_shipment.clone();
             let events = state
                 .apply(seat, action, &mut GameRng::for_entry(seed, step))
                 .expect("listed action applies");
@@ -351,8 +354,15 @@ fn cautious_games(
                         seats.iter().for_each(|seat| ledger[seat.index()] += amount)
                     }
                     Event::ShipmentArrived {
-                        reshuffled: true, ..
-                    } => reshuffles += 1,
+                        new_arrivals,
+                        reshuffled,
+                        ..
+                    } => {
+                        // Invariant 8: NA is exactly the previous NS, and JS starts empty.
+                        assert_eq!(new_arrivals, &previous_shipment);
+                        assert!(state.just_sold.is_empty());
+                        reshuffles += u32::from(*reshuffled);
+                    }
                     Event::BlackTulipDecisionSubmitted { seat, claim } => {
                         // The sealed decision is shown to its author only.
                         assert_eq!(
