@@ -3,7 +3,7 @@
 // criterion_group! and criterion_main! generate undocumented functions.
 #![allow(missing_docs)]
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use game_core::testing::game_seed;
 use game_core::{Game, GameRng, LegalAction, Seat};
 use game_tulip_traders::{Action, Options, TulipTraders};
@@ -53,18 +53,19 @@ fn mid_game() -> TulipTraders {
 }
 
 fn benches(c: &mut Criterion) {
-    let mut seed = 0;
-    let actions: usize = (0..50).map(play).sum();
+    // The same 20 seeded games every iteration; the throughput is their total action count,
+    // so criterion's elements/s is actions per second (time per action = 1 / that).
+    let actions: usize = (0..20).map(play).sum();
     println!(
-        "50 games, {actions} actions ({:.1} per game)",
-        actions as f64 / 50.0
+        "20 games, {actions} actions ({:.1} per game)",
+        actions as f64 / 20.0
     );
-    c.bench_function("tulip_traders_random_game_4p", |b| {
-        b.iter(|| {
-            seed += 1;
-            play(seed)
-        })
+    let mut group = c.benchmark_group("tulip_traders");
+    group.throughput(Throughput::Elements(actions as u64));
+    group.bench_function("random_games_4p_per_action", |b| {
+        b.iter(|| (0..20).map(play).sum::<usize>())
     });
+    group.finish();
     let state = mid_game();
     c.bench_function("tulip_traders_state_json_round_trip", |b| {
         b.iter(|| {
