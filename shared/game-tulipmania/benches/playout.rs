@@ -4,7 +4,7 @@
 // `criterion_group!` generates an undocumented `pub fn benches`.
 #![allow(missing_docs)]
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use game_core::testing::game_seed;
 use game_core::{Game, GameRng, LegalAction, Seat};
 use game_tulipmania::{Options, Tulipmania};
@@ -43,20 +43,24 @@ fn play(n_seats: u8, index: u64) -> (u64, Tulipmania) {
 }
 
 fn per_action(c: &mut Criterion) {
-    for n_seats in [3u8, 5] {
-        // Divide by the actions per game to read the time per action.
-        let actions: u64 = (0..20).map(|index| play(n_seats, index).0).sum::<u64>() / 20;
-        let mut index = 0;
-        c.bench_function(
-            &format!("random game, {n_seats} seats (~{actions} actions)"),
+    let mut group = c.benchmark_group("tulipmania random games");
+    for n_seats in [3u8, 4, 5] {
+        // One iteration plays the same 20 seeded games; the throughput is their total number
+        // of accepted actions, so criterion's elements/s is actions per second.
+        let actions: u64 = (0..20).map(|index| play(n_seats, index).0).sum();
+        group.throughput(Throughput::Elements(actions));
+        group.bench_function(
+            format!("{n_seats} seats, 20 games, {actions} actions"),
             |b| {
                 b.iter(|| {
-                    index += 1;
-                    black_box(play(n_seats, index % 20))
+                    (0..20)
+                        .map(|index| black_box(play(n_seats, index)).0)
+                        .sum::<u64>()
                 })
             },
         );
     }
+    group.finish();
 }
 
 fn json_round_trip(c: &mut Criterion) {

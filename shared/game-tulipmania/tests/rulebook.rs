@@ -1563,3 +1563,84 @@ fn d5_bottom_descent() {
         assert_eq!(prices, expected, "{descent:?}");
     }
 }
+
+/// §1.5.5: the default board reproduces every board fact of the rulebook (B1–B10).
+#[test]
+fn board_facts_b1_to_b10() {
+    use game_tulipmania::{Board, BoardName, BottomDescent, SpaceKind};
+    let board = Board::builtin(BoardName::ReconstructedV1, BottomDescent::FollowLeftArrow);
+    let at = |id: &str| board.find(id).unwrap_or_else(|| panic!("no space {id}"));
+    let value = |index: u8| board.value(index);
+    let space = |id: &str| board.space(at(id));
+    // B1: start on 50.
+    assert_eq!(
+        (board.space(board.start).id.as_str(), value(board.start)),
+        ("r0c1", 50)
+    );
+    // B2: purchase at 250 → 375.
+    assert_eq!(value(space("r2c1").purchase.unwrap()), 375);
+    // B3: speculate at 250 pays 750 and lands on 1000.
+    assert_eq!(
+        (
+            value(space("r2c1").speculate_via.unwrap()),
+            value(space("r2c1").speculate_to.unwrap())
+        ),
+        (750, 1000)
+    );
+    // B4: all pass at 250 pays 150 and lands on 50.
+    assert_eq!(
+        (
+            value(space("r2c1").sale_via.unwrap()),
+            value(space("r2c1").sale_to.unwrap())
+        ),
+        (150, 50)
+    );
+    // B5: speculate at 1000 pays 3000 and lands on the 4000 burst space.
+    let to = space("r4c1").speculate_to.unwrap();
+    assert_eq!(
+        (
+            value(space("r4c1").speculate_via.unwrap()),
+            value(to),
+            board.space(to).kind
+        ),
+        (3000, 4000, SpaceKind::Burst)
+    );
+    // B6: the descent from 4000 is 3000, 1000, 750, 250, 150.
+    let mut descent = vec![value(to)];
+    let mut here = to;
+    for _ in 0..5 {
+        here = board.space(here).down;
+        descent.push(value(here));
+    }
+    assert_eq!(descent, vec![4000, 3000, 1000, 750, 250, 150]);
+    // B7: the bottom row is 25, 50, 75, 100; all-pass moves left; 25 stays.
+    let bottom: Vec<i64> = ["r0c0", "r0c1", "r0c2", "r0c3"]
+        .iter()
+        .map(|id| space(id).value)
+        .collect();
+    assert_eq!(bottom, vec![25, 50, 75, 100]);
+    for (id, left) in [
+        ("r0c0", "r0c0"),
+        ("r0c1", "r0c0"),
+        ("r0c2", "r0c1"),
+        ("r0c3", "r0c2"),
+    ] {
+        assert_eq!(space(id).sale_to, Some(at(left)));
+        assert_eq!(space(id).sale_via, None);
+    }
+    // B8: a purchase can make the price 3000 (r4c3 → r6c0).
+    assert_eq!(value(space("r4c3").purchase.unwrap()), 3000);
+    // B9, B10: every current space is below 3000; the top row is all burst.
+    for space in &board.spaces {
+        match space.kind {
+            SpaceKind::Current => assert!(space.value < 3000),
+            SpaceKind::Burst => assert!(space.id.starts_with("r6")),
+            SpaceKind::Transition => {}
+        }
+    }
+    assert!(board
+        .spaces
+        .iter()
+        .filter(|space| space.id.starts_with("r6"))
+        .all(|space| space.kind == SpaceKind::Burst));
+}
