@@ -1,6 +1,6 @@
 //! Actions (spec §4, wire format §4.12) and the rule errors (§4.11).
 
-use crate::cards::{CardId, Collector, Guilders};
+use crate::cards::{CardId, Collector};
 use serde::{Deserialize, Serialize};
 
 /// How a buyer pays for a tulip it won (§4.8).
@@ -52,7 +52,7 @@ pub enum Action {
     /// §4.6: raise the auction.
     AuctionBid {
         /// The bid: above the market price, or above the high bid; at most 1,000,000.
-        amount: Guilders,
+        amount: i64,
     },
     /// §4.7: leave the auction.
     AuctionPass {},
@@ -91,9 +91,9 @@ pub enum TulipBubbleError {
     #[error("you need {needed} fl but have {available} fl")]
     InsufficientCash {
         /// What the action costs.
-        needed: Guilders,
+        needed: i64,
         /// The seat's cash (its own information).
-        available: Guilders,
+        available: i64,
     },
     /// With `evil_leverage`, a financed tulip cannot be sold to the market.
     #[error("financed tulips cannot be sold to the market with the evil leverage rule; buy it back first")]
@@ -135,13 +135,13 @@ pub enum TulipBubbleError {
     #[error("the bid must be at least {minimum}")]
     BidTooLow {
         /// The smallest acceptable bid.
-        minimum: Guilders,
+        minimum: i64,
     },
     /// The bid exceeds the technical cap of 1,000,000 (D-8).
     #[error("the bid must be at most {maximum}")]
     BidTooHigh {
         /// The cap.
-        maximum: Guilders,
+        maximum: i64,
     },
     /// A Black Tulip claim needs more than 120 fl and no financed tulips (D-4).
     #[error("you need more than 120 fl and no financed tulips to buy the Black Tulip")]
@@ -150,7 +150,7 @@ pub enum TulipBubbleError {
     #[error("you cannot pay {price} fl in cash")]
     CashNotAllowed {
         /// The price to pay.
-        price: Guilders,
+        price: i64,
     },
 }
 

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
-/// Guilders (fl). Signed so that a Bust score can be negative (D-10).
+/// i64 (fl). Signed so that a Bust score can be negative (D-10).
 pub type Guilders = i64;
 
 /// A tulip colour, which is also the colour of a price marker (§0).
@@ -369,7 +369,7 @@ mod schemas {
 
 /// The price of a tulip of `rank` with its colour's marker on `level` (1..=7), per the chart
 /// of §1.3. `a_price_low` is the reconstructed A price at levels I and II (D-1).
-pub fn price(rank: Rank, level: u8, a_price_low: [Guilders; 2]) -> Guilders {
+pub fn price(rank: Rank, level: u8, a_price_low: [i64; 2]) -> i64 {
     let index = usize::from(level.clamp(1, 7) - 1);
     match rank {
         Rank::A if index < 2 => a_price_low[index],
@@ -380,11 +380,11 @@ pub fn price(rank: Rank, level: u8, a_price_low: [Guilders; 2]) -> Guilders {
 }
 
 /// Row A of the chart, levels III..VII (confirmed by the rulebook examples).
-pub const PRICE_A_HIGH: [Guilders; 5] = [15, 20, 26, 33, 40];
+pub const PRICE_A_HIGH: [i64; 5] = [15, 20, 26, 33, 40];
 /// Row B of the chart, levels I..VII.
-pub const PRICE_B: [Guilders; 7] = [3, 5, 7, 10, 13, 16, 20];
+pub const PRICE_B: [i64; 7] = [3, 5, 7, 10, 13, 16, 20];
 /// Row C of the chart, levels I..VII.
-pub const PRICE_C: [Guilders; 7] = [1, 3, 5, 7, 9, 11, 13];
+pub const PRICE_C: [i64; 7] = [1, 3, 5, 7, 9, 11, 13];
 
 /// One of the 8 collector cards (§1.4), serialized as its id (`"SERVANT"`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -412,7 +412,7 @@ pub enum Collector {
 /// The three collector stacks with their bonus and their cards in the canonical order of
 /// §5.1 (RNG#5–7). Which collector sits in the +10 and +15 stacks is reconstructed (D-2):
 /// this table is the single place to change it.
-pub const COLLECTOR_STACKS: [(Guilders, &[Collector]); 3] = [
+pub const COLLECTOR_STACKS: [(i64, &[Collector]); 3] = [
     (
         10,
         &[
@@ -439,7 +439,7 @@ impl Collector {
     }
 
     /// The bonus paid on top of the market price of the three tulips.
-    pub fn bonus(self) -> Guilders {
+    pub fn bonus(self) -> i64 {
         COLLECTOR_STACKS[self.stack()].0
     }
 

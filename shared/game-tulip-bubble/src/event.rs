@@ -2,7 +2,7 @@
 //! logged privately for its author with a redacted twin for everyone else.
 
 use crate::action::PaymentMethod;
-use crate::cards::{Collector, EventCard, Guilders, Tulip};
+use crate::cards::{Collector, EventCard, Tulip};
 use crate::state::EndReason;
 use crate::track::Track;
 use game_core::{Seat, SeatSet};
@@ -43,9 +43,9 @@ pub enum Event {
         /// The tulip, now the rightmost card of Just Sold.
         tulip: Tulip,
         /// The market price received.
-        price: Guilders,
+        price: i64,
         /// The loan repaid from the price, for a financed tulip.
-        loan_repaid: Option<Guilders>,
+        loan_repaid: Option<i64>,
     },
     /// §4.2: three tulips were sold to a collector.
     SoldToCollector {
@@ -56,7 +56,7 @@ pub enum Event {
         /// The three tulips, now discarded.
         tulips: Vec<Tulip>,
         /// Market prices plus bonus.
-        amount: Guilders,
+        amount: i64,
         /// The collector now face up on that stack, if any.
         next_collector: Option<Collector>,
     },
@@ -67,7 +67,7 @@ pub enum Event {
         /// The tulip.
         tulip: Tulip,
         /// The loan repaid.
-        loan: Guilders,
+        loan: i64,
     },
     /// §4.4: a seat ended its Selling turn.
     SellingTurnEnded {
@@ -107,7 +107,7 @@ pub enum Event {
         /// The tulip.
         tulip: Tulip,
         /// Its market price, the floor of the first bid.
-        market_price: Guilders,
+        market_price: i64,
         /// The bidders in turn order.
         participants: Vec<Seat>,
     },
@@ -116,7 +116,7 @@ pub enum Event {
         /// The bidder.
         seat: Seat,
         /// The amount.
-        amount: Guilders,
+        amount: i64,
     },
     /// §4.7: a seat left the auction.
     AuctionPassed {
@@ -130,7 +130,7 @@ pub enum Event {
         /// The buyer.
         buyer: Seat,
         /// The price.
-        price: Guilders,
+        price: i64,
         /// Whether it was won in an auction (otherwise a single marker).
         auction: bool,
     },
@@ -141,7 +141,7 @@ pub enum Event {
         /// The tulip.
         tulip: Tulip,
         /// The price.
-        price: Guilders,
+        price: i64,
         /// Cash or finance.
         method: PaymentMethod,
     },
@@ -150,7 +150,7 @@ pub enum Event {
         /// The receivers.
         seats: SeatSet,
         /// The amount each received (rounded down).
-        amount: Guilders,
+        amount: i64,
     },
     /// §3.6 C1 (or §7.1 at setup): the Market Response.
     MarketResponse {
@@ -171,9 +171,9 @@ pub enum Event {
         /// The winners.
         winners: SeatSet,
         /// Every seat's cash at the end, by seat.
-        cash: Vec<Guilders>,
+        cash: Vec<i64>,
         /// Every seat's score (cash − loans), by seat.
-        scores: Vec<Guilders>,
+        scores: Vec<i64>,
         /// The event card removed unseen at setup.
         removed_event: EventCard,
     },

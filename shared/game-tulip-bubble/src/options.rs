@@ -1,6 +1,5 @@
 //! Options chosen when a game is created (spec §7).
 
-use crate::cards::Guilders;
 use game_core::Seat;
 use serde::{Deserialize, Serialize};
 
@@ -17,7 +16,7 @@ pub struct Options {
     pub evil_leverage: bool,
     /// The price of a rank-A tulip at levels I and II (D-1: reconstructed, no source
     /// prints them). Each must be at least 1.
-    pub a_price_low: [Guilders; 2],
+    pub a_price_low: [i64; 2],
     /// The round-1 start player; `null` draws one at random (D-25).
     pub start_player: Option<Seat>,
 }

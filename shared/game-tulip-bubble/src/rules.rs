@@ -3,15 +3,15 @@
 //! Event phase and the end of the game (spec §3–§4, §6).
 
 use crate::action::{Action, PaymentMethod, TulipBubbleError as Error};
-use crate::cards::{CardId, Collector, EventEffect, Guilders, Tulip};
+use crate::cards::{CardId, Collector, EventEffect, Tulip};
 use crate::event::Event;
 use crate::state::{Auction, EndReason, Loan, Payment, Phase, Resolution, Slot, TulipBubble};
 use game_core::{GameRng, Logged, Seat, SeatSet};
 
 /// The technical cap on a bid (D-8); not a game rule.
-pub const BID_CAP: Guilders = 1_000_000;
+pub const BID_CAP: i64 = 1_000_000;
 /// A Black Tulip claim needs strictly more cash than this (D-4).
-pub const BLACK_TULIP_THRESHOLD: Guilders = 120;
+pub const BLACK_TULIP_THRESHOLD: i64 = 120;
 
 /// The log of one `apply`.
 pub(crate) type Log = Vec<Logged<Event>>;
@@ -104,7 +104,7 @@ impl TulipBubble {
     }
 
     /// The smallest acceptable bid in the running auction (§3.5 B3).
-    pub fn minimum_bid(&self) -> Option<Guilders> {
+    pub fn minimum_bid(&self) -> Option<i64> {
         match &self.phase {
             Phase::Auction { auction, .. } => Some(match auction.high_bid {
                 Some((_, high)) => high + 1,
@@ -285,11 +285,8 @@ impl TulipBubble {
         cards: Vec<Tulip>,
         log: &mut Log,
     ) {
-        let amount: Guilders = cards
-            .iter()
-            .map(|&tulip| self.price_of(tulip))
-            .sum::<Guilders>()
-            + collector.bonus();
+        let amount: i64 =
+            cards.iter().map(|&tulip| self.price_of(tulip)).sum::<i64>() + collector.bonus();
         let player = &mut self.players[seat.index()];
         player.concealed.retain(|held| !cards.contains(held));
         player.cash += amount;
@@ -467,7 +464,7 @@ impl TulipBubble {
     }
 
     // §4.6
-    fn auction_bid(&mut self, seat: Seat, amount: Guilders, log: &mut Log) {
+    fn auction_bid(&mut self, seat: Seat, amount: i64, log: &mut Log) {
         let Phase::Auction { auction, .. } = &mut self.phase else {
             return;
         };
@@ -559,7 +556,7 @@ impl TulipBubble {
         }));
         let others = payment.participants.len().saturating_sub(1);
         if others > 0 && payment.price > payment.market_price {
-            let amount = (payment.price - payment.market_price) / others as Guilders;
+            let amount = (payment.price - payment.market_price) / others as i64;
             let seats: SeatSet = payment
                 .participants
                 .iter()

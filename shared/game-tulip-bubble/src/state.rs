@@ -1,7 +1,7 @@
 //! The complete game state (spec §2.1). Fields are public so that tests and tools can build
 //! any position (see the crate docs); clients only ever see [`crate::TulipBubbleView`].
 
-use crate::cards::{price, Collector, EventCard, Guilders, Tulip};
+use crate::cards::{price, Collector, EventCard, Tulip};
 use crate::options::Options;
 use crate::track::Track;
 use game_core::{Seat, SeatSet};
@@ -78,14 +78,14 @@ pub struct Loan {
     /// The tulip.
     pub tulip: Tulip,
     /// The amount owed to the bank (the purchase price).
-    pub loan: Guilders,
+    pub loan: i64,
 }
 
 /// One seat's holdings.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Player {
-    /// Guilders behind the screen (private).
-    pub cash: Guilders,
+    /// i64 behind the screen (private).
+    pub cash: i64,
     /// Tulips behind the screen, sorted (private, including the count).
     pub concealed: Vec<Tulip>,
     /// Financed tulips, in purchase order (public).
@@ -98,7 +98,7 @@ pub struct Player {
 
 impl Player {
     /// A seat at setup: 20 fl, nothing else (S2).
-    pub fn new(cash: Guilders) -> Player {
+    pub fn new(cash: i64) -> Player {
         Player {
             cash,
             concealed: Vec::new(),
@@ -109,12 +109,12 @@ impl Player {
     }
 
     /// The sum of the seat's loans.
-    pub fn debt(&self) -> Guilders {
+    pub fn debt(&self) -> i64 {
         self.financed.iter().map(|loan| loan.loan).sum()
     }
 
     /// The loan on `tulip`, if the seat financed it.
-    pub fn loan_on(&self, tulip: Tulip) -> Option<Guilders> {
+    pub fn loan_on(&self, tulip: Tulip) -> Option<i64> {
         self.financed
             .iter()
             .find(|loan| loan.tulip == tulip)
@@ -167,13 +167,13 @@ pub struct Auction {
     /// The card.
     pub tulip: Tulip,
     /// Its market price.
-    pub market_price: Guilders,
+    pub market_price: i64,
     /// Seats with a marker on it, clockwise from the start player.
     pub participants: Vec<Seat>,
     /// Participants that have not passed.
     pub active: SeatSet,
     /// The highest bid so far and who made it.
-    pub high_bid: Option<(Seat, Guilders)>,
+    pub high_bid: Option<(Seat, i64)>,
     /// The seat to bid or pass.
     pub actor: Seat,
 }
@@ -187,9 +187,9 @@ pub struct Payment {
     /// Who must pay.
     pub buyer: Seat,
     /// What it costs.
-    pub price: Guilders,
+    pub price: i64,
     /// Its market price (for the premium).
-    pub market_price: Guilders,
+    pub market_price: i64,
     /// Everyone who had a marker on it, clockwise from the start player.
     pub participants: Vec<Seat>,
 }
@@ -244,7 +244,7 @@ pub enum Phase {
 
 impl TulipBubble {
     /// The market price of `tulip` now (§1.3).
-    pub fn price_of(&self, tulip: Tulip) -> Guilders {
+    pub fn price_of(&self, tulip: Tulip) -> i64 {
         price(
             tulip.rank(),
             self.track.level(tulip.colour()),
@@ -285,7 +285,7 @@ impl TulipBubble {
     }
 
     /// Each seat's score: cash minus loans (§6.2, §6.3).
-    pub fn scores(&self) -> Vec<Guilders> {
+    pub fn scores(&self) -> Vec<i64> {
         self.players
             .iter()
             .map(|player| player.cash - player.debt())

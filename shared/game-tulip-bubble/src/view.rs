@@ -1,7 +1,7 @@
 //! What one viewer may see (spec §2.2): public fields, plus the viewer's own cash and
 //! concealed tulips; everything once the game is over (D-30).
 
-use crate::cards::{Collector, EventCard, Guilders, Tulip, COLLECTOR_STACKS};
+use crate::cards::{Collector, EventCard, Tulip, COLLECTOR_STACKS};
 use crate::options::Options;
 use crate::state::{Auction, EndReason, Loan, Payment, Phase, Resolution, Slot, TulipBubble};
 use crate::track::Track;
@@ -61,7 +61,7 @@ pub struct TulipBubbleView {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_bubble::CollectorStackView))]
 pub struct CollectorStackView {
     /// The bonus of every card in the stack.
-    pub bonus: Guilders,
+    pub bonus: i64,
     /// The face-up card, if the stack is not empty.
     pub top: Option<Collector>,
     /// Cards in the stack.
@@ -77,7 +77,7 @@ pub struct PlayerView {
     /// The seat.
     pub seat: Seat,
     /// Cash: the viewer's own, or everyone's once the game is over; otherwise `null`.
-    pub cash: Option<Guilders>,
+    pub cash: Option<i64>,
     /// Concealed tulips, on the same terms as `cash` (not even the count is public).
     pub concealed: Option<Vec<Tulip>>,
     /// Financed tulips and their loans (public).
@@ -121,7 +121,7 @@ pub enum PhaseView {
         /// The auction.
         auction: Auction,
         /// The smallest acceptable bid.
-        minimum_bid: Guilders,
+        minimum_bid: i64,
     },
     /// §3.5 B4: a payment choice.
     Payment {
@@ -139,7 +139,7 @@ pub enum PhaseView {
         /// Black Tulip claimants.
         claimants: SeatSet,
         /// Every seat's score (cash − loans).
-        scores: Vec<Guilders>,
+        scores: Vec<i64>,
     },
 }
 
