@@ -447,3 +447,76 @@ fn step_invariants_from_events() {
         assert!(sales_seen > 0);
     }
 }
+
+/// `ALL_DECLINE` under play: a "lazy" seeded bot that, 7 times in 10 when it may, keeps its
+/// tulip, skips the purchase or passes (otherwise it picks at random) lets idle rounds happen,
+/// so the
+/// decline end and its liquidation are exercised for both idle rules. The §9 state
+/// invariants are checked after every action; `max_turns = 400` bounds each game.
+#[test]
+fn lazy_players_decline() {
+    use game_core::testing::game_seed;
+    use game_core::{GameRng, LegalAction};
+    use game_tulipmania::{Action, Card};
+
+    // Seen with these seeds: all_decline in most games, final_burst in some, turn_cap rarely.
+    for (n_seats, rule) in [
+        (3u8, IdleRoundRule::Sliding),
+        (4, IdleRoundRule::Anchored),
+        (5, IdleRoundRule::Sliding),
+    ] {
+        let previous = RefCell::new(None);
+        let mut reasons = std::collections::BTreeMap::new();
+        for index in 0..GAMES {
+            let seed = game_seed(77, index);
+            let options = Options {
+                idle_round_rule: rule,
+                ..capped(Options::default())
+            };
+            let mut state = Tulipmania::setup(n_seats, &options, &mut GameRng::for_entry(seed, 0))
+                .expect("setup");
+            check(&state, &previous);
+            let mut bot = GameRng::for_entry(game_seed(76, index), 0);
+            let mut steps = 0;
+            while !state.to_act().is_empty() {
+                steps += 1;
+                assert!(steps <= MAX_STEPS);
+                let acting: Vec<Seat> = state.to_act().iter().collect();
+                let seat = *bot.choose(&acting).unwrap();
+                let legal: Vec<Action> = state
+                    .legal_actions(seat)
+                    .into_iter()
+                    .map(|entry| match entry {
+                        LegalAction::Action { action } => action,
+                        LegalAction::Schema { .. } => unreachable!("every entry is concrete"),
+                    })
+                    .collect();
+                let lazy = legal.iter().copied().find(|action| {
+                    matches!(
+                        action,
+                        Action::SkipSale {}
+                            | Action::SkipPurchase {}
+                            | Action::CommitCard { card: Card::Pass }
+                            | Action::PlaySellerCard { card: Card::Pass }
+                    )
+                });
+                let action = match lazy {
+                    Some(action) if bot.below(10) < 7 => action,
+                    _ => *bot.choose(&legal).unwrap(),
+                };
+                state
+                    .apply(seat, action, &mut GameRng::for_entry(seed, steps as u64))
+                    .expect("listed actions apply");
+                check(&state, &previous);
+            }
+            *reasons
+                .entry(state.outcome().unwrap().reason)
+                .or_insert(0u64) += 1;
+        }
+        eprintln!("lazy {n_seats} seats, {rule:?}: {reasons:?}");
+        assert!(
+            reasons.get("all_decline").copied().unwrap_or(0) > 0,
+            "{reasons:?}"
+        );
+    }
+}
