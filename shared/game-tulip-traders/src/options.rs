@@ -99,7 +99,7 @@ pub struct Options {
     pub weed_penalty: i64,
     /// Points added per SACK held at final scoring (default 0).
     pub sack_penalty: i64,
-    /// How many patterns one hand may score; above 1 they must use disjoint cards.
+    /// How many patterns one hand may score (1..=3); above 1 they must use disjoint cards.
     pub max_bonuses_per_player: u8,
     /// Three pairs need three pairwise distinct shared attributes.
     pub three_pairs_distinct: bool,
@@ -209,10 +209,10 @@ impl Options {
         if self
             .round_table
             .iter()
-            .any(|row| row.rv == 0 || row.rv > 1000 || row.rc > 100_000 || row.limit > 10)
+            .any(|row| row.rv == 0 || row.rv > 1000 || row.rc > 100_000 || row.limit > 8)
         {
             return Err(
-                "round_table values out of range (rv 1..=1000, rc ≤ 100000, limit ≤ 10)".into(),
+                "round_table values out of range (rv 1..=1000, rc ≤ 100000, limit ≤ 8)".into(),
             );
         }
         if self.investment_options.is_empty() || self.investment_options.len() > 8 {
@@ -246,12 +246,12 @@ impl Options {
                     option.name
                 ));
             }
-            if option.cost_rv > 1000 || option.limit_bonus > 6 {
+            if option.cost_rv > 1000 || option.limit_bonus > 4 {
                 return Err("investment option values out of range".into());
             }
         }
-        if self.max_bonuses_per_player == 0 {
-            return Err("max_bonuses_per_player must be at least 1".into());
+        if !(1..=3).contains(&self.max_bonuses_per_player) {
+            return Err("max_bonuses_per_player must be 1 to 3".into());
         }
         if let Some(fp) = self.first_player {
             if fp >= n_seats {
