@@ -288,17 +288,19 @@ fn cautious_games(
     options: Options,
     games: u64,
 ) -> std::collections::BTreeMap<String, u64> {
-    use game_core::testing::game_seed;
+    use game_core::testing::{game_seed, Redeal};
     use game_core::{GameRng, LegalAction, Visibility};
     use game_tulip_bubble::{Action, Event, PaymentMethod};
     let mut reasons = std::collections::BTreeMap::new();
     let mut reshuffles = 0;
+    let mut rounds = [0u32; 11];
     for index in 0..games {
         let seed = game_seed(4242, index);
         let mut bot = GameRng::for_entry(game_seed(77, index), 0);
         let mut state =
             TulipBubble::setup(n_seats, &options, &mut GameRng::for_entry(seed, 0)).expect("setup");
         let mut ledger = vec![20i64; usize::from(n_seats)];
+        let mut history: Vec<(Seat, Action)> = Vec::new();
         let mut step = 0u64;
         while !state.to_act().is_empty() {
             step += 1;
@@ -329,6 +331,38 @@ fn cautious_games(
                 }
                 _ => bot.choose(&concrete).expect("a concrete action").clone(),
             };
+            // The harness's generic properties, in these longer games too: every listed
+            // action applies, a stale action is refused without a trace, no view leaks.
+            if step % 8 == 0 {
+                for listed in &concrete {
+                    let mut copy = state.clone();
+                    copy.apply(seat, listed.clone(), &mut GameRng::for_entry(seed, step))
+                        .unwrap_or_else(|error| panic!("listed {listed:?} refused: {error}"));
+                }
+            }
+            if let Some((_, stale)) = history.get(bot.index(history.len().max(1))) {
+                let mut copy = state.clone();
+                let other = Seat(bot.below(u64::from(n_seats)) as u8);
+                if copy
+                    .apply(other, stale.clone(), &mut GameRng::for_entry(seed, step))
+                    .is_err()
+                {
+                    assert!(copy == state, "a refused action changed the state");
+                }
+            }
+            if step % 7 == 0 {
+                let viewers = Seat::all(n_seats)
+                    .map(Viewer::Seat)
+                    .chain([Viewer::Spectator]);
+                for viewer in viewers {
+                    let twin = state.redeal(viewer, &mut bot);
+                    let seen = serde_json::to_string(&state.view(viewer)).expect("view");
+                    let seen_in_twin = serde_json::to_string(&twin.view(viewer)).expect("view");
+                    assert_eq!(seen, seen_in_twin, "the view of {viewer:?} leaks");
+                    assert_eq!(twin.to_act(), state.to_act());
+                }
+            }
+            history.push((seat, action.clone()));
             let previous_shipment = state.next_shipment.clone();
             let events = state
                 .apply(seat, action, &mut GameRng::for_entry(seed, step))
@@ -377,10 +411,24 @@ fn cautious_games(
             assert_eq!(cash, ledger, "ledger of game {index} at step {step}");
             invariants(&state);
         }
+        // Replay: the same seed and actions give the same final state.
+        let mut replay =
+            TulipBubble::setup(n_seats, &options, &mut GameRng::for_entry(seed, 0)).expect("setup");
+        for (step, (seat, action)) in history.iter().enumerate() {
+            replay
+                .apply(
+                    *seat,
+                    action.clone(),
+                    &mut GameRng::for_entry(seed, step as u64 + 1),
+                )
+                .expect("replay");
+        }
+        assert!(replay == state, "replay of game {index} diverged");
+        rounds[state.round as usize] += 1;
         let outcome = state.outcome().expect("finished");
         *reasons.entry(outcome.reason).or_default() += 1;
     }
-    eprintln!("cautious {n_seats} seats {options:?}: {reasons:?}, {reshuffles} reshuffles");
+    eprintln!("cautious {n_seats} seats {options:?}: {reasons:?}, {reshuffles} reshuffles, final rounds {rounds:?}");
     assert!(
         reshuffles > 0 || n_seats == 3,
         "some games reshuffle the discard pile"
@@ -388,11 +436,12 @@ fn cautious_games(
     reasons
 }
 
-/// 300 cautious games at each seat count reach the Bust (bound: `MAX_STEPS`).
+/// 200 cautious games at each seat count and with each optional rule reach the Bust
+/// (bound: `MAX_STEPS`).
 #[test]
 fn cautious_games_reach_the_bust() {
     for n_seats in 3..=5 {
-        let reasons = cautious_games(n_seats, Options::default(), 300);
+        let reasons = cautious_games(n_seats, Options::default(), 200);
         assert!(
             reasons.get("bust").copied().unwrap_or(0) > 0,
             "{n_seats} seats: {reasons:?}"
@@ -409,7 +458,7 @@ fn cautious_games_reach_the_bust() {
             ..Options::default()
         },
     ] {
-        let reasons = cautious_games(4, options, 300);
+        let reasons = cautious_games(4, options, 200);
         assert!(reasons.get("bust").copied().unwrap_or(0) > 0, "{reasons:?}");
     }
 }
