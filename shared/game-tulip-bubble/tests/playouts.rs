@@ -333,7 +333,7 @@ fn cautious_games(
             };
             // The harness's generic properties, in these longer games too: every listed
             // action applies, a stale action is refused without a trace, no view leaks.
-            if step % 8 == 0 {
+            if step.is_multiple_of(8) {
                 for listed in &concrete {
                     let mut copy = state.clone();
                     copy.apply(seat, listed.clone(), &mut GameRng::for_entry(seed, step))
@@ -350,7 +350,7 @@ fn cautious_games(
                     assert!(copy == state, "a refused action changed the state");
                 }
             }
-            if step % 7 == 0 {
+            if step.is_multiple_of(7) {
                 let viewers = Seat::all(n_seats)
                     .map(Viewer::Seat)
                     .chain([Viewer::Spectator]);
