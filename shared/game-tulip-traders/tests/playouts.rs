@@ -12,7 +12,7 @@ use game_core::{Game, Seat, Viewer};
 use game_tulip_traders::cards::ALL_CARDS;
 use game_tulip_traders::options::ReofferMin;
 use game_tulip_traders::state::EndReason;
-use game_tulip_traders::{Card, Options, Phase, TulipTraders};
+use game_tulip_traders::{Card, Cell, Options, Phase, TulipTraders};
 use std::cell::RefCell;
 
 const MAX_STEPS: usize = 300;
@@ -237,6 +237,52 @@ fn transitions(prev: &TulipTraders, g: &TulipTraders) {
         );
     }
     assert!(g.elimination_order.starts_with(&prev.elimination_order));
+    // I18 ripple bound: a response changes only the lot's cells and their neighbours, and a
+    // neighbour loses at most hits × RV tokens unless it is wiped out. (With automatic
+    // single choices several lots may be resolved in one step, so the check is skipped.)
+    if let (Some(offer), false) = (&prev.offer, prev.options.auto_single_choice) {
+        if !matches!(prev.phase, Phase::Respond | Phase::Liquidate { .. })
+            || prev.grid.rows != g.grid.rows
+        {
+            return;
+        }
+        let hit: Vec<Cell> = offer
+            .lot
+            .iter()
+            .filter_map(|c| c.cell())
+            .filter(|c| prev.cell(*c).is_some())
+            .collect();
+        for (slot, (before, after)) in prev.grid.slots.iter().zip(&g.grid.slots).enumerate() {
+            let (before, after) = (before.unwrap(), after.unwrap());
+            assert_eq!(before.cell, after.cell);
+            if before == after || hit.contains(&before.cell) {
+                continue;
+            }
+            let (row, col) = (slot / prev.grid.cols, slot % prev.grid.cols);
+            let hits = prev
+                .grid
+                .neighbours(row, col)
+                .into_iter()
+                .filter(|&n| {
+                    prev.grid.slots[n]
+                        .is_some_and(|h| hit.contains(&h.cell) && h.cell.shares(before.cell))
+                })
+                .count() as u32;
+            assert!(
+                hits > 0,
+                "I18 {} changed but is not next to the lot",
+                before.cell
+            );
+            assert!(
+                after.tokens <= before.tokens,
+                "I18 a ripple never adds tokens"
+            );
+            assert!(
+                after.crisis || before.tokens - after.tokens <= hits * prev.rv(),
+                "I18 ripple bound"
+            );
+        }
+    }
 }
 
 fn run(n: u8, options: Options, seed: u64) -> game_core::testing::PlayoutStats {

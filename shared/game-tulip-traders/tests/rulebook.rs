@@ -1138,3 +1138,25 @@ fn unknown_ids_are_rejected_at_parse_time() {
     let buy: Action = serde_json::from_str(r#"{"type":"buy"}"#).unwrap();
     assert_eq!(buy, Action::Buy { liquidate: vec![] });
 }
+
+/// §9 I20: the disruption does not depend on the order of the lot (S4 with the lot reversed).
+#[test]
+fn i20_disruption_is_order_independent() {
+    let run = |lot: &[&str]| {
+        let mut g = base(3, 0);
+        g.round = 3;
+        set_grid(&mut g, &G3);
+        g.set_hand(A, &cards(lot));
+        g.phase = Phase::Offer {
+            seller: A,
+            min: 2,
+            final_offer: false,
+        };
+        act(&mut g, A, offer(lot, B, 15));
+        act(&mut g, B, Action::Accuse {});
+        (g.grid.clone(), g.bank_issued)
+    };
+    let forward = run(&["S-R", "P-Y", "SACK-3"]);
+    assert_eq!(forward, run(&["SACK-3", "P-Y", "S-R"]));
+    assert_eq!(forward, run(&["P-Y", "SACK-3", "S-R"]));
+}
