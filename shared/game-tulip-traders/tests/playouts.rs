@@ -285,17 +285,84 @@ fn transitions(prev: &TulipTraders, g: &TulipTraders) {
     }
 }
 
+fn in_phase5(g: &TulipTraders) -> bool {
+    matches!(
+        g.phase,
+        Phase::Offer { .. } | Phase::Respond | Phase::Liquidate { .. }
+    )
+}
+
+/// What the invariant closure remembers between steps of one game.
+#[derive(Default)]
+struct Track {
+    prev: Option<TulipTraders>,
+    /// Hand sizes when Phase 5 began (before fp's draw).
+    phase5_start: Option<Vec<usize>>,
+    /// The SACK supply was empty at some point of this Phase 5 (a liquidation may then shrink
+    /// a hand).
+    shortfall: bool,
+}
+
+/// I10: across Phase 5 every survivor's hand size is unchanged, except fp's +3 on a final
+/// purchase (or the last buyer's when fp is bankrupt) and SACK shortfalls.
+fn phase5_hand_sizes(track: &mut Track, g: &TulipTraders) {
+    let sizes: Vec<usize> = g.players.iter().map(|p| p.hand.len()).collect();
+    let Some(prev) = track.prev.as_ref() else {
+        return;
+    };
+    if in_phase5(g) && !in_phase5(prev) {
+        let mut start = sizes.clone();
+        start[g.fp.index()] -= 3;
+        track.phase5_start = Some(start);
+        track.shortfall = false;
+    }
+    if in_phase5(g) && g.sack_supply.is_empty() {
+        track.shortfall = true;
+    }
+    if in_phase5(prev) && !in_phase5(g) {
+        let Some(start) = track.phase5_start.take() else {
+            return;
+        };
+        if g.result
+            .as_ref()
+            .is_some_and(|r| r.reason == EndReason::SoleSurvivor)
+        {
+            return;
+        }
+        let fp_bankrupt = g.player(g.fp).bankrupt;
+        let mut grown = 0;
+        for (i, p) in g.players.iter().enumerate().filter(|(_, p)| !p.bankrupt) {
+            let delta = p.hand.len() as i64 - start[i] as i64;
+            assert!(delta <= 3, "I10 a hand grows by at most 3 in Phase 5");
+            if !track.shortfall {
+                assert!(delta == 0 || delta == 3, "I10 hand size changed by {delta}");
+            }
+            if delta == 3 {
+                grown += 1;
+                assert!(
+                    fp_bankrupt || Seat(i as u8) == g.fp,
+                    "I10 only fp's hand grows"
+                );
+            }
+        }
+        assert!(grown <= 1, "I10 at most one hand grows");
+    }
+}
+
 fn run(n: u8, options: Options, seed: u64) -> game_core::testing::PlayoutStats {
-    let previous: RefCell<Option<TulipTraders>> = RefCell::new(None);
+    let track: RefCell<Track> = RefCell::new(Track::default());
     let check = |g: &TulipTraders| {
         invariants(g);
-        let mut prev = previous.borrow_mut();
+        let mut track = track.borrow_mut();
         // Setup (round 1, nothing declared yet) starts a new game.
         let fresh = g.round == 1 && g.players.iter().all(|p| p.option.is_none());
-        if let (Some(p), false) = (prev.as_ref(), fresh) {
+        if fresh {
+            *track = Track::default();
+        } else if let Some(p) = track.prev.as_ref() {
             transitions(p, g);
         }
-        *prev = Some(g.clone());
+        phase5_hand_sizes(&mut track, g);
+        track.prev = Some(g.clone());
     };
     let stats = Playouts::<TulipTraders>::new(n)
         .options(options)
