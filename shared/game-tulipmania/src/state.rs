@@ -55,13 +55,18 @@ impl Phase {
 }
 
 /// A game of Tulipmania 1637: the full state (spec §2), including the hidden parts.
+///
+/// In JSON the resolved board is left out: it is rebuilt (and re-validated) from
+/// `options.board` and `options.bottom_descent` when a state is loaded.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "StoredGame")]
 pub struct Tulipmania {
     /// Number of players, 3–5.
     pub n_seats: u8,
     /// The options the game was created with.
     pub options: Options,
     /// The resolved board (from `options.board` and `options.bottom_descent`).
+    #[serde(skip_serializing)]
     pub board: Arc<Board>,
     /// The first player `f`.
     pub first_player: Seat,
@@ -111,6 +116,102 @@ pub struct Tulipmania {
     pub idle_turns: u32,
     /// Accepted `draw_buyer` actions so far (invariant 8).
     pub draws: u32,
+}
+
+/// The JSON form of [`Tulipmania`]: everything but the resolved board.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StoredGame {
+    // Number of players, 3–5.
+    n_seats: u8,
+    // The options the game was created with.
+    options: Options,
+    // The first player `f`.
+    first_player: Seat,
+    // Starts at 1; +1 per completed turn.
+    turn_number: u32,
+    // The current quiescent phase.
+    phase: Phase,
+    // The holder of the current player card.
+    current_player: Seat,
+    // The holder of the priority card.
+    priority_holder: Seat,
+    // Cash by seat.
+    cash: Vec<Florins>,
+    // The bank, a signed ledger (D16).
+    bank: Florins,
+    // Tulips by seat and colour.
+    tulips: Vec<Counts>,
+    // The stockpile, by colour.
+    stock: Counts,
+    // Each colour's price marker; `None` once burst (`REMOVED`) or when not in play.
+    markers: [Option<SpaceIdx>; 5],
+    // The colours in the order they burst.
+    burst_order: Vec<Colour>,
+    // Buyer cards by seat and colour (hidden from the other players).
+    buyers: Vec<Counts>,
+    // The face-down buyer deck, top first (secret).
+    deck: Vec<Colour>,
+    // The face-up buyer row.
+    face_up: Vec<Colour>,
+    // Whether the face-down deck has run out.
+    deck_exhausted: bool,
+    // The reserve deck, top first (secret).
+    reserve: Vec<Colour>,
+    // Every buyer card removed from play, in order, with the reason.
+    buyer_discard: Vec<DiscardedBuyer>,
+    // The colour of the tulip on the current player card during a sale.
+    in_transit: Option<Colour>,
+    // The colour sold this turn, if any.
+    sold_colour_this_turn: Option<Colour>,
+    // Whether the current player sold this turn.
+    did_sell: bool,
+    // Whether the current player drew a buyer card this turn.
+    did_draw: bool,
+    // Whether the current player bought a tulip this turn.
+    did_buy: bool,
+    // Consecutive idle turns (spec §3.3, D13).
+    idle_turns: u32,
+    // Accepted `draw_buyer` actions so far (invariant 8).
+    draws: u32,
+}
+
+impl TryFrom<StoredGame> for Tulipmania {
+    type Error = String;
+
+    fn try_from(stored: StoredGame) -> Result<Self, String> {
+        let board = Board::from_option(&stored.options.board, stored.options.bottom_descent)
+            .map_err(|error| error.to_string())?;
+        Ok(Tulipmania {
+            board: Arc::new(board),
+            n_seats: stored.n_seats,
+            options: stored.options,
+            first_player: stored.first_player,
+            turn_number: stored.turn_number,
+            phase: stored.phase,
+            current_player: stored.current_player,
+            priority_holder: stored.priority_holder,
+            cash: stored.cash,
+            bank: stored.bank,
+            tulips: stored.tulips,
+            stock: stored.stock,
+            markers: stored.markers,
+            burst_order: stored.burst_order,
+            buyers: stored.buyers,
+            deck: stored.deck,
+            face_up: stored.face_up,
+            deck_exhausted: stored.deck_exhausted,
+            reserve: stored.reserve,
+            buyer_discard: stored.buyer_discard,
+            in_transit: stored.in_transit,
+            sold_colour_this_turn: stored.sold_colour_this_turn,
+            did_sell: stored.did_sell,
+            did_draw: stored.did_draw,
+            did_buy: stored.did_buy,
+            idle_turns: stored.idle_turns,
+            draws: stored.draws,
+        })
+    }
 }
 
 impl Tulipmania {

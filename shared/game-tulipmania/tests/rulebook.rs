@@ -1644,3 +1644,23 @@ fn board_facts_b1_to_b10() {
         .filter(|space| space.id.starts_with("r6"))
         .all(|space| space.kind == SpaceKind::Burst));
 }
+
+/// The stored JSON of a state leaves the resolved board out and rebuilds it from the options
+/// on load, for the default board and for a replacement table.
+#[test]
+fn state_json_rebuilds_the_board() {
+    let spaces =
+        game_tulipmania::board::builtin_spaces(game_tulipmania::BoardName::ReconstructedV1);
+    let custom = Options {
+        board: BoardOption::Custom(game_tulipmania::board::CustomBoard { spaces }),
+        ..Options::default()
+    };
+    for options in [Options::default(), custom] {
+        let game =
+            Tulipmania::setup(4, &options, &mut GameRng::for_entry([3; 32], 0)).expect("setup");
+        let json = serde_json::to_value(&game).unwrap();
+        assert!(json.get("board").is_none());
+        let back: Tulipmania = serde_json::from_value(json).unwrap();
+        assert_eq!(back, game);
+    }
+}
