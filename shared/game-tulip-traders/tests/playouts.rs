@@ -17,7 +17,9 @@ use std::cell::RefCell;
 
 const MAX_STEPS: usize = 300;
 
-/// §9 invariants I1–I8, I13 and I19 on any state.
+/// §9 invariants on any state: I1–I9, I12–I14, I17 and I19. (I10, I11, I13, I16 and I18 are
+/// checked between consecutive states below; I15 is the harness's replay check; I20 is a
+/// rulebook test.)
 fn invariants(g: &TulipTraders) {
     // I1 money conservation.
     let purses: i64 = g.players.iter().map(|p| i64::from(p.purse)).sum();
