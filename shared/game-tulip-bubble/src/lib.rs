@@ -56,6 +56,8 @@ pub use legal::collector_sets;
 pub use options::Options;
 pub use rules::{BID_CAP, BLACK_TULIP_THRESHOLD};
 pub use setup::{event_deck, initial_track, STARTING_CASH};
-pub use state::{Auction, EndReason, Loan, Payment, Phase, Player, Resolution, Slot, TulipBubble};
+pub use state::{
+    Auction, EndReason, HighBid, Loan, Payment, Phase, Player, Resolution, Slot, TulipBubble,
+};
 pub use track::Track;
 pub use view::{CollectorStackView, PhaseView, PlayerView, TulipBubbleView};

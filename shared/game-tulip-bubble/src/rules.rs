@@ -5,7 +5,9 @@
 use crate::action::{Action, PaymentMethod, TulipBubbleError as Error};
 use crate::cards::{CardId, Collector, EventEffect, Tulip};
 use crate::event::Event;
-use crate::state::{Auction, EndReason, Loan, Payment, Phase, Resolution, Slot, TulipBubble};
+use crate::state::{
+    Auction, EndReason, HighBid, Loan, Payment, Phase, Resolution, Slot, TulipBubble,
+};
 use game_core::{GameRng, Logged, Seat, SeatSet};
 
 /// The technical cap on a bid (D-8); not a game rule.
@@ -107,7 +109,7 @@ impl TulipBubble {
     pub fn minimum_bid(&self) -> Option<i64> {
         match &self.phase {
             Phase::Auction { auction, .. } => Some(match auction.high_bid {
-                Some((_, high)) => high + 1,
+                Some(HighBid { amount, .. }) => amount + 1,
                 None => auction.market_price + 1,
             }),
             _ => None,
@@ -468,7 +470,7 @@ impl TulipBubble {
         let Phase::Auction { auction, .. } = &mut self.phase else {
             return;
         };
-        auction.high_bid = Some((seat, amount));
+        auction.high_bid = Some(HighBid { seat, amount });
         auction.actor = next_active(auction, seat);
         log.push(Logged::public(Event::AuctionBid { seat, amount }));
     }
@@ -492,7 +494,7 @@ impl TulipBubble {
         let buyer = auction.active.iter().next().unwrap_or(seat);
         let price = auction
             .high_bid
-            .map_or(auction.market_price, |(_, bid)| bid);
+            .map_or(auction.market_price, |high| high.amount);
         let payment = Payment {
             tulip: auction.tulip,
             buyer,

@@ -173,9 +173,19 @@ pub struct Auction {
     /// Participants that have not passed.
     pub active: SeatSet,
     /// The highest bid so far and who made it.
-    pub high_bid: Option<(Seat, i64)>,
+    pub high_bid: Option<HighBid>,
     /// The seat to bid or pass.
     pub actor: Seat,
+}
+
+/// The highest bid of an auction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_bubble::HighBid))]
+pub struct HighBid {
+    /// Who bid.
+    pub seat: Seat,
+    /// How much.
+    pub amount: i64,
 }
 
 /// A purchase waiting for its payment choice (§3.5 B4).

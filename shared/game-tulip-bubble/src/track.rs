@@ -156,3 +156,48 @@ impl Track {
             && levels[0] != levels[2]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all_tracks() -> impl Iterator<Item = Track> {
+        (1..=7u8).flat_map(|r| {
+            (1..=7u8)
+                .flat_map(move |w| (1..=7u8).map(move |y| Track::new(r, w, y)))
+                .filter(Track::is_valid)
+        })
+    }
+
+    /// Spec §10 invariant 14: no move ever lands on an occupied space or leaves I..VII.
+    #[test]
+    fn every_move_keeps_the_track_valid() {
+        for track in all_tracks() {
+            for colour in Colour::ALL {
+                for delta in [-2, -1, 1, 2] {
+                    let mut moved = track;
+                    moved.move_marker(colour, delta);
+                    assert!(moved.is_valid(), "{track:?} {colour:?} {delta}: {moved:?}");
+                    // Only the moved marker changes, and never against the direction of travel.
+                    for other in Colour::ALL.into_iter().filter(|&other| other != colour) {
+                        assert_eq!(moved.level(other), track.level(other));
+                    }
+                    let shift = i16::from(moved.level(colour)) - i16::from(track.level(colour));
+                    assert!(shift == 0 || shift.signum() == i16::from(delta.signum()));
+                }
+            }
+            for counts in [
+                [1, 2, 3],
+                [3, 3, 1],
+                [1, 3, 3],
+                [2, 2, 2],
+                [5, 0, 5],
+                [0, 4, 9],
+            ] {
+                let mut moved = track;
+                moved.market_response(counts);
+                assert!(moved.is_valid());
+            }
+        }
+    }
+}

@@ -158,7 +158,11 @@ fn invariants(game: &TulipBubble) {
             "an auction with one active seat must have ended"
         );
         assert!(auction.active.contains(auction.actor));
-        if let Some((bidder, bid)) = auction.high_bid {
+        if let Some(game_tulip_bubble::HighBid {
+            seat: bidder,
+            amount: bid,
+        }) = auction.high_bid
+        {
             assert!(bid > auction.market_price);
             assert_ne!(
                 bidder, auction.actor,

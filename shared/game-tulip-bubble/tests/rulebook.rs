@@ -541,7 +541,13 @@ fn e13_auction_raises() {
     let Phase::Auction { auction, .. } = &game.phase else {
         panic!("expected an auction")
     };
-    assert_eq!(auction.high_bid, Some((BOB, 1_000_000)));
+    assert_eq!(
+        auction.high_bid,
+        Some(game_tulip_bubble::HighBid {
+            seat: BOB,
+            amount: 1_000_000
+        })
+    );
     // At the cap only passing is listed.
     assert_eq!(
         game.legal_actions(ANDY),
