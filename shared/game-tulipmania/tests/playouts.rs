@@ -164,21 +164,31 @@ fn check(state: &Tulipmania, previous: &RefCell<Option<Tulipmania>>) {
             assert_eq!(state.burst_order.len(), colours.len());
         }
     }
-    // 17: views show no other seat's buyer colours or sealed card.
-    for viewer in Seat::all(state.n_seats)
-        .map(Viewer::Seat)
-        .chain([Viewer::Spectator])
-    {
-        let view = state.view(viewer);
-        for player in &view.players {
-            if viewer.seat() != Some(player.seat) {
+    // 17: a seat's view shows no other seat's buyer colours or sealed card, the spectator's
+    // view nothing private, and seat views differ from it only in the viewer's own fields.
+    let spectator = state.view(Viewer::Spectator);
+    assert!(spectator
+        .players
+        .iter()
+        .all(|player| player.buyers.is_none() && player.sealed_card.is_none()));
+    for seat in Seat::all(state.n_seats) {
+        let mut view = state.view(Viewer::Seat(seat));
+        for player in &mut view.players {
+            if player.seat != seat {
                 assert!(
                     player.buyers.is_none() && player.sealed_card.is_none(),
-                    "{viewer:?} sees {}'s secrets",
+                    "{seat} sees {}'s secrets",
                     player.seat
                 );
             }
+            player.buyers = None;
+            player.sealed_card = None;
         }
+        view.viewer = None;
+        assert!(
+            view == spectator,
+            "the view of {seat} differs from the public one outside its own fields"
+        );
     }
     // Transitions (9, 11): compared with the previous state of the same game.
     let mut previous = previous.borrow_mut();
@@ -459,12 +469,8 @@ fn lazy_players_decline() {
     use game_core::{GameRng, LegalAction};
     use game_tulipmania::{Action, Card};
 
-    // Seen with these seeds: all_decline in most games, final_burst in some, turn_cap rarely.
-    for (n_seats, rule) in [
-        (3u8, IdleRoundRule::Sliding),
-        (4, IdleRoundRule::Anchored),
-        (5, IdleRoundRule::Sliding),
-    ] {
+    // Seen with these seeds: all_decline in most games, final_burst in some.
+    for (n_seats, rule) in [(3u8, IdleRoundRule::Sliding), (4, IdleRoundRule::Anchored)] {
         let previous = RefCell::new(None);
         let mut reasons = std::collections::BTreeMap::new();
         for index in 0..GAMES {
