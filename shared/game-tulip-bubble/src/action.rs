@@ -51,7 +51,8 @@ pub enum Action {
     },
     /// §4.6: raise the auction.
     AuctionBid {
-        /// The bid: above the market price, or above the high bid; at most 1,000,000.
+        /// The bid: above the market price, or above the high bid; at most `bid_cap`
+        /// (1,000,000 by default).
         amount: i64,
     },
     /// §4.7: leave the auction.
@@ -137,7 +138,7 @@ pub enum TulipBubbleError {
         /// The smallest acceptable bid.
         minimum: i64,
     },
-    /// The bid exceeds the technical cap of 1,000,000 (D-8).
+    /// The bid exceeds the technical cap `bid_cap` (D-8, 1,000,000 by default).
     #[error("the bid must be at most {maximum}")]
     BidTooHigh {
         /// The cap.

@@ -2,7 +2,6 @@
 
 use crate::action::{Action, PaymentMethod};
 use crate::cards::{Collector, Tulip};
-use crate::rules::BID_CAP;
 use crate::state::{Phase, TulipBubble};
 use game_core::{LegalAction, Seat};
 use serde_json::json;
@@ -76,15 +75,15 @@ impl TulipBubble {
                 }
                 Phase::Auction { .. } => {
                     candidates.push(Action::AuctionPass {});
-                    if let Some(minimum) = self.minimum_bid().filter(|&minimum| minimum <= BID_CAP)
-                    {
+                    let cap = self.options.bid_cap;
+                    if let Some(minimum) = self.minimum_bid().filter(|&minimum| minimum <= cap) {
                         bid_schema = Some(LegalAction::Schema {
-                            label: format!("bid from {minimum} to {BID_CAP} fl"),
+                            label: format!("bid from {minimum} to {cap} fl"),
                             schema: json!({
                                 "type": "object",
                                 "properties": {
                                     "type": {"const": "auction_bid"},
-                                    "amount": {"type": "integer", "minimum": minimum, "maximum": BID_CAP}
+                                    "amount": {"type": "integer", "minimum": minimum, "maximum": cap}
                                 }
                             }),
                         });

@@ -54,8 +54,7 @@ pub use cards::{
 pub use event::Event;
 pub use legal::collector_sets;
 pub use options::Options;
-pub use rules::{BID_CAP, BLACK_TULIP_THRESHOLD};
-pub use setup::{event_deck, initial_track, STARTING_CASH};
+pub use setup::{event_deck, initial_track};
 pub use state::{
     Auction, EndReason, HighBid, Loan, Payment, Phase, Player, Resolution, Slot, TulipBubble,
 };

@@ -19,6 +19,12 @@ pub struct Options {
     pub a_price_low: [i64; 2],
     /// The round-1 start player; `null` draws one at random (D-25).
     pub start_player: Option<Seat>,
+    /// Guilders each seat starts with (D-3: 20).
+    pub starting_cash: i64,
+    /// A Black Tulip claim needs cash strictly above this (D-4: "over 120").
+    pub black_tulip_threshold: i64,
+    /// The highest bid accepted (D-8: a technical cap of 1,000,000, not a rule of the game).
+    pub bid_cap: i64,
 }
 
 impl Default for Options {
@@ -28,6 +34,9 @@ impl Default for Options {
             evil_leverage: false,
             a_price_low: [6, 10],
             start_player: None,
+            starting_cash: 20,
+            black_tulip_threshold: 120,
+            bid_cap: 1_000_000,
         }
     }
 }

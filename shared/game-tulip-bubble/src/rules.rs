@@ -10,11 +10,6 @@ use crate::state::{
 };
 use game_core::{GameRng, Logged, Seat, SeatSet};
 
-/// The technical cap on a bid (D-8); not a game rule.
-pub const BID_CAP: i64 = 1_000_000;
-/// A Black Tulip claim needs strictly more cash than this (D-4).
-pub const BLACK_TULIP_THRESHOLD: i64 = 120;
-
 /// The log of one `apply`.
 pub(crate) type Log = Vec<Logged<Event>>;
 
@@ -70,19 +65,23 @@ impl TulipBubble {
             }
             Action::BlackTulipDecision { claim } => {
                 let player = &self.players[seat.index()];
-                if *claim && !(player.cash > BLACK_TULIP_THRESHOLD && player.financed.is_empty()) {
+                if *claim
+                    && !(player.cash > self.options.black_tulip_threshold
+                        && player.financed.is_empty())
+                {
                     return Err(Error::NotEligible);
                 }
                 Ok(())
             }
             Action::PlaceBids { cards } => self.check_place_bids(seat, cards),
             Action::AuctionBid { amount } => {
-                let minimum = self.minimum_bid().unwrap_or(BID_CAP + 1);
+                let maximum = self.options.bid_cap;
+                let minimum = self.minimum_bid().unwrap_or(maximum + 1);
                 if *amount < minimum {
                     return Err(Error::BidTooLow { minimum });
                 }
-                if *amount > BID_CAP {
-                    return Err(Error::BidTooHigh { maximum: BID_CAP });
+                if *amount > maximum {
+                    return Err(Error::BidTooHigh { maximum });
                 }
                 Ok(())
             }

@@ -7,9 +7,6 @@ use crate::state::{Phase, Player, Slot, TulipBubble};
 use crate::track::Track;
 use game_core::{GameRng, Seat, SetupError};
 
-/// Starting cash of every seat (S2, D-3).
-pub const STARTING_CASH: i64 = 20;
-
 /// S1 (RNG#1): a uniformly random permutation of R, W, Y onto the levels II, III, IV.
 pub fn initial_track(rng: &mut GameRng) -> Track {
     let mut colours = Colour::ALL;
@@ -53,6 +50,12 @@ impl TulipBubble {
                 "a_price_low values must be at least 1".into(),
             ));
         }
+        if options.starting_cash < 0 || options.black_tulip_threshold < 0 || options.bid_cap < 1 {
+            return Err(SetupError::InvalidOptions(
+                "starting_cash and black_tulip_threshold must be at least 0, bid_cap at least 1"
+                    .into(),
+            ));
+        }
         if let Some(seat) = options.start_player {
             if seat.0 >= n_seats {
                 return Err(SetupError::InvalidOptions(format!(
@@ -64,7 +67,9 @@ impl TulipBubble {
         // S1.
         let track = initial_track(rng);
         // S2.
-        let players = (0..n_seats).map(|_| Player::new(STARTING_CASH)).collect();
+        let players = (0..n_seats)
+            .map(|_| Player::new(options.starting_cash))
+            .collect();
         // S3.
         let mut deck: Vec<Tulip> = Tulip::all().collect();
         rng.shuffle(&mut deck);

@@ -1200,3 +1200,47 @@ fn setup_shape() {
     };
     assert!(TulipBubble::setup(3, &bad, &mut rng).is_err());
 }
+
+/// §7 and I-12: the numeric decisions D-3, D-4 and D-8 are options.
+#[test]
+fn numeric_options() {
+    let options = Options {
+        starting_cash: 35,
+        black_tulip_threshold: 30,
+        bid_cap: 50,
+        ..Options::default()
+    };
+    let game = TulipBubble::setup(3, &options, &mut GameRng::for_entry([3; 32], 0)).unwrap();
+    assert!(game.players.iter().all(|player| player.cash == 35));
+    // D-4 with a threshold of 30: 31 may claim, 30 may not.
+    let mut game = e4_position([31, 30, 0, 0]);
+    game.options = options.clone();
+    play(&mut game, ANDY, claim(true));
+    reject(&game, BOB, claim(true), "not-eligible");
+    // D-8 with a cap of 50.
+    let mut game = auction_position(4, Track::new(1, 2, 3), "YB1#1", &[ANDY, BOB], 20);
+    game.options = options;
+    reject(&game, ANDY, bid(51), "bid-too-high");
+    play(&mut game, ANDY, bid(50));
+    assert_eq!(
+        game.legal_actions(BOB),
+        vec![game_core::LegalAction::action(Action::AuctionPass {})]
+    );
+    for bad in [
+        Options {
+            starting_cash: -1,
+            ..Options::default()
+        },
+        Options {
+            bid_cap: 0,
+            ..Options::default()
+        },
+        Options {
+            black_tulip_threshold: -5,
+            ..Options::default()
+        },
+    ] {
+        let error = TulipBubble::setup(4, &bad, &mut GameRng::for_entry([3; 32], 0)).unwrap_err();
+        assert_eq!(error.code(), "invalid-options");
+    }
+}
