@@ -1,17 +1,31 @@
 //! Criterion benchmarks: time per action over seeded random games, and one JSON round trip
 //! of a mid-game state.
 
-// `criterion_group!` generates an undocumented public function.
+// The criterion macros generate an undocumented public function.
 #![allow(missing_docs)]
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use game_core::testing::game_seed;
-use game_core::{Game, GameRng, LegalAction};
-use game_tulpenfieber::{Options, Tulpenfieber};
+use game_core::{Game, GameRng, LegalAction, Seat};
+use game_tulpenfieber::{Action, Options, Tulpenfieber};
 use std::hint::black_box;
 
-/// Plays one random game to the end; returns the final state and the number of actions.
-fn random_game(n_seats: u8, index: u64) -> (Tulpenfieber, u64) {
+/// A random legal action: a listed one, or a sample of a listed schema (rerolls and bought
+/// rolls are listed as schemas whose every instance is legal).
+fn pick(state: &Tulpenfieber, seat: Seat, bot: &mut GameRng) -> Action {
+    let legal = state.legal_actions(seat);
+    match bot.choose(&legal).expect("a legal action") {
+        LegalAction::Action { action } => action.clone(),
+        LegalAction::Schema { schema, .. } => {
+            let sample = game_core::sample::sample(schema, bot).expect("the schema can be sampled");
+            serde_json::from_value(sample).expect("a sample is an action")
+        }
+    }
+}
+
+/// Plays random actions from setup until the game ends or `limit` actions were made;
+/// returns the state and the number of actions.
+fn play(n_seats: u8, index: u64, limit: u64) -> (Tulpenfieber, u64) {
     let seed = game_seed(99, index);
     let mut state = Tulpenfieber::setup(
         n_seats,
@@ -22,12 +36,11 @@ fn random_game(n_seats: u8, index: u64) -> (Tulpenfieber, u64) {
     let mut bot = GameRng::for_entry(game_seed(7, index), 0);
     let mut steps = 0u64;
     while let Some(seat) = state.to_act().iter().next() {
+        if steps == limit {
+            break;
+        }
         steps += 1;
-        let legal = state.legal_actions(seat);
-        let LegalAction::Action { action } = bot.choose(&legal).expect("a legal action").clone()
-        else {
-            unreachable!("every entry is concrete")
-        };
+        let action = pick(&state, seat, &mut bot);
         state
             .apply(seat, action, &mut GameRng::for_entry(seed, steps))
             .expect("listed actions apply");
@@ -35,46 +48,25 @@ fn random_game(n_seats: u8, index: u64) -> (Tulpenfieber, u64) {
     (state, steps)
 }
 
-/// A state in the middle of a 4-player game (after 100 actions).
-fn mid_game() -> Tulpenfieber {
-    let seed = game_seed(5, 5);
-    let mut state = Tulpenfieber::setup(4, &Options::default(), &mut GameRng::for_entry(seed, 0))
-        .expect("setup");
-    let mut bot = GameRng::for_entry(seed, 1);
-    for step in 1..=100u64 {
-        let Some(seat) = state.to_act().iter().next() else {
-            break;
-        };
-        let legal = state.legal_actions(seat);
-        let LegalAction::Action { action } = bot.choose(&legal).expect("a legal action").clone()
-        else {
-            unreachable!("every entry is concrete")
-        };
-        state
-            .apply(seat, action, &mut GameRng::for_entry(seed, step))
-            .expect("listed actions apply");
-    }
-    state
-}
-
 fn bench(c: &mut Criterion) {
+    // One iteration plays the same 4 seeded random games, so the throughput (actions per
+    // second) converts directly into time per action.
+    let mut group = c.benchmark_group("random games");
+    group.sample_size(10);
     for n_seats in [1u8, 2, 4] {
-        let (_, steps) = (0..20)
-            .map(|i| random_game(n_seats, i))
-            .fold((None, 0), |(_, total), (s, n)| (Some(s), total + n));
-        eprintln!(
-            "{n_seats} seats: {:.1} actions per game on average",
-            steps as f64 / 20.0
-        );
-        let mut index = 0u64;
-        c.bench_function(&format!("random game, {n_seats} seats"), |b| {
+        let steps: u64 = (0..4).map(|i| play(n_seats, i, u64::MAX).1).sum();
+        group.throughput(Throughput::Elements(steps));
+        group.bench_function(format!("{n_seats} seats, 4 games ({steps} actions)"), |b| {
             b.iter(|| {
-                index += 1;
-                black_box(random_game(n_seats, index))
+                (0..4)
+                    .map(|i| black_box(play(n_seats, i, u64::MAX)).1)
+                    .sum::<u64>()
             })
         });
     }
-    let state = mid_game();
+    group.finish();
+    // A four-player game after 500 actions.
+    let (state, _) = play(4, 5, 500);
     c.bench_function("state json round trip (4 seats, mid-game)", |b| {
         b.iter(|| {
             let json = serde_json::to_string(black_box(&state)).expect("serialize");

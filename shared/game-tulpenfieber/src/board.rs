@@ -249,11 +249,72 @@ impl Cell {
 }
 
 /// A player's 5×7 field, `cells[row - 1][col - 1]`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(transparent)]
+///
+/// Serialized compactly as 5 strings (rows, top first) of 7 two-character cells: `..` empty,
+/// otherwise the tile's letter followed by `.` or by the id of the bonus tile on it (`T0`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Field {
     /// The cells, row-major.
     pub cells: [[Cell; COLS as usize]; ROWS as usize],
+}
+
+impl Serialize for Field {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let rows = self.cells.iter().map(|row| {
+            let mut text = String::with_capacity(2 * COLS as usize);
+            for cell in row {
+                match cell {
+                    Cell::Empty => text.push_str(".."),
+                    Cell::Covered { tile, bonus } => {
+                        text.push(tile.letter());
+                        match bonus {
+                            Some(id) if *id < 10 => text.push(char::from(b'0' + id)),
+                            _ => text.push('.'),
+                        }
+                    }
+                }
+            }
+            text
+        });
+        serializer.collect_seq(rows)
+    }
+}
+
+impl<'de> Deserialize<'de> for Field {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let rows = <[String; ROWS as usize]>::deserialize(deserializer)?;
+        let mut field = Field::default();
+        for (r, row) in rows.iter().enumerate() {
+            let bytes = row.as_bytes();
+            if bytes.len() != 2 * COLS as usize {
+                return Err(serde::de::Error::custom(format!(
+                    "field row {row:?} is not 7 cells"
+                )));
+            }
+            for c in 0..COLS as usize {
+                let (letter, mark) = (char::from(bytes[2 * c]), bytes[2 * c + 1]);
+                field.cells[r][c] = match (letter, mark) {
+                    ('.', b'.') => Cell::Empty,
+                    (letter, mark) => {
+                        let tile = Tile::from_letter(letter).ok_or_else(|| {
+                            serde::de::Error::custom(format!("{letter:?} is not a tile"))
+                        })?;
+                        let bonus = match mark {
+                            b'.' => None,
+                            b'0'..=b'9' => Some(mark - b'0'),
+                            _ => {
+                                return Err(serde::de::Error::custom(format!(
+                                    "bad bonus mark in {row:?}"
+                                )))
+                            }
+                        };
+                        Cell::Covered { tile, bonus }
+                    }
+                };
+            }
+        }
+        Ok(field)
+    }
 }
 
 impl Field {
