@@ -466,3 +466,28 @@ fn cautious_games_reach_the_bust() {
         assert!(reasons.get("bust").copied().unwrap_or(0) > 0, "{reasons:?}");
     }
 }
+
+/// 400 random 5-seat games with `bid_cap = 40` (an extra configuration on top of the
+/// 1000-game runs above): sane bids keep the premiums small, so the harness's checks also
+/// run through late rounds, reshuffles and the Bust (with the default cap most random games
+/// end with the Black Tulip in round 2 or 3). These games average about 330 steps.
+#[test]
+fn playouts_low_bid_cap() {
+    let options = Options {
+        bid_cap: 40,
+        ..Options::default()
+    };
+    let stats = Playouts::<TulipBubble>::new(5)
+        .options(options)
+        .games(400)
+        .max_steps(MAX_STEPS)
+        .run(invariants);
+    report("5 seats, bid cap 40", &stats);
+    assert_eq!(stats.games, 400);
+    assert!(stats.redeals_that_changed_state > 0);
+    assert!(
+        stats.reasons.get("bust").copied().unwrap_or(0) > 0,
+        "{:?}",
+        stats.reasons
+    );
+}
