@@ -31,6 +31,9 @@ pub fn event_deck(rng: &mut GameRng) -> (Vec<EventCard>, EventCard) {
     (others, removed)
 }
 
+/// The largest amount an option may set, so that no sum of game amounts can overflow.
+pub const MAX_AMOUNT: i64 = 1_000_000_000_000;
+
 impl TulipBubble {
     /// Deals a new game (§1.7).
     pub fn new_game(
@@ -45,14 +48,26 @@ impl TulipBubble {
                 got: n_seats,
             });
         }
-        if options.a_price_low.iter().any(|&price| price < 1) {
+        if options
+            .a_price_low
+            .iter()
+            .any(|&price| !(1..=MAX_AMOUNT).contains(&price))
+        {
             return Err(SetupError::InvalidOptions(
-                "a_price_low values must be at least 1".into(),
+                "a_price_low values must be between 1 and 10^12".into(),
             ));
         }
-        if options.starting_cash < 0 || options.black_tulip_threshold < 0 || options.bid_cap < 1 {
+        let amounts = [
+            options.starting_cash,
+            options.black_tulip_threshold,
+            options.bid_cap - 1,
+        ];
+        if amounts
+            .iter()
+            .any(|amount| !(0..=MAX_AMOUNT).contains(amount))
+        {
             return Err(SetupError::InvalidOptions(
-                "starting_cash and black_tulip_threshold must be at least 0, bid_cap at least 1"
+                "starting_cash and black_tulip_threshold must be between 0 and 10^12, bid_cap between 1 and 10^12"
                     .into(),
             ));
         }

@@ -1239,6 +1239,14 @@ fn numeric_options() {
             black_tulip_threshold: -5,
             ..Options::default()
         },
+        Options {
+            bid_cap: i64::MAX,
+            ..Options::default()
+        },
+        Options {
+            a_price_low: [1, i64::MAX],
+            ..Options::default()
+        },
     ] {
         let error = TulipBubble::setup(4, &bad, &mut GameRng::for_entry([3; 32], 0)).unwrap_err();
         assert_eq!(error.code(), "invalid-options");
