@@ -9,8 +9,10 @@
 //! case. Random bots bid from the `auction_bid` schema (uniform between the minimum and
 //! the 1,000,000 cap), so an auction ends after a few bids in practice; buy-backs cannot
 //! cycle because a tulip becomes financed only by winning it in resolution (at most 3N
-//! per round) and each buy-back removes one loan. The longest observed games stay well
-//! under the bound (printed by each test).
+//! per round) and each buy-back removes one loan, so buy-backs over the whole game are at
+//! most the number of purchases. Random games stay far below the bound: the longest seen
+//! were 287 steps with the default options and 427 with `bid_cap = 40` (the counts are
+//! printed by each test with `--nocapture`).
 
 use game_core::testing::{PlayoutStats, Playouts};
 use game_core::{Game, Seat, Viewer};
