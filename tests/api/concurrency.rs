@@ -6,15 +6,38 @@ use serde_json::{json, Value};
 use std::sync::Arc;
 
 async fn envelope(app: &TestApp, game: &StartedGame) -> Value {
-    app.get(&format!("/v1/games/{}", game.id), None).await.json()
+    app.get(&format!("/v1/games/{}", game.id), None)
+        .await
+        .json()
 }
 
 /// Makes the seller sell their first listed tulip, opening the sealed commit phase.
 async fn open_commit_phase(app: &TestApp, game: &StartedGame) -> usize {
-    let seller = envelope(app, game).await["to_act"][0].as_u64().expect("seller") as usize;
-    let legal = app.get(&format!("/v1/games/{}/legal-actions", game.id), Some(&game.tokens[seller])).await.json();
-    let sell = legal["actions"].as_array().expect("actions").iter().find(|entry| entry["action"]["type"] == "sell_tulip").expect("a sale")["action"].clone();
-    let reply = app.post(&format!("/v1/games/{}/actions", game.id), Some(&game.tokens[seller]), &json!({"action": sell}), &[]).await;
+    let seller = envelope(app, game).await["to_act"][0]
+        .as_u64()
+        .expect("seller") as usize;
+    let legal = app
+        .get(
+            &format!("/v1/games/{}/legal-actions", game.id),
+            Some(&game.tokens[seller]),
+        )
+        .await
+        .json();
+    let sell = legal["actions"]
+        .as_array()
+        .expect("actions")
+        .iter()
+        .find(|entry| entry["action"]["type"] == "sell_tulip")
+        .expect("a sale")["action"]
+        .clone();
+    let reply = app
+        .post(
+            &format!("/v1/games/{}/actions", game.id),
+            Some(&game.tokens[seller]),
+            &json!({"action": sell}),
+            &[],
+        )
+        .await;
     assert_eq!(reply.status, 200, "{}", reply.text());
     seller
 }
@@ -35,7 +58,14 @@ async fn simultaneous_sealed_choices_are_each_applied_exactly_once() {
                 let card = cards[(index + round) % cards.len()];
                 tokio::spawn(async move {
                     let action = json!({"action": {"type": "commit_card", "card": card}});
-                    let reply = app.post(&format!("/v1/games/{}/actions", game.id), Some(&game.tokens[seat]), &action, &[]).await;
+                    let reply = app
+                        .post(
+                            &format!("/v1/games/{}/actions", game.id),
+                            Some(&game.tokens[seat]),
+                            &action,
+                            &[],
+                        )
+                        .await;
                     (seat, reply)
                 })
             })
@@ -45,7 +75,11 @@ async fn simultaneous_sealed_choices_are_each_applied_exactly_once() {
             assert_eq!(reply.status, 200, "seat {seat}: {}", reply.text());
         }
         let record = app.record(&game.id).await;
-        assert_eq!(record.version, version_before + 4, "four commits, four versions");
+        assert_eq!(
+            record.version,
+            version_before + 4,
+            "four commits, four versions"
+        );
         let log = app.store.log(&game.id, None, 100).await.expect("log");
         let mut committers: Vec<u8> = log
             .iter()
@@ -53,11 +87,20 @@ async fn simultaneous_sealed_choices_are_each_applied_exactly_once() {
             .filter_map(|entry| entry.seat)
             .collect();
         committers.sort_unstable();
-        let mut expected: Vec<u8> = (0..5u8).filter(|&seat| usize::from(seat) != seller).collect();
+        let mut expected: Vec<u8> = (0..5u8)
+            .filter(|&seat| usize::from(seat) != seller)
+            .collect();
         expected.sort_unstable();
-        assert_eq!(committers, expected, "every seat's commit is logged exactly once");
+        assert_eq!(
+            committers, expected,
+            "every seat's commit is logged exactly once"
+        );
         let seqs: Vec<u64> = log.iter().map(|entry| entry.seq).collect();
-        assert_eq!(seqs, (0..log.len() as u64).collect::<Vec<_>>(), "the log has no gaps or duplicates");
+        assert_eq!(
+            seqs,
+            (0..log.len() as u64).collect::<Vec<_>>(),
+            "the log has no gaps or duplicates"
+        );
     }
 }
 
@@ -65,22 +108,47 @@ async fn simultaneous_sealed_choices_are_each_applied_exactly_once() {
 async fn a_stale_if_match_gets_412_and_changes_nothing() {
     let app = spawn_app().await;
     let game = app.start_game("tulipmania-1637", 3, json!({})).await;
-    let etag = app.get(&format!("/v1/games/{}", game.id), None).await.header("etag").expect("etag").to_string();
+    let etag = app
+        .get(&format!("/v1/games/{}", game.id), None)
+        .await
+        .header("etag")
+        .expect("etag")
+        .to_string();
     let seller = open_commit_phase(&app, &game).await;
     let before = app.record(&game.id).await;
     let committer = (seller + 1) % 3;
     let reply = app
-        .post(&format!("/v1/games/{}/actions", game.id), Some(&game.tokens[committer]), &json!({"action": {"type": "commit_card", "card": "pass"}}), &[("if-match", &etag)])
+        .post(
+            &format!("/v1/games/{}/actions", game.id),
+            Some(&game.tokens[committer]),
+            &json!({"action": {"type": "commit_card", "card": "pass"}}),
+            &[("if-match", &etag)],
+        )
         .await;
     assert_eq!(reply.status, 412, "{}", reply.text());
     assert_eq!(reply.json()["code"], "stale-version");
     assert_eq!(app.record(&game.id).await, before);
 
-    let fresh = app.get(&format!("/v1/games/{}", game.id), None).await.header("etag").expect("etag").to_string();
+    let fresh = app
+        .get(&format!("/v1/games/{}", game.id), None)
+        .await
+        .header("etag")
+        .expect("etag")
+        .to_string();
     let reply = app
-        .post(&format!("/v1/games/{}/actions", game.id), Some(&game.tokens[committer]), &json!({"action": {"type": "commit_card", "card": "pass"}}), &[("if-match", &fresh)])
+        .post(
+            &format!("/v1/games/{}/actions", game.id),
+            Some(&game.tokens[committer]),
+            &json!({"action": {"type": "commit_card", "card": "pass"}}),
+            &[("if-match", &fresh)],
+        )
         .await;
-    assert_eq!(reply.status, 200, "the current version is accepted: {}", reply.text());
+    assert_eq!(
+        reply.status,
+        200,
+        "the current version is accepted: {}",
+        reply.text()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -91,26 +159,47 @@ async fn repeating_an_idempotency_key_returns_the_first_response() {
     let committer = (seller + 1) % 4;
     let path = format!("/v1/games/{}/actions", game.id);
     let action = json!({"action": {"type": "commit_card", "card": "purchase"}});
-    let first = app.post(&path, Some(&game.tokens[committer]), &action, &[("idempotency-key", "move-1")]).await;
+    let first = app
+        .post(
+            &path,
+            Some(&game.tokens[committer]),
+            &action,
+            &[("idempotency-key", "move-1")],
+        )
+        .await;
     assert_eq!(first.status, 200, "{}", first.text());
     let version = app.record(&game.id).await.version;
 
     // Plain retries, and concurrent ones, all get the first response and change nothing.
     let retries: Vec<_> = (0..4)
         .map(|_| {
-            let (app, game, path, action) = (app.clone(), game.clone(), path.clone(), action.clone());
-            tokio::spawn(async move { app.post(&path, Some(&game.tokens[committer]), &action, &[("idempotency-key", "move-1")]).await })
+            let (app, game, path, action) =
+                (app.clone(), game.clone(), path.clone(), action.clone());
+            tokio::spawn(async move {
+                app.post(
+                    &path,
+                    Some(&game.tokens[committer]),
+                    &action,
+                    &[("idempotency-key", "move-1")],
+                )
+                .await
+            })
         })
         .collect();
     for retry in retries {
         let retry = retry.await.expect("task");
         assert_eq!(retry.status, 200);
-        assert_eq!(retry.body, first.body, "a replay returns the first response unchanged");
+        assert_eq!(
+            retry.body, first.body,
+            "a replay returns the first response unchanged"
+        );
     }
     assert_eq!(app.record(&game.id).await.version, version);
 
     // Without the key the same move is a new (refused) request.
-    let again = app.post(&path, Some(&game.tokens[committer]), &action, &[]).await;
+    let again = app
+        .post(&path, Some(&game.tokens[committer]), &action, &[])
+        .await;
     assert_eq!(again.status, 409, "{}", again.text());
     assert_eq!(again.json()["code"], "already-committed");
 }
@@ -128,7 +217,13 @@ async fn concurrent_requests_with_one_fresh_key_apply_once() {
             let (app, game, path) = (app.clone(), game.clone(), path.clone());
             tokio::spawn(async move {
                 let action = json!({"action": {"type": "commit_card", "card": "pass"}});
-                app.post(&path, Some(&game.tokens[committer]), &action, &[("idempotency-key", "race-key")]).await
+                app.post(
+                    &path,
+                    Some(&game.tokens[committer]),
+                    &action,
+                    &[("idempotency-key", "race-key")],
+                )
+                .await
             })
         })
         .collect();
@@ -138,6 +233,13 @@ async fn concurrent_requests_with_one_fresh_key_apply_once() {
         assert_eq!(reply.status, 200, "{}", reply.text());
         bodies.push(reply.body);
     }
-    assert!(bodies.windows(2).all(|pair| pair[0] == pair[1]), "every racer got the same first response");
-    assert_eq!(app.record(&game.id).await.version, version + 1, "the move was applied once");
+    assert!(
+        bodies.windows(2).all(|pair| pair[0] == pair[1]),
+        "every racer got the same first response"
+    );
+    assert_eq!(
+        app.record(&game.id).await.version,
+        version + 1,
+        "the move was applied once"
+    );
 }

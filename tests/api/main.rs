@@ -16,3 +16,12 @@ pub fn test_options(ruleset: &str) -> serde_json::Value {
         _ => serde_json::json!({}),
     }
 }
+
+/// The options a seat count needs, on top of [`test_options`] (the 2-player variants).
+pub fn options_for(ruleset: &str, seats: u8) -> serde_json::Value {
+    let mut options = test_options(ruleset);
+    if ruleset == "tulip-traders" && seats == 2 {
+        options["allow_two_players"] = serde_json::json!(true);
+    }
+    options
+}

@@ -6,7 +6,9 @@ use std::path::PathBuf;
 #[test]
 fn committed_openapi_document_matches_the_code() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../openapi/openapi.json");
-    let generated = serde_json::to_string_pretty(&api::openapi::spec(&api::registry())).expect("serializes") + "\n";
+    let generated = serde_json::to_string_pretty(&api::openapi::spec(&api::registry()))
+        .expect("serializes")
+        + "\n";
     if std::env::var_os("UPDATE_OPENAPI").is_some() {
         std::fs::write(&path, &generated).expect("write openapi/openapi.json");
         return;
@@ -26,12 +28,27 @@ async fn the_server_serves_the_spec_and_a_docs_page() {
     assert_eq!(spec.json(), api::openapi::spec(&api::registry()));
     let docs = app.get("/docs", None).await;
     assert_eq!(docs.status, 200);
-    assert!(docs.header("content-type").is_some_and(|kind| kind.starts_with("text/html")));
+    assert!(docs
+        .header("content-type")
+        .is_some_and(|kind| kind.starts_with("text/html")));
     assert!(docs.text().contains("/v1/games/{id}/actions"));
     let rulesets = app.get("/v1/rulesets", None).await.json();
-    let tulipmania = rulesets["rulesets"].as_array().expect("list").iter().find(|ruleset| ruleset["id"] == "tulipmania-1637").expect("registered").clone();
+    let tulipmania = rulesets["rulesets"]
+        .as_array()
+        .expect("list")
+        .iter()
+        .find(|ruleset| ruleset["id"] == "tulipmania-1637")
+        .expect("registered")
+        .clone();
     assert_eq!(tulipmania["min_seats"], 3);
     assert_eq!(tulipmania["max_seats"], 5);
-    assert!(tulipmania["options_schema"]["properties"]["max_turns"].is_object(), "{}", tulipmania["options_schema"]);
-    assert!(!tulipmania["options_schema"].to_string().contains("$ref"), "refs are inlined");
+    assert!(
+        tulipmania["options_schema"]["properties"]["max_turns"].is_object(),
+        "{}",
+        tulipmania["options_schema"]
+    );
+    assert!(
+        !tulipmania["options_schema"].to_string().contains("$ref"),
+        "refs are inlined"
+    );
 }

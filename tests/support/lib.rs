@@ -45,7 +45,8 @@ pub struct Reply {
 impl Reply {
     /// The body as JSON (panics if it is not: a test failure).
     pub fn json(&self) -> Value {
-        serde_json::from_slice(&self.body).unwrap_or_else(|error| panic!("not JSON ({error}): {}", self.text()))
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|error| panic!("not JSON ({error}): {}", self.text()))
     }
 
     /// The body as text.
@@ -55,22 +56,35 @@ impl Reply {
 
     /// A header's value.
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.iter().find(|(key, _)| key == name).map(|(_, value)| value.as_str())
+        self.headers
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.as_str())
     }
 }
 
 /// A fresh temporary database path.
 pub fn temp_db(label: &str) -> PathBuf {
-    let unique: u64 = GameRng::for_entry(*b"beurs-temp-db-name-salt-32-bytes", std::process::id().into()).next_u64()
-        ^ std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|elapsed| elapsed.as_nanos() as u64).unwrap_or(0);
+    let unique: u64 = GameRng::for_entry(
+        *b"beurs-temp-db-name-salt-32-bytes",
+        std::process::id().into(),
+    )
+    .next_u64()
+        ^ std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|elapsed| elapsed.as_nanos() as u64)
+            .unwrap_or(0);
     std::env::temp_dir().join(format!("beurs-{label}-{unique:x}.sqlite"))
 }
 
 /// Starts a server on `127.0.0.1:0` over a new temporary SQLite database.
 pub async fn spawn_app() -> TestApp {
     let db = temp_db("api");
-    let store: Arc<dyn store::GameStore> = Arc::new(store::SqliteStore::open(&db).expect("open the test database"));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind a free port");
+    let store: Arc<dyn store::GameStore> =
+        Arc::new(store::SqliteStore::open(&db).expect("open the test database"));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind a free port");
     let addr = listener.local_addr().expect("local address");
     let ctx = Arc::new(api::AppCtx::new(store.clone()));
     tokio::spawn(local::serve::serve(listener, ctx));
@@ -79,50 +93,95 @@ pub async fn spawn_app() -> TestApp {
 
 impl TestApp {
     /// Sends one request with a raw body and extra headers.
-    pub async fn send(&self, method: &str, path: &str, headers: &[(&str, &str)], body: Vec<u8>) -> Reply {
+    pub async fn send(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: Vec<u8>,
+    ) -> Reply {
         request(self.addr, method, path, headers, body).await
     }
 
     /// GET, optionally with a bearer token.
     pub async fn get(&self, path: &str, token: Option<&str>) -> Reply {
         let auth = token.map(|token| format!("Bearer {token}"));
-        let headers: Vec<(&str, &str)> = auth.iter().map(|value| ("authorization", value.as_str())).collect();
+        let headers: Vec<(&str, &str)> = auth
+            .iter()
+            .map(|value| ("authorization", value.as_str()))
+            .collect();
         self.send("GET", path, &headers, Vec::new()).await
     }
 
     /// POST a JSON body, optionally with a bearer token and extra headers.
-    pub async fn post(&self, path: &str, token: Option<&str>, body: &Value, extra: &[(&str, &str)]) -> Reply {
+    pub async fn post(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        body: &Value,
+        extra: &[(&str, &str)],
+    ) -> Reply {
         let auth = token.map(|token| format!("Bearer {token}"));
         let mut headers: Vec<(&str, &str)> = vec![("content-type", "application/json")];
         headers.extend(auth.iter().map(|value| ("authorization", value.as_str())));
         headers.extend_from_slice(extra);
-        self.send("POST", path, &headers, serde_json::to_vec(body).expect("serializes")).await
+        self.send(
+            "POST",
+            path,
+            &headers,
+            serde_json::to_vec(body).expect("serializes"),
+        )
+        .await
     }
 
     /// Creates a game and claims every seat; returns the game id, admin token and seat tokens.
     pub async fn start_game(&self, ruleset: &str, seats: u8, options: Value) -> StartedGame {
-        let created = self.post("/v1/games", None, &json!({"ruleset": ruleset, "seats": seats, "options": options}), &[]).await;
+        let created = self
+            .post(
+                "/v1/games",
+                None,
+                &json!({"ruleset": ruleset, "seats": seats, "options": options}),
+                &[],
+            )
+            .await;
         assert_eq!(created.status, 201, "create: {}", created.text());
         let created = created.json();
         let id = created["id"].as_str().expect("id").to_string();
         let mut tokens = Vec::new();
         for seat in 0..seats {
             let claim = json!({"name": format!("player {seat}"), "entropy": format!("entropy of seat {seat}")});
-            let claimed = self.post(&format!("/v1/games/{id}/seats/{seat}"), None, &claim, &[]).await;
+            let claimed = self
+                .post(&format!("/v1/games/{id}/seats/{seat}"), None, &claim, &[])
+                .await;
             assert_eq!(claimed.status, 201, "claim: {}", claimed.text());
-            tokens.push(claimed.json()["player_token"].as_str().expect("token").to_string());
+            tokens.push(
+                claimed.json()["player_token"]
+                    .as_str()
+                    .expect("token")
+                    .to_string(),
+            );
         }
         StartedGame {
             id,
-            admin_token: created["admin_token"].as_str().expect("admin token").to_string(),
-            seed_commitment: created["seed_commitment"].as_str().expect("commitment").to_string(),
+            admin_token: created["admin_token"]
+                .as_str()
+                .expect("admin token")
+                .to_string(),
+            seed_commitment: created["seed_commitment"]
+                .as_str()
+                .expect("commitment")
+                .to_string(),
             tokens,
         }
     }
 
     /// The stored record (for assertions only).
     pub async fn record(&self, id: &str) -> store::GameRecord {
-        self.store.load(id).await.expect("store works").expect("game exists")
+        self.store
+            .load(id)
+            .await
+            .expect("store works")
+            .expect("game exists")
     }
 }
 
@@ -138,29 +197,82 @@ pub struct StartedGame {
     pub tokens: Vec<String>,
 }
 
-/// One HTTP/1.1 request on a new connection.
-pub async fn request(addr: SocketAddr, method: &str, path: &str, headers: &[(&str, &str)], body: Vec<u8>) -> Reply {
-    let stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
-    let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream)).await.expect("handshake");
+/// One HTTP/1.1 request on a new connection (panics on a transport error: a test failure).
+pub async fn request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Vec<u8>,
+) -> Reply {
+    try_request(addr, method, path, headers, body)
+        .await
+        .unwrap_or_else(|error| panic!("{method} {path}: {error}"))
+}
+
+/// One HTTP/1.1 request on a new connection; a transport error (say, the server was killed
+/// under it) is an `Err`.
+pub async fn try_request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Vec<u8>,
+) -> Result<Reply, String> {
+    let stream = tokio::net::TcpStream::connect(addr)
+        .await
+        .map_err(|error| format!("connect: {error}"))?;
+    let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+        .await
+        .map_err(|error| format!("handshake: {error}"))?;
     tokio::spawn(connection);
-    let mut builder = hyper::Request::builder().method(method).uri(path).header("host", addr.to_string());
+    let mut builder = hyper::Request::builder()
+        .method(method)
+        .uri(path)
+        .header("host", addr.to_string());
     for (name, value) in headers {
         builder = builder.header(*name, *value);
     }
-    let response = sender.send_request(builder.body(Full::new(Bytes::from(body))).expect("request")).await.expect("response");
+    let request = builder
+        .body(Full::new(Bytes::from(body)))
+        .map_err(|error| format!("request: {error}"))?;
+    let response = sender
+        .send_request(request)
+        .await
+        .map_err(|error| format!("send: {error}"))?;
     let status = response.status().as_u16();
     let headers = response
         .headers()
         .iter()
-        .map(|(name, value)| (name.as_str().to_string(), value.to_str().unwrap_or("").to_string()))
+        .map(|(name, value)| {
+            (
+                name.as_str().to_string(),
+                value.to_str().unwrap_or("").to_string(),
+            )
+        })
         .collect();
-    let body = response.into_body().collect().await.expect("body").to_bytes().to_vec();
-    Reply { status, headers, body }
+    let body = response
+        .into_body()
+        .collect()
+        .await
+        .map_err(|error| format!("body: {error}"))?
+        .to_bytes()
+        .to_vec();
+    Ok(Reply {
+        status,
+        headers,
+        body,
+    })
 }
 
 /// Plays a started game to the end with random choices from `GET …/legal-actions` only.
 /// Every concrete listed action must be accepted. Returns the number of accepted moves.
-pub async fn play_randomly(app: &TestApp, game: &StartedGame, bot_seed: u64, max_moves: usize) -> usize {
+pub async fn play_randomly(
+    app: &TestApp,
+    game: &StartedGame,
+    bot_seed: u64,
+    max_moves: usize,
+) -> usize {
     let mut moves = 0;
     let mut step = 0u64;
     loop {
@@ -171,28 +283,54 @@ pub async fn play_randomly(app: &TestApp, game: &StartedGame, bot_seed: u64, max
         if envelope["status"] == "finished" {
             return moves;
         }
-        assert!(moves < max_moves, "the game did not finish within {max_moves} moves");
-        let to_act: Vec<u64> = envelope["to_act"].as_array().expect("to_act").iter().filter_map(Value::as_u64).collect();
+        assert!(
+            moves < max_moves,
+            "the game did not finish within {max_moves} moves"
+        );
+        let to_act: Vec<u64> = envelope["to_act"]
+            .as_array()
+            .expect("to_act")
+            .iter()
+            .filter_map(Value::as_u64)
+            .collect();
         assert!(!to_act.is_empty(), "an active game has nobody to act");
         let mut bot = GameRng::for_entry([bot_seed as u8; 32], step);
         let seat = *bot.choose(&to_act).expect("someone acts") as usize;
         let token = &game.tokens[seat];
-        let legal = app.get(&format!("/v1/games/{}/legal-actions", game.id), Some(token)).await;
+        let legal = app
+            .get(&format!("/v1/games/{}/legal-actions", game.id), Some(token))
+            .await;
         assert_eq!(legal.status, 200, "{}", legal.text());
         let actions = legal.json()["actions"].as_array().expect("actions").clone();
-        assert!(!actions.is_empty(), "seat {seat} is in to_act but has no legal action");
+        assert!(
+            !actions.is_empty(),
+            "seat {seat} is in to_act but has no legal action"
+        );
         let mut accepted = false;
         for _ in 0..20 {
-            let action = game_core::testing::random_action_json(&actions, &mut bot).expect("a playable entry");
-            let concrete = actions.iter().any(|entry| entry.get("action") == Some(&action));
-            let reply = app.post(&format!("/v1/games/{}/actions", game.id), Some(token), &json!({"action": action}), &[]).await;
+            let action = game_core::testing::random_action_json(&actions, &mut bot)
+                .expect("a playable entry");
+            let concrete = actions
+                .iter()
+                .any(|entry| entry.get("action") == Some(&action));
+            let reply = app
+                .post(
+                    &format!("/v1/games/{}/actions", game.id),
+                    Some(token),
+                    &json!({"action": action}),
+                    &[],
+                )
+                .await;
             match reply.status {
                 200 => {
                     accepted = true;
                     break;
                 }
                 422 if !concrete => continue,
-                status => panic!("listed action {action} by seat {seat} got {status}: {}", reply.text()),
+                status => panic!(
+                    "listed action {action} by seat {seat} got {status}: {}",
+                    reply.text()
+                ),
             }
         }
         assert!(accepted, "no sampled action was accepted for seat {seat}");

@@ -23,9 +23,14 @@ async fn main() -> anyhow::Result<()> {
         "serve" => local::serve::run(local::serve::Config::from_args(rest)?).await,
         "verify" => {
             let [source] = rest else { bail!("{USAGE}") };
-            let audit = local::verify::load(source).await.with_context(|| format!("reading the audit from {source}"))?;
+            let audit = local::verify::load(source)
+                .await
+                .with_context(|| format!("reading the audit from {source}"))?;
             let verified = local::verify::check(&audit)?;
-            println!("ok: {} ({}) verified: commitment, seed and {} log entries replay exactly", audit.id, audit.ruleset, verified.entries);
+            println!(
+                "ok: {} ({}) verified: commitment, seed and {} log entries replay exactly",
+                audit.id, audit.ruleset, verified.entries
+            );
             Ok(())
         }
         "openapi" => {

@@ -25,7 +25,9 @@ impl Config {
     pub fn from_args(args: &[String]) -> anyhow::Result<Config> {
         let mut config = Config {
             addr: std::env::var("BEURS_ADDR").unwrap_or_else(|_| "127.0.0.1:8080".into()),
-            db: std::env::var("BEURS_DB").unwrap_or_else(|_| "beurs.sqlite".into()).into(),
+            db: std::env::var("BEURS_DB")
+                .unwrap_or_else(|_| "beurs.sqlite".into())
+                .into(),
         };
         let mut args = args.iter();
         while let Some(flag) = args.next() {
@@ -42,11 +44,17 @@ impl Config {
 
 /// Opens the store and serves until the process is stopped.
 pub async fn run(config: Config) -> anyhow::Result<()> {
-    let store = store::SqliteStore::open(&config.db).with_context(|| format!("opening {}", config.db.display()))?;
-    let listener = TcpListener::bind(&config.addr).await.with_context(|| format!("binding {}", config.addr))?;
+    let store = store::SqliteStore::open(&config.db)
+        .with_context(|| format!("opening {}", config.db.display()))?;
+    let listener = TcpListener::bind(&config.addr)
+        .await
+        .with_context(|| format!("binding {}", config.addr))?;
     let addr = listener.local_addr()?;
     // Tests and scripts read this line to find the port when binding to port 0.
-    println!("beurs listening on http://{addr} (database {})", config.db.display());
+    println!(
+        "beurs listening on http://{addr} (database {})",
+        config.db.display()
+    );
     serve(listener, Arc::new(api::AppCtx::new(Arc::new(store)))).await
 }
 
@@ -61,13 +69,18 @@ pub async fn serve(listener: TcpListener, ctx: Arc<api::AppCtx>) -> anyhow::Resu
                 async move { Ok::<_, std::convert::Infallible>(handle(&ctx, request).await) }
             });
             // Client disconnects and protocol errors end the connection only.
-            let _ = http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
+            let _ = http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
         });
     }
 }
 
 /// One request: read the body (at most 64 KiB), convert, route, convert back.
-pub async fn handle(ctx: &api::AppCtx, request: hyper::Request<Incoming>) -> hyper::Response<Full<Bytes>> {
+pub async fn handle(
+    ctx: &api::AppCtx,
+    request: hyper::Request<Incoming>,
+) -> hyper::Response<Full<Bytes>> {
     let (parts, body) = request.into_parts();
     let limit = api::http::MAX_BODY_BYTES;
     let response = match Limited::new(body, limit + 1).collect().await {
@@ -86,7 +99,10 @@ pub async fn handle(ctx: &api::AppCtx, request: hyper::Request<Incoming>) -> hyp
         Err(_) => {
             // Too large (or the client went away): answer 413 without reading further.
             let request = lambda_http::Request::from_parts(parts, lambda_http::Body::Empty);
-            api::http::respond(&request, Err(api::error::ApiError::PayloadTooLarge { limit }))
+            api::http::respond(
+                &request,
+                Err(api::error::ApiError::PayloadTooLarge { limit }),
+            )
         }
     };
     let (parts, body) = response.into_parts();

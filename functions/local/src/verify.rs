@@ -20,23 +20,32 @@ pub async fn load(source: &str) -> anyhow::Result<Audit> {
 
 /// Checks an audit against the rules this binary was built with.
 pub fn check(audit: &Audit) -> anyhow::Result<Verified> {
-    api::audit::verify(&api::registry(), audit).map_err(|error| anyhow::anyhow!("audit rejected: {error}"))
+    api::audit::verify(&api::registry(), audit)
+        .map_err(|error| anyhow::anyhow!("audit rejected: {error}"))
 }
 
 async fn fetch(url: &str) -> anyhow::Result<String> {
     let uri: hyper::Uri = url.parse().context("not a valid URL")?;
     let host = uri.host().context("the URL has no host")?.to_string();
     let port = uri.port_u16().unwrap_or(80);
-    let stream = tokio::net::TcpStream::connect((host.as_str(), port)).await.with_context(|| format!("connecting to {host}:{port}"))?;
-    let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
+    let stream = tokio::net::TcpStream::connect((host.as_str(), port))
+        .await
+        .with_context(|| format!("connecting to {host}:{port}"))?;
+    let (mut sender, connection) =
+        hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
     tokio::spawn(connection);
     let path = uri.path_and_query().map_or("/", |path| path.as_str());
-    let request = hyper::Request::get(path).header("host", host).body(Empty::<Bytes>::new())?;
+    let request = hyper::Request::get(path)
+        .header("host", host)
+        .body(Empty::<Bytes>::new())?;
     let response = sender.send_request(request).await?;
     let status = response.status();
     let body = response.into_body().collect().await?.to_bytes();
     if !status.is_success() {
-        bail!("GET {url} answered {status}: {}", String::from_utf8_lossy(&body));
+        bail!(
+            "GET {url} answered {status}: {}",
+            String::from_utf8_lossy(&body)
+        );
     }
     Ok(String::from_utf8(body.to_vec())?)
 }

@@ -149,17 +149,25 @@ pub fn verify(registry: &Registry, audit: &Audit) -> Result<Verified, VerifyErro
     if audit.status != "finished" {
         return Err(VerifyError::NotFinished);
     }
-    let secret_hex = audit.server_secret.as_deref().ok_or(VerifyError::NotFinished)?;
-    let secret = parse_hex32(secret_hex).ok_or_else(|| VerifyError::Malformed("server_secret is not 64 hex digits".into()))?;
+    let secret_hex = audit
+        .server_secret
+        .as_deref()
+        .ok_or(VerifyError::NotFinished)?;
+    let secret = parse_hex32(secret_hex)
+        .ok_or_else(|| VerifyError::Malformed("server_secret is not 64 hex digits".into()))?;
     if commitment_of(&secret) != audit.seed_commitment {
         return Err(VerifyError::CommitmentMismatch);
     }
     let entropies = audit.entropies.as_ref().ok_or(VerifyError::NotFinished)?;
     if entropies.len() != usize::from(audit.seats) {
-        return Err(VerifyError::Malformed("one entropy per seat is expected".into()));
+        return Err(VerifyError::Malformed(
+            "one entropy per seat is expected".into(),
+        ));
     }
     let seed = seed_of(&secret, entropies);
-    let ruleset = registry.get(&audit.ruleset).ok_or_else(|| VerifyError::UnknownRuleset(audit.ruleset.clone()))?;
+    let ruleset = registry
+        .get(&audit.ruleset)
+        .ok_or_else(|| VerifyError::UnknownRuleset(audit.ruleset.clone()))?;
     if ruleset.rules_version() != audit.rules_version {
         return Err(VerifyError::Malformed(format!(
             "the game was played under rules version {}, this verifier has {}",
@@ -167,11 +175,18 @@ pub fn verify(registry: &Registry, audit: &Audit) -> Result<Verified, VerifyErro
             ruleset.rules_version()
         )));
     }
-    let (first, rest) = audit.entries.split_first().ok_or_else(|| VerifyError::Malformed("the log is empty".into()))?;
+    let (first, rest) = audit
+        .entries
+        .split_first()
+        .ok_or_else(|| VerifyError::Malformed("the log is empty".into()))?;
     if first.seq != 0 {
-        return Err(VerifyError::Malformed("the first entry is not the setup".into()));
+        return Err(VerifyError::Malformed(
+            "the first entry is not the setup".into(),
+        ));
     }
-    let mut game = ruleset.setup(audit.seats, &audit.options, seed).map_err(|error| VerifyError::Setup(error.to_string()))?;
+    let mut game = ruleset
+        .setup(audit.seats, &audit.options, seed)
+        .map_err(|error| VerifyError::Setup(error.to_string()))?;
     if Some(state_hash(&game.state_json())) != first.state_hash {
         return Err(VerifyError::Setup("the state hash differs".into()));
     }
@@ -179,21 +194,30 @@ pub fn verify(registry: &Registry, audit: &Audit) -> Result<Verified, VerifyErro
         let seq = index as u64 + 1;
         let fail = |reason: String| VerifyError::Entry { seq, reason };
         if entry.seq != seq {
-            return Err(fail(format!("found seq {} where {seq} was expected", entry.seq)));
+            return Err(fail(format!(
+                "found seq {} where {seq} was expected",
+                entry.seq
+            )));
         }
-        let seat = entry.seat.ok_or_else(|| fail("an action entry has no seat".into()))?;
+        let seat = entry
+            .seat
+            .ok_or_else(|| fail("an action entry has no seat".into()))?;
         if seat >= audit.seats {
             return Err(fail(format!("seat {seat} does not exist")));
         }
         let mut rng = GameRng::for_entry(seed, seq);
-        let applied = game.apply_json(Seat(seat), &entry.action, &mut rng).map_err(|error| fail(format!("the action is refused: {error}")))?;
+        let applied = game
+            .apply_json(Seat(seat), &entry.action, &mut rng)
+            .map_err(|error| fail(format!("the action is refused: {error}")))?;
         let events: Vec<Value> = applied
             .events
             .iter()
             .map(|logged| serde_json::to_value(logged).expect("events serialize"))
             .collect();
         if events != entry.events {
-            return Err(fail("the replayed events differ from the recorded ones".into()));
+            return Err(fail(
+                "the replayed events differ from the recorded ones".into(),
+            ));
         }
         if Some(state_hash(&game.state_json())) != entry.state_hash {
             return Err(fail("the state hash differs".into()));
@@ -202,7 +226,9 @@ pub fn verify(registry: &Registry, audit: &Audit) -> Result<Verified, VerifyErro
     if game.outcome() != audit.outcome {
         return Err(VerifyError::OutcomeMismatch);
     }
-    Ok(Verified { entries: audit.entries.len() })
+    Ok(Verified {
+        entries: audit.entries.len(),
+    })
 }
 
 /// The stored events of an entry, parsed.
@@ -219,10 +245,16 @@ mod tests {
         let secret = [1u8; 32];
         let base = seed_of(&secret, &[Some("a".into()), None]);
         assert_ne!(base, seed_of(&secret, &[Some("b".into()), None]));
-        assert_ne!(base, seed_of(&secret, &[Some("a".into()), Some("x".into())]));
+        assert_ne!(
+            base,
+            seed_of(&secret, &[Some("a".into()), Some("x".into())])
+        );
         assert_ne!(base, seed_of(&[2u8; 32], &[Some("a".into()), None]));
         // No entropy and empty entropy are the same contribution.
-        assert_eq!(base, seed_of(&secret, &[Some("a".into()), Some(String::new())]));
+        assert_eq!(
+            base,
+            seed_of(&secret, &[Some("a".into()), Some(String::new())])
+        );
     }
 
     #[test]

@@ -15,23 +15,34 @@ pub const SEAT_PREFIX: &str = "bt_seat_";
 /// `n` bytes from the operating system's CSPRNG.
 pub fn random_bytes<const N: usize>() -> Result<[u8; N], ApiError> {
     let mut bytes = [0u8; N];
-    getrandom::fill(&mut bytes).map_err(|error| ApiError::Internal(format!("OS random source failed: {error}")))?;
+    getrandom::fill(&mut bytes)
+        .map_err(|error| ApiError::Internal(format!("OS random source failed: {error}")))?;
     Ok(bytes)
 }
 
 /// A new 256-bit token with its prefix.
 pub fn new_token(prefix: &str) -> Result<String, ApiError> {
-    Ok(format!("{prefix}{}", URL_SAFE_NO_PAD.encode(random_bytes::<32>()?)))
+    Ok(format!(
+        "{prefix}{}",
+        URL_SAFE_NO_PAD.encode(random_bytes::<32>()?)
+    ))
 }
 
 /// A new game id: `g_` and 128 random bits.
 pub fn new_game_id() -> Result<String, ApiError> {
-    Ok(format!("g_{}", URL_SAFE_NO_PAD.encode(random_bytes::<16>()?)))
+    Ok(format!(
+        "g_{}",
+        URL_SAFE_NO_PAD.encode(random_bytes::<16>()?)
+    ))
 }
 
 /// Whether `id` has the shape of a game id (anything else cannot exist: 404 without a lookup).
 pub fn is_game_id(id: &str) -> bool {
-    id.len() == 24 && id.starts_with("g_") && id[2..].bytes().all(|byte| byte.is_ascii_alphanumeric() || byte == b'-' || byte == b'_')
+    id.len() == 24
+        && id.starts_with("g_")
+        && id[2..]
+            .bytes()
+            .all(|byte| byte.is_ascii_alphanumeric() || byte == b'-' || byte == b'_')
 }
 
 /// SHA-256 as lowercase hex.
@@ -58,7 +69,9 @@ pub enum Caller {
 /// Identifies the caller of `record` from its bearer token. A token that matches nothing is 401.
 /// Every stored hash is compared, in constant time, so timing reveals nothing about which.
 pub fn identify(record: &GameRecord, token: Option<&str>) -> Result<Caller, ApiError> {
-    let Some(token) = token else { return Ok(Caller::Anonymous) };
+    let Some(token) = token else {
+        return Ok(Caller::Anonymous);
+    };
     let hash = sha256_hex(token.as_bytes());
     let mut caller = None;
     if bool::from(hash.as_bytes().ct_eq(record.admin_token_hash.as_bytes())) {
@@ -71,11 +84,16 @@ pub fn identify(record: &GameRecord, token: Option<&str>) -> Result<Caller, ApiE
             }
         }
     }
-    caller.ok_or(ApiError::Unauthorized("the token is not valid for this game"))
+    caller.ok_or(ApiError::Unauthorized(
+        "the token is not valid for this game",
+    ))
 }
 
 /// Identifies the caller of `record` from the request's `Authorization` header.
-pub fn bearer_token_caller(record: &GameRecord, request: &lambda_http::Request) -> Result<Caller, ApiError> {
+pub fn bearer_token_caller(
+    record: &GameRecord,
+    request: &lambda_http::Request,
+) -> Result<Caller, ApiError> {
     identify(record, crate::http::bearer_token(request)?)
 }
 
@@ -97,6 +115,9 @@ mod tests {
 
     #[test]
     fn sha256_matches_the_standard_vector() {
-        assert_eq!(sha256_hex(b"abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+        assert_eq!(
+            sha256_hex(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
     }
 }

@@ -78,9 +78,14 @@ pub struct CreatedGame {
 #[serde(deny_unknown_fields)]
 pub struct ClaimSeat {
     /// The player's display name (1 to 64 characters, no control characters).
-    #[schema(example = "Ann", min_length = 1, max_length = 64)]
+    #[schema(
+        example = "Ann",
+        min_length = 1,
+        max_length = 64,
+        pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"
+    )]
     pub name: String,
-    /// Any text of at most 256 bytes mixed into the game seed, so no one (the server
+    /// Any text of at most 256 characters mixed into the game seed, so no one (the server
     /// included) can steer the shuffles alone.
     #[serde(default)]
     #[schema(example = "my lucky string", max_length = 256)]

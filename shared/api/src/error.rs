@@ -37,8 +37,11 @@ pub enum ApiError {
     #[error("no such route")]
     RouteNotFound,
     /// The route exists but not for this method.
-    #[error("method not allowed")]
-    MethodNotAllowed,
+    #[error("this resource supports only {allow}")]
+    MethodNotAllowed {
+        /// The methods the resource supports, for the `Allow` header.
+        allow: &'static str,
+    },
     /// A conflict with the game's state (seat taken, game not active, not your turn, ...).
     #[error("{message}")]
     Conflict {
@@ -76,7 +79,7 @@ impl ApiError {
             ApiError::Unauthorized(_) => 401,
             ApiError::Forbidden(_) => 403,
             ApiError::GameNotFound | ApiError::SeatNotFound(_) | ApiError::RouteNotFound => 404,
-            ApiError::MethodNotAllowed => 405,
+            ApiError::MethodNotAllowed { .. } => 405,
             ApiError::Conflict { .. } => 409,
             ApiError::StaleVersion { .. } => 412,
             ApiError::PayloadTooLarge { .. } => 413,
@@ -95,7 +98,7 @@ impl ApiError {
             ApiError::GameNotFound => "game-not-found",
             ApiError::SeatNotFound(_) => "seat-not-found",
             ApiError::RouteNotFound => "route-not-found",
-            ApiError::MethodNotAllowed => "method-not-allowed",
+            ApiError::MethodNotAllowed { .. } => "method-not-allowed",
             ApiError::Conflict { code, .. } | ApiError::Unprocessable { code, .. } => code,
             ApiError::StaleVersion { .. } => "stale-version",
             ApiError::PayloadTooLarge { .. } => "payload-too-large",
@@ -109,7 +112,9 @@ impl ApiError {
         let status = self.status();
         let detail = match self {
             // Never show internals to the client.
-            ApiError::Internal(_) => "something went wrong on our side; the request id is in our logs".to_string(),
+            ApiError::Internal(_) => {
+                "something went wrong on our side; the request id is in our logs".to_string()
+            }
             other => other.to_string(),
         };
         Problem {
@@ -124,19 +129,27 @@ impl ApiError {
 
     /// A conflict with the game's state.
     pub fn conflict(code: &'static str, message: impl Into<String>) -> ApiError {
-        ApiError::Conflict { code, message: message.into() }
+        ApiError::Conflict {
+            code,
+            message: message.into(),
+        }
     }
 
     /// A request refused by validation or by the rules.
     pub fn unprocessable(code: &'static str, message: impl Into<String>) -> ApiError {
-        ApiError::Unprocessable { code, message: message.into() }
+        ApiError::Unprocessable {
+            code,
+            message: message.into(),
+        }
     }
 }
 
 impl From<store::StoreError> for ApiError {
     fn from(error: store::StoreError) -> Self {
         match error {
-            store::StoreError::BadCursor => ApiError::BadRequest("the cursor is not one this server handed out".into()),
+            store::StoreError::BadCursor => {
+                ApiError::BadRequest("the cursor is not one this server handed out".into())
+            }
             store::StoreError::NotFound(_) => ApiError::GameNotFound,
             other => ApiError::Internal(other.to_string()),
         }

@@ -21,12 +21,20 @@ pub struct Reply {
 impl Reply {
     /// A JSON reply.
     pub fn json(status: u16, value: &impl Serialize) -> Reply {
-        Reply { status, body: serde_json::to_string(value).expect("responses serialize"), headers: Vec::new() }
+        Reply {
+            status,
+            body: serde_json::to_string(value).expect("responses serialize"),
+            headers: Vec::new(),
+        }
     }
 
     /// A reply whose body is already serialized JSON.
     pub fn raw(status: u16, body: String) -> Reply {
-        Reply { status, body, headers: Vec::new() }
+        Reply {
+            status,
+            body,
+            headers: Vec::new(),
+        }
     }
 
     /// Adds a header.
@@ -40,25 +48,36 @@ impl Reply {
 pub fn respond(request: &Request, result: Result<Reply, ApiError>) -> Response<Body> {
     match result {
         Ok(reply) => {
-            let mut builder = Response::builder().status(reply.status).header("content-type", "application/json");
+            let mut builder = Response::builder()
+                .status(reply.status)
+                .header("content-type", "application/json");
             for (name, value) in reply.headers {
                 builder = builder.header(name, value);
             }
-            builder.body(Body::Text(reply.body)).expect("valid response")
+            builder
+                .body(Body::Text(reply.body))
+                .expect("valid response")
         }
         Err(error) => {
             if let ApiError::Internal(detail) = &error {
                 // 5xx: the detail goes to the log only. Client errors are not logged as errors.
-                eprintln!("internal error on {} {}: {detail}", request.method(), request.uri().path());
+                eprintln!(
+                    "internal error on {} {}: {detail}",
+                    request.method(),
+                    request.uri().path()
+                );
             }
             let problem = error.to_problem(request.uri().path());
-            let mut builder =
-                Response::builder().status(problem.status).header("content-type", "application/problem+json");
-            if let ApiError::MethodNotAllowed = error {
-                builder = builder.header("allow", "GET, POST");
+            let mut builder = Response::builder()
+                .status(problem.status)
+                .header("content-type", "application/problem+json");
+            if let ApiError::MethodNotAllowed { allow } = &error {
+                builder = builder.header("allow", *allow);
             }
             builder
-                .body(Body::Text(serde_json::to_string(&problem).expect("problems serialize")))
+                .body(Body::Text(
+                    serde_json::to_string(&problem).expect("problems serialize"),
+                ))
                 .expect("valid response")
         }
     }
@@ -73,7 +92,9 @@ pub fn body_bytes(request: &Request) -> Result<&[u8], ApiError> {
         _ => &[],
     };
     if bytes.len() > MAX_BODY_BYTES {
-        return Err(ApiError::PayloadTooLarge { limit: MAX_BODY_BYTES });
+        return Err(ApiError::PayloadTooLarge {
+            limit: MAX_BODY_BYTES,
+        });
     }
     Ok(bytes)
 }
@@ -91,7 +112,30 @@ pub fn json_body<T: DeserializeOwned>(request: &Request) -> Result<T, ApiError> 
     if bytes.is_empty() {
         return Err(ApiError::BadRequest("the request needs a JSON body".into()));
     }
-    serde_json::from_slice(bytes).map_err(|error| ApiError::BadRequest(format!("invalid JSON body: {error}")))
+    let mut value: serde_json::Value = serde_json::from_slice(bytes)
+        .map_err(|error| ApiError::BadRequest(format!("invalid JSON body: {error}")))?;
+    integral_floats_to_integers(&mut value);
+    T::deserialize(value)
+        .map_err(|error| ApiError::BadRequest(format!("invalid request body: {error}")))
+}
+
+/// JSON Schema counts `8.0` as an integer; serde does not. Rewrites every float with no
+/// fractional part (and well within the integer range) as an integer, so clients whose JSON
+/// library writes every number as a float are not refused for a spelling.
+pub fn integral_floats_to_integers(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Number(number) if number.is_f64() => {
+            let float = number.as_f64().unwrap_or(f64::NAN);
+            if float.fract() == 0.0 && float.abs() < 9.0e15 {
+                *value = serde_json::Value::from(float as i64);
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(integral_floats_to_integers),
+        serde_json::Value::Object(object) => {
+            object.values_mut().for_each(integral_floats_to_integers)
+        }
+        _ => {}
+    }
 }
 
 /// A path parameter set by the router (locally) or by API Gateway.
@@ -105,7 +149,9 @@ pub fn path_param(request: &Request, name: &str) -> Result<String, ApiError> {
 
 /// The query string's parameters (decoded), from the request URI.
 pub fn query_params(request: &Request) -> Result<Vec<(String, String)>, ApiError> {
-    let Some(query) = request.uri().query() else { return Ok(Vec::new()) };
+    let Some(query) = request.uri().query() else {
+        return Ok(Vec::new());
+    };
     query
         .split('&')
         .filter(|pair| !pair.is_empty())
@@ -160,7 +206,9 @@ pub fn bearer_token(request: &Request) -> Result<Option<&str>, ApiError> {
         Some(value) => {
             let (scheme, token) = value.split_once(' ').unwrap_or((value, ""));
             if !scheme.eq_ignore_ascii_case("bearer") || token.trim().is_empty() {
-                return Err(ApiError::Unauthorized("the Authorization header must be 'Bearer <token>'"));
+                return Err(ApiError::Unauthorized(
+                    "the Authorization header must be 'Bearer <token>'",
+                ));
             }
             Ok(Some(token.trim()))
         }
@@ -180,10 +228,16 @@ pub fn if_match(request: &Request) -> Result<Option<String>, ApiError> {
 pub fn idempotency_key(request: &Request) -> Result<Option<String>, ApiError> {
     match header(request, "idempotency-key")? {
         None => Ok(None),
-        Some(key) if !key.is_empty() && key.len() <= 255 && key.bytes().all(|byte| byte.is_ascii_graphic()) => {
+        Some(key)
+            if !key.is_empty()
+                && key.len() <= 255
+                && key.bytes().all(|byte| byte.is_ascii_graphic()) =>
+        {
             Ok(Some(key.to_string()))
         }
-        Some(_) => Err(ApiError::BadRequest("Idempotency-Key must be 1 to 255 visible ASCII characters".into())),
+        Some(_) => Err(ApiError::BadRequest(
+            "Idempotency-Key must be 1 to 255 visible ASCII characters".into(),
+        )),
     }
 }
 
@@ -194,7 +248,9 @@ pub fn respond_internal(path: &str, detail: &str) -> Response<Body> {
     Response::builder()
         .status(500)
         .header("content-type", "application/problem+json")
-        .body(Body::Text(serde_json::to_string(&problem).expect("problems serialize")))
+        .body(Body::Text(
+            serde_json::to_string(&problem).expect("problems serialize"),
+        ))
         .expect("valid response")
 }
 

@@ -40,7 +40,10 @@ use store::GameStore;
 
 /// Every game this build can host.
 pub fn registry() -> Registry {
-    Registry::new().with::<game_tulipmania::Tulipmania>()
+    Registry::new()
+        .with::<game_tulipmania::Tulipmania>()
+        .with::<game_tulip_bubble::TulipBubble>()
+        .with::<game_tulip_traders::TulipTraders>()
 }
 
 /// What every handler needs: built once per process (or Lambda cold start).
@@ -58,7 +61,11 @@ impl AppCtx {
     pub fn new(store: Arc<dyn GameStore>) -> AppCtx {
         let registry = registry();
         let openapi_json = openapi::spec(&registry);
-        AppCtx { store, registry, openapi_json }
+        AppCtx {
+            store,
+            registry,
+            openapi_json,
+        }
     }
 }
 
@@ -79,7 +86,10 @@ const ROUTES: &[(&str, &str)] = &[
 
 /// Matches `path` against a pattern, returning the `{name}` parameters.
 fn match_path(pattern: &str, path: &str) -> Option<HashMap<String, String>> {
-    let path = path.strip_suffix('/').filter(|trimmed| !trimmed.is_empty()).unwrap_or(path);
+    let path = path
+        .strip_suffix('/')
+        .filter(|trimmed| !trimmed.is_empty())
+        .unwrap_or(path);
     let pattern_parts: Vec<&str> = pattern.split('/').collect();
     let path_parts: Vec<&str> = path.split('/').collect();
     if pattern_parts.len() != path_parts.len() {
@@ -87,7 +97,10 @@ fn match_path(pattern: &str, path: &str) -> Option<HashMap<String, String>> {
     }
     let mut parameters = HashMap::new();
     for (expected, actual) in pattern_parts.iter().zip(&path_parts) {
-        if let Some(name) = expected.strip_prefix('{').and_then(|rest| rest.strip_suffix('}')) {
+        if let Some(name) = expected
+            .strip_prefix('{')
+            .and_then(|rest| rest.strip_suffix('}'))
+        {
             if actual.is_empty() {
                 return None;
             }
@@ -104,10 +117,12 @@ fn match_path(pattern: &str, path: &str) -> Option<HashMap<String, String>> {
 pub async fn route(ctx: &AppCtx, request: Request) -> Response<Body> {
     let path = request.uri().path().to_string();
     let method = request.method().as_str().to_string();
-    let mut path_matched = false;
+    let mut allowed: Vec<&str> = Vec::new();
     for (route_method, pattern) in ROUTES {
-        let Some(parameters) = match_path(pattern, &path) else { continue };
-        path_matched = true;
+        let Some(parameters) = match_path(pattern, &path) else {
+            continue;
+        };
+        allowed.push(route_method);
         if *route_method != method {
             continue;
         }
@@ -125,11 +140,14 @@ pub async fn route(ctx: &AppCtx, request: Request) -> Response<Body> {
             ("GET", "/openapi.json") => get_openapi(ctx, request).await,
             _ => get_docs(ctx, request).await,
         };
-        return result.unwrap_or_else(|error| {
-            http::respond_internal(&path, &error.to_string())
-        });
+        return result.unwrap_or_else(|error| http::respond_internal(&path, &error.to_string()));
     }
-    let error = if path_matched { error::ApiError::MethodNotAllowed } else { error::ApiError::RouteNotFound };
+    let error = match allowed.as_slice() {
+        [] => error::ApiError::RouteNotFound,
+        ["GET"] => error::ApiError::MethodNotAllowed { allow: "GET" },
+        ["POST"] => error::ApiError::MethodNotAllowed { allow: "POST" },
+        _ => error::ApiError::MethodNotAllowed { allow: "GET, POST" },
+    };
     http::respond(&request, Err(error))
 }
 
@@ -139,7 +157,8 @@ mod tests {
 
     #[test]
     fn paths_match_patterns() {
-        let parameters = match_path("/v1/games/{id}/seats/{seat}", "/v1/games/g_x/seats/2").unwrap();
+        let parameters =
+            match_path("/v1/games/{id}/seats/{seat}", "/v1/games/g_x/seats/2").unwrap();
         assert_eq!(parameters["id"], "g_x");
         assert_eq!(parameters["seat"], "2");
         assert!(match_path("/v1/games/{id}", "/v1/games/").is_none());

@@ -54,7 +54,9 @@ impl Modify for BearerAuth {
             SecurityScheme::Http(
                 HttpBuilder::new()
                     .scheme(HttpAuthScheme::Bearer)
-                    .description(Some("a seat token (bt_seat_…) or the admin token (bt_admin_…)"))
+                    .description(Some(
+                        "a seat token (bt_seat_…) or the admin token (bt_admin_…)",
+                    ))
                     .build(),
             ),
         );
@@ -72,11 +74,21 @@ pub fn spec(registry: &Registry) -> Value {
     let mut actions = Vec::new();
     let mut views = Vec::new();
     let mut events = Vec::new();
-    let schemas = doc["components"]["schemas"].as_object_mut().expect("components.schemas exists");
+    let schemas = doc["components"]["schemas"]
+        .as_object_mut()
+        .expect("components.schemas exists");
     for ruleset in registry.iter() {
         let game = ruleset.schemas();
-        for (name, schema) in game.components.into_iter().chain([game.options.clone(), game.action.clone(), game.view.clone(), game.event.clone()]) {
-            schemas.insert(name, serde_json::to_value(schema).expect("schemas serialize"));
+        for (name, schema) in game.components.into_iter().chain([
+            game.options.clone(),
+            game.action.clone(),
+            game.view.clone(),
+            game.event.clone(),
+        ]) {
+            schemas.insert(
+                name,
+                serde_json::to_value(schema).expect("schemas serialize"),
+            );
         }
         options.push(schema_ref(&game.options.0));
         actions.push(schema_ref(&game.action.0));
@@ -90,18 +102,122 @@ pub fn spec(registry: &Registry) -> Value {
         }
         json!({ "anyOf": any_of, "description": description })
     };
+    // One variant per ruleset, so the schema states each ruleset's seat range and options.
+    let variants: Vec<Value> = registry
+        .iter()
+        .zip(&options)
+        .map(|(ruleset, options_ref)| {
+            let (min_seats, max_seats) = ruleset.seat_range();
+            json!({
+                "type": "object",
+                "title": ruleset.id(),
+                "required": ["ruleset", "seats"],
+                "additionalProperties": false,
+                "properties": {
+                    "ruleset": {"type": "string", "const": ruleset.id(), "description": "the ruleset id (see `GET /v1/rulesets`)"},
+                    "seats": {"type": "integer", "minimum": min_seats, "maximum": max_seats, "description": "number of seats"},
+                    "options": {"anyOf": [options_ref, {"type": "null"}], "description": "the ruleset's options; omitted fields take their defaults"},
+                    "invite_only": {"type": "boolean", "description": "when true, only the admin may claim seats and the game is not listed in the lobby"}
+                }
+            })
+        })
+        .collect();
+    schemas["CreateGame"] =
+        json!({"description": "Create a game of one ruleset.", "oneOf": variants});
+    // Actions are internally tagged enums that refuse unknown fields: say so per variant.
+    for action in &actions {
+        let name = action["$ref"]
+            .as_str()
+            .unwrap_or_default()
+            .trim_start_matches("#/components/schemas/")
+            .to_string();
+        let variants = schemas
+            .get_mut(&name)
+            .and_then(|schema| schema.get_mut("oneOf"))
+            .and_then(Value::as_array_mut);
+        for variant in variants.into_iter().flatten() {
+            if variant["type"] == "object" {
+                variant["additionalProperties"] = Value::Bool(false);
+            }
+        }
+    }
+    for schema in schemas.values_mut() {
+        bound_integers(schema);
+    }
     let mut set = |schema: &str, property: &str, value: Value| {
         schemas[schema]["properties"][property] = value;
     };
-    set("CreateGame", "options", any_of(&options, "the ruleset's options; omitted fields take their defaults", false));
-    set("SubmitAction", "action", any_of(&actions, "an action of the game's ruleset", false));
-    set("GameEnvelope", "view", any_of(&views, "the caller's view (null until the game starts)", true));
-    set("ActionResult", "view", any_of(&views, "the caller's view after the move", false));
+    set(
+        "SubmitAction",
+        "action",
+        any_of(&actions, "an action of the game's ruleset", false),
+    );
+    set(
+        "GameEnvelope",
+        "view",
+        any_of(
+            &views,
+            "the caller's view (null until the game starts)",
+            true,
+        ),
+    );
+    set(
+        "ActionResult",
+        "view",
+        any_of(&views, "the caller's view after the move", false),
+    );
     let event_list = json!({ "type": "array", "items": any_of(&events, "an event of the game's ruleset", false) });
     set("ActionResult", "events", event_list.clone());
     set("LogItem", "events", event_list);
-    set("LogItem", "action", any_of(&actions, "the action, or null if hidden from the caller or for the setup", true));
+    set(
+        "LogItem",
+        "action",
+        any_of(
+            &actions,
+            "the action, or null if hidden from the caller or for the setup",
+            true,
+        ),
+    );
     doc
+}
+
+/// Rust integer types reach the schema as `format: uint8`, `int16`, … (utoipa's
+/// `non_strict_integers`). JSON Schema validators know only `int32`/`int64`, so state each
+/// type's exact range as `minimum`/`maximum` (keeping tighter bounds already given) and keep
+/// the standard format name. A client is then never refused for a number the schema allows.
+fn bound_integers(schema: &mut Value) {
+    match schema {
+        Value::Object(object) => {
+            let range: Option<(i128, i128, &str)> =
+                match object.get("format").and_then(Value::as_str) {
+                    Some("uint8") => Some((0, u8::MAX.into(), "int32")),
+                    Some("uint16") => Some((0, u16::MAX.into(), "int32")),
+                    Some("uint32") => Some((0, u32::MAX.into(), "int64")),
+                    Some("uint64") => Some((0, i64::MAX.into(), "int64")),
+                    Some("int8") => Some((i8::MIN.into(), i8::MAX.into(), "int32")),
+                    Some("int16") => Some((i16::MIN.into(), i16::MAX.into(), "int32")),
+                    Some("int32") => Some((i32::MIN.into(), i32::MAX.into(), "int32")),
+                    Some("int64") => Some((i64::MIN.into(), i64::MAX.into(), "int64")),
+                    _ => None,
+                };
+            if let Some((low, high, format)) = range {
+                let given = |key: &str| {
+                    object
+                        .get(key)
+                        .and_then(Value::as_f64)
+                        .map(|bound| bound as i128)
+                };
+                let minimum = given("minimum").map_or(low, |bound| bound.max(low));
+                let maximum = given("maximum").map_or(high, |bound| bound.min(high));
+                object.insert("minimum".into(), json!(minimum as i64));
+                object.insert("maximum".into(), json!(maximum as i64));
+                object.insert("format".into(), json!(format));
+            }
+            object.values_mut().for_each(bound_integers);
+        }
+        Value::Array(items) => items.iter_mut().for_each(bound_integers),
+        _ => {}
+    }
 }
 
 /// The JSON Schema of a ruleset's options, with every reference inlined.
@@ -109,9 +225,18 @@ pub fn options_schema(ruleset: &dyn DynRuleset) -> Value {
     let game = ruleset.schemas();
     let mut components = Map::new();
     for (name, schema) in game.components {
-        components.insert(name, serde_json::to_value(schema).expect("schemas serialize"));
+        components.insert(
+            name,
+            serde_json::to_value(schema).expect("schemas serialize"),
+        );
     }
-    inline_refs(serde_json::to_value(game.options.1).expect("schemas serialize"), &components, 0)
+    let mut schema = inline_refs(
+        serde_json::to_value(game.options.1).expect("schemas serialize"),
+        &components,
+        0,
+    );
+    bound_integers(&mut schema);
+    schema
 }
 
 fn inline_refs(value: Value, components: &Map<String, Value>, depth: usize) -> Value {
@@ -123,9 +248,19 @@ fn inline_refs(value: Value, components: &Map<String, Value>, depth: usize) -> V
                     return inline_refs(target.clone(), components, depth + 1);
                 }
             }
-            Value::Object(object.into_iter().map(|(key, value)| (key, inline_refs(value, components, depth))).collect())
+            Value::Object(
+                object
+                    .into_iter()
+                    .map(|(key, value)| (key, inline_refs(value, components, depth)))
+                    .collect(),
+            )
         }
-        Value::Array(items) => Value::Array(items.into_iter().map(|item| inline_refs(item, components, depth)).collect()),
+        Value::Array(items) => Value::Array(
+            items
+                .into_iter()
+                .map(|item| inline_refs(item, components, depth))
+                .collect(),
+        ),
         other => other,
     }
 }

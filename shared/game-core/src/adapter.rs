@@ -60,7 +60,12 @@ pub trait DynGame: Send + Sync + Debug {
     /// The seat's legal actions, each `{"action": …}` or `{"label": …, "schema": …}`.
     fn legal_actions(&self, seat: Seat) -> Vec<Value>;
     /// Parses and applies an action. On `Err` the state is unchanged.
-    fn apply_json(&mut self, seat: Seat, action: &Value, rng: &mut GameRng) -> Result<Applied, ActionError>;
+    fn apply_json(
+        &mut self,
+        seat: Seat,
+        action: &Value,
+        rng: &mut GameRng,
+    ) -> Result<Applied, ActionError>;
     /// What `viewer` may see.
     fn view_json(&self, viewer: Viewer) -> Value;
     /// The result, once the game is over.
@@ -91,13 +96,25 @@ impl<G: Game> DynGame for G {
             .collect()
     }
 
-    fn apply_json(&mut self, seat: Seat, action: &Value, rng: &mut GameRng) -> Result<Applied, ActionError> {
-        let action = G::Action::deserialize(action).map_err(|error| ActionError::Malformed(error.to_string()))?;
+    fn apply_json(
+        &mut self,
+        seat: Seat,
+        action: &Value,
+        rng: &mut GameRng,
+    ) -> Result<Applied, ActionError> {
+        let action = G::Action::deserialize(action)
+            .map_err(|error| ActionError::Malformed(error.to_string()))?;
         let action_json = serde_json::to_value(&action).expect("actions serialize");
         let action_visibility = G::action_visibility(&action, seat);
-        let events = Game::apply(self, seat, action, rng)
-            .map_err(|error| ActionError::Rule { code: error.code(), message: error.to_string() })?;
-        Ok(Applied { action: action_json, action_visibility, events: events.iter().map(to_logged_json).collect() })
+        let events = Game::apply(self, seat, action, rng).map_err(|error| ActionError::Rule {
+            code: error.code(),
+            message: error.to_string(),
+        })?;
+        Ok(Applied {
+            action: action_json,
+            action_visibility,
+            events: events.iter().map(to_logged_json).collect(),
+        })
     }
 
     fn view_json(&self, viewer: Viewer) -> Value {
@@ -118,22 +135,40 @@ impl<G: Game> DynGame for G {
 }
 
 fn to_logged_json<E: Serialize>(logged: &Logged<E>) -> LoggedJson {
-    LoggedJson { visibility: logged.visibility, event: serde_json::to_value(&logged.event).expect("events serialize") }
+    LoggedJson {
+        visibility: logged.visibility,
+        event: serde_json::to_value(&logged.event).expect("events serialize"),
+    }
 }
 
 /// The OpenAPI schemas of one game, named after the game.
 #[cfg(feature = "openapi")]
 pub struct GameSchemas {
     /// Name and schema of the options type.
-    pub options: (String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>),
+    pub options: (
+        String,
+        utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+    ),
     /// Name and schema of the action type.
-    pub action: (String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>),
+    pub action: (
+        String,
+        utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+    ),
     /// Name and schema of the view type.
-    pub view: (String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>),
+    pub view: (
+        String,
+        utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+    ),
     /// Name and schema of the event type.
-    pub event: (String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>),
+    pub event: (
+        String,
+        utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+    ),
     /// Every schema the four above refer to.
-    pub components: Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>)>,
+    pub components: Vec<(
+        String,
+        utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+    )>,
 }
 
 /// A ruleset behind a trait object: creates and loads games of one kind.
@@ -149,7 +184,14 @@ pub trait DynRuleset: Send + Sync {
     /// Parses options (missing fields take their defaults) and returns them normalised.
     fn normalize_options(&self, options: &Value) -> Result<Value, SetupError>;
     /// Deals a new game; the randomness is log entry 0 of `seed`.
-    fn setup(&self, n_seats: u8, options: &Value, seed: [u8; 32]) -> Result<Box<dyn DynGame>, SetupError>;
+    fn setup(
+        &self,
+        n_seats: u8,
+        options: &Value,
+        seed: [u8; 32],
+    ) -> Result<Box<dyn DynGame>, SetupError>;
+    /// Checks that `action` is an action of this game (its shape only, not its legality).
+    fn parse_action(&self, action: &Value) -> Result<(), ActionError>;
     /// Loads a stored state.
     fn load(&self, state_json: &str) -> Result<Box<dyn DynGame>, serde_json::Error>;
     /// The game's OpenAPI schemas.
@@ -167,7 +209,11 @@ impl<G> Default for Erased<G> {
 }
 
 fn parse_options<G: Game>(options: &Value) -> Result<G::Options, SetupError> {
-    let options = if options.is_null() { &Value::Object(Default::default()) } else { options };
+    let options = if options.is_null() {
+        &Value::Object(Default::default())
+    } else {
+        options
+    };
     G::Options::deserialize(options).map_err(|error| SetupError::InvalidOptions(error.to_string()))
 }
 
@@ -193,13 +239,28 @@ impl<G: Game> DynRuleset for Erased<G> {
         Ok(serde_json::to_value(parsed).expect("options serialize"))
     }
 
-    fn setup(&self, n_seats: u8, options: &Value, seed: [u8; 32]) -> Result<Box<dyn DynGame>, SetupError> {
+    fn setup(
+        &self,
+        n_seats: u8,
+        options: &Value,
+        seed: [u8; 32],
+    ) -> Result<Box<dyn DynGame>, SetupError> {
         if !(G::MIN_SEATS..=G::MAX_SEATS).contains(&n_seats) {
-            return Err(SetupError::SeatCount { min: G::MIN_SEATS, max: G::MAX_SEATS, got: n_seats });
+            return Err(SetupError::SeatCount {
+                min: G::MIN_SEATS,
+                max: G::MAX_SEATS,
+                got: n_seats,
+            });
         }
         let options = parse_options::<G>(options)?;
         let mut rng = GameRng::for_entry(seed, 0);
         Ok(Box::new(G::setup(n_seats, &options, &mut rng)?))
+    }
+
+    fn parse_action(&self, action: &Value) -> Result<(), ActionError> {
+        G::Action::deserialize(action)
+            .map(drop)
+            .map_err(|error| ActionError::Malformed(error.to_string()))
     }
 
     fn load(&self, state_json: &str) -> Result<Box<dyn DynGame>, serde_json::Error> {
@@ -244,7 +305,10 @@ impl Registry {
 
     /// The ruleset with this id.
     pub fn get(&self, id: &str) -> Option<&dyn DynRuleset> {
-        self.rulesets.iter().find(|ruleset| ruleset.id() == id).map(|ruleset| ruleset.as_ref())
+        self.rulesets
+            .iter()
+            .find(|ruleset| ruleset.id() == id)
+            .map(|ruleset| ruleset.as_ref())
     }
 
     /// Every ruleset.

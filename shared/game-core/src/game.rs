@@ -27,7 +27,9 @@ impl<T> Schema for T {}
 /// - `to_act` is empty exactly when `outcome` is `Some`; `waiting_on ⊆ to_act`;
 /// - `view` is the only way state reaches a player, and shows a viewer only what it may see;
 /// - everything is deterministic given the seed, the options and the accepted actions.
-pub trait Game: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static {
+pub trait Game:
+    Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static
+{
     /// The ruleset id used in the API, e.g. `tulipmania-1637`.
     const RULESET: &'static str;
     /// The game's human-readable name.
@@ -187,17 +189,26 @@ pub struct Logged<E> {
 impl<E> Logged<E> {
     /// An event everyone may see.
     pub fn public(event: E) -> Self {
-        Logged { visibility: Visibility::Public, event }
+        Logged {
+            visibility: Visibility::Public,
+            event,
+        }
     }
 
     /// An event only `seat` may see.
     pub fn private(seat: Seat, event: E) -> Self {
-        Logged { visibility: Visibility::Seats(SeatSet::only(seat)), event }
+        Logged {
+            visibility: Visibility::Seats(SeatSet::only(seat)),
+            event,
+        }
     }
 
     /// An event everyone except `seat` may see (the redacted twin of a private event).
     pub fn others(seat: Seat, event: E) -> Self {
-        Logged { visibility: Visibility::AllExcept(SeatSet::only(seat)), event }
+        Logged {
+            visibility: Visibility::AllExcept(SeatSet::only(seat)),
+            event,
+        }
     }
 }
 
@@ -235,7 +246,12 @@ impl Outcome {
             .filter(|(_, &rank)| rank == 1)
             .map(|(seat, _)| Seat(seat as u8))
             .collect();
-        Outcome { scores, ranks, winners, reason: reason.into() }
+        Outcome {
+            scores,
+            ranks,
+            winners,
+            reason: reason.into(),
+        }
     }
 }
 

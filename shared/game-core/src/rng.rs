@@ -99,7 +99,11 @@ mod tests {
     // Cross-checked against an independent implementation: OpenSSL's ChaCha20 (Python
     // `cryptography`, key = [7; 32], 16-byte IV = counter 0 ‖ stream k, both little-endian),
     // with `below` and Fisher–Yates re-implemented in Python from the description above.
-    const GOLDEN_RAW: [u64; 3] = [4753173749397848308, 8104706558872646932, 6317272734290246028];
+    const GOLDEN_RAW: [u64; 3] = [
+        4753173749397848308,
+        8104706558872646932,
+        6317272734290246028,
+    ];
     const GOLDEN_DICE: [u8; 12] = [2, 2, 1, 6, 4, 4, 3, 2, 5, 6, 5, 6];
     const GOLDEN_SHUFFLE: [u8; 10] = [0, 2, 4, 7, 9, 6, 3, 5, 8, 1];
 
@@ -119,7 +123,10 @@ mod tests {
             seen[x as usize] += 1;
         }
         // Every value appears, and none is wildly over-represented.
-        assert!(seen.iter().all(|&count| (800..1200).contains(&count)), "{seen:?}");
+        assert!(
+            seen.iter().all(|&count| (800..1200).contains(&count)),
+            "{seen:?}"
+        );
         assert_eq!(rng.below(1), 0);
         let huge = u64::MAX - 1;
         assert!(rng.below(huge) < huge);

@@ -27,7 +27,10 @@ pub fn sample(schema: &Value, rng: &mut GameRng) -> Option<Value> {
         "boolean" => Some(Value::Bool(rng.below(2) == 1)),
         "integer" => {
             let minimum = schema.get("minimum").and_then(Value::as_i64).unwrap_or(0);
-            let maximum = schema.get("maximum").and_then(Value::as_i64).unwrap_or(minimum.saturating_add(100));
+            let maximum = schema
+                .get("maximum")
+                .and_then(Value::as_i64)
+                .unwrap_or(minimum.saturating_add(100));
             if maximum < minimum {
                 return None;
             }
@@ -43,19 +46,28 @@ pub fn sample(schema: &Value, rng: &mut GameRng) -> Option<Value> {
         "array" => {
             let items = schema.get("items")?;
             let min_items = schema.get("minItems").and_then(Value::as_u64).unwrap_or(0);
-            let max_items = schema.get("maxItems").and_then(Value::as_u64).unwrap_or(min_items + 3);
+            let max_items = schema
+                .get("maxItems")
+                .and_then(Value::as_u64)
+                .unwrap_or(min_items + 3);
             if max_items < min_items {
                 return None;
             }
             let count = min_items + rng.below(max_items - min_items + 1);
-            let unique = schema.get("uniqueItems").and_then(Value::as_bool).unwrap_or(false);
+            let unique = schema
+                .get("uniqueItems")
+                .and_then(Value::as_bool)
+                .unwrap_or(false);
             if unique {
                 let mut pool = items.get("enum").and_then(Value::as_array)?.clone();
                 rng.shuffle(&mut pool);
                 pool.truncate(count as usize);
                 return Some(Value::Array(pool));
             }
-            (0..count).map(|_| sample(items, rng)).collect::<Option<Vec<_>>>().map(Value::Array)
+            (0..count)
+                .map(|_| sample(items, rng))
+                .collect::<Option<Vec<_>>>()
+                .map(Value::Array)
         }
         "object" => {
             let mut object = Map::new();

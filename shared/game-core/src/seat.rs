@@ -102,7 +102,9 @@ impl SeatSet {
 
     /// The seats in ascending order.
     pub fn iter(self) -> impl Iterator<Item = Seat> {
-        (0..MAX_SEATS).map(Seat).filter(move |seat| self.contains(*seat))
+        (0..MAX_SEATS)
+            .map(Seat)
+            .filter(move |seat| self.contains(*seat))
     }
 }
 
@@ -118,7 +120,9 @@ impl FromIterator<Seat> for SeatSet {
 
 impl fmt::Debug for SeatSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_set().entries(self.iter().map(|seat| seat.0)).finish()
+        f.debug_set()
+            .entries(self.iter().map(|seat| seat.0))
+            .finish()
     }
 }
 
@@ -134,7 +138,9 @@ impl<'de> Deserialize<'de> for SeatSet {
         let mut set = SeatSet::EMPTY;
         for seat in seats {
             if seat >= MAX_SEATS {
-                return Err(serde::de::Error::custom(format!("seat {seat} is out of range")));
+                return Err(serde::de::Error::custom(format!(
+                    "seat {seat} is out of range"
+                )));
             }
             set.insert(Seat(seat));
         }

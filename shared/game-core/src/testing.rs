@@ -118,7 +118,10 @@ impl<G: Game> Playouts<G> {
     where
         G: Redeal,
     {
-        let mut stats = PlayoutStats { wins_by_seat: vec![0; usize::from(self.n_seats)], ..Default::default() };
+        let mut stats = PlayoutStats {
+            wins_by_seat: vec![0; usize::from(self.n_seats)],
+            ..Default::default()
+        };
         for index in 0..self.games {
             self.play_one(index, &invariant, &mut stats);
         }
@@ -131,9 +134,19 @@ impl<G: Game> Playouts<G> {
     {
         let seed = game_seed(self.seed, index);
         let bot_seed = game_seed(self.seed ^ 0xB07, index);
-        let mut context = PanicContext { ruleset: G::RULESET, n_seats: self.n_seats, index, base_seed: self.seed, step: 0 };
-        let mut state = G::setup(self.n_seats, &self.options, &mut GameRng::for_entry(seed, 0))
-            .unwrap_or_else(|error| panic!("setup failed: {error}"));
+        let mut context = PanicContext {
+            ruleset: G::RULESET,
+            n_seats: self.n_seats,
+            index,
+            base_seed: self.seed,
+            step: 0,
+        };
+        let mut state = G::setup(
+            self.n_seats,
+            &self.options,
+            &mut GameRng::for_entry(seed, 0),
+        )
+        .unwrap_or_else(|error| panic!("setup failed: {error}"));
         invariant(&state);
         let mut history: Vec<(Seat, G::Action)> = Vec::new();
         let mut events: Vec<Vec<Logged<G::Event>>> = Vec::new();
@@ -144,33 +157,55 @@ impl<G: Game> Playouts<G> {
             context.step = step;
             let to_act = state.to_act();
             if to_act.is_empty() {
-                let outcome = state.outcome().expect("a game nobody can act in must have an outcome");
+                let outcome = state
+                    .outcome()
+                    .expect("a game nobody can act in must have an outcome");
                 *stats.reasons.entry(outcome.reason.clone()).or_default() += 1;
                 for winner in outcome.winners.iter() {
                     stats.wins_by_seat[winner.index()] += 1;
                 }
                 break;
             }
-            assert!(step <= self.max_steps, "the game did not finish within {} steps", self.max_steps);
-            assert!(state.outcome().is_none(), "a game with seats to act has an outcome");
+            assert!(
+                step <= self.max_steps,
+                "the game did not finish within {} steps",
+                self.max_steps
+            );
+            assert!(
+                state.outcome().is_none(),
+                "a game with seats to act has an outcome"
+            );
             let waiting_on = state.waiting_on();
             assert!(!waiting_on.is_empty(), "an unfinished game waits on nobody");
-            assert!(waiting_on.is_subset(to_act), "waiting_on {waiting_on:?} is not within to_act {to_act:?}");
+            assert!(
+                waiting_on.is_subset(to_act),
+                "waiting_on {waiting_on:?} is not within to_act {to_act:?}"
+            );
             for seat in Seat::all(self.n_seats).filter(|seat| !to_act.contains(*seat)) {
-                assert!(state.legal_actions(seat).is_empty(), "{seat} is not in to_act but has legal actions");
+                assert!(
+                    state.legal_actions(seat).is_empty(),
+                    "{seat} is not in to_act but has legal actions"
+                );
             }
 
             let mut bot = GameRng::for_entry(bot_seed, step as u64);
             let acting: Vec<Seat> = to_act.iter().collect();
             let seat = *bot.choose(&acting).expect("to_act is not empty");
             let legal = state.legal_actions(seat);
-            assert!(!legal.is_empty(), "{seat} is in to_act but has no legal action");
+            assert!(
+                !legal.is_empty(),
+                "{seat} is in to_act but has no legal action"
+            );
 
             if self.try_every_listed_action {
                 for entry in &legal {
                     if let LegalAction::Action { action } = entry {
                         let mut copy = state.clone();
-                        if let Err(error) = copy.apply(seat, action.clone(), &mut GameRng::for_entry(seed, step as u64)) {
+                        if let Err(error) = copy.apply(
+                            seat,
+                            action.clone(),
+                            &mut GameRng::for_entry(seed, step as u64),
+                        ) {
                             panic!("listed action {action:?} by {seat} was refused: {error}");
                         }
                     }
@@ -186,7 +221,9 @@ impl<G: Game> Playouts<G> {
             let mut rng = GameRng::for_entry(seed, step as u64);
             let step_events = state
                 .apply(seat, action.clone(), &mut rng)
-                .unwrap_or_else(|error| panic!("chosen action {action:?} by {seat} was refused: {error}"));
+                .unwrap_or_else(|error| {
+                    panic!("chosen action {action:?} by {seat} was refused: {error}")
+                });
             invariant(&state);
             if index < 20 || step % 16 == 0 {
                 let json = serde_json::to_string(&state).expect("state serializes");
@@ -208,7 +245,15 @@ impl<G: Game> Playouts<G> {
     }
 
     /// Property 4b: actions that are refused leave the state exactly as it was.
-    fn check_refusals(&self, state: &G, seat: Seat, to_act: SeatSet, recent: &[G::Action], bot: &mut GameRng, stats: &mut PlayoutStats) {
+    fn check_refusals(
+        &self,
+        state: &G,
+        seat: Seat,
+        to_act: SeatSet,
+        recent: &[G::Action],
+        bot: &mut GameRng,
+        stats: &mut PlayoutStats,
+    ) {
         let mut candidates: Vec<(Seat, G::Action)> = Vec::new();
         for _ in 0..2 {
             if let Some(action) = bot.choose(recent) {
@@ -227,9 +272,15 @@ impl<G: Game> Playouts<G> {
             let result = copy.apply(who, action.clone(), &mut GameRng::for_entry([0; 32], 1));
             if result.is_err() {
                 stats.refusals_checked += 1;
-                assert!(copy == *state, "refused action {action:?} by {who} changed the state");
+                assert!(
+                    copy == *state,
+                    "refused action {action:?} by {who} changed the state"
+                );
             } else {
-                assert!(to_act.contains(who), "{who} acted with {action:?} without being in to_act");
+                assert!(
+                    to_act.contains(who),
+                    "{who} acted with {action:?} without being in to_act"
+                );
             }
         }
     }
@@ -239,7 +290,9 @@ impl<G: Game> Playouts<G> {
     where
         G: Redeal,
     {
-        let viewers = Seat::all(self.n_seats).map(Viewer::Seat).chain([Viewer::Spectator]);
+        let viewers = Seat::all(self.n_seats)
+            .map(Viewer::Seat)
+            .chain([Viewer::Spectator]);
         for viewer in viewers {
             let twin = state.redeal(viewer, bot);
             if twin != *state {
@@ -247,18 +300,38 @@ impl<G: Game> Playouts<G> {
             }
             let seen = serde_json::to_string(&state.view(viewer)).expect("views serialize");
             let seen_in_twin = serde_json::to_string(&twin.view(viewer)).expect("views serialize");
-            assert_eq!(seen, seen_in_twin, "the view of {viewer:?} depends on something it cannot see");
+            assert_eq!(
+                seen, seen_in_twin,
+                "the view of {viewer:?} depends on something it cannot see"
+            );
             assert_eq!(twin.to_act(), state.to_act(), "a re-deal changed to_act");
         }
     }
 
     /// Property 6: the same seed and actions reproduce the same state and events.
-    fn check_replay(&self, seed: [u8; 32], history: &[(Seat, G::Action)], events: &[Vec<Logged<G::Event>>], last: &G) {
-        let mut state = G::setup(self.n_seats, &self.options, &mut GameRng::for_entry(seed, 0)).expect("setup replays");
+    fn check_replay(
+        &self,
+        seed: [u8; 32],
+        history: &[(Seat, G::Action)],
+        events: &[Vec<Logged<G::Event>>],
+        last: &G,
+    ) {
+        let mut state = G::setup(
+            self.n_seats,
+            &self.options,
+            &mut GameRng::for_entry(seed, 0),
+        )
+        .expect("setup replays");
         for (step, ((seat, action), expected)) in history.iter().zip(events).enumerate() {
             let mut rng = GameRng::for_entry(seed, step as u64 + 1);
-            let replayed = state.apply(*seat, action.clone(), &mut rng).expect("the replay accepts every action");
-            assert!(replayed == *expected, "replay step {} produced different events", step + 1);
+            let replayed = state
+                .apply(*seat, action.clone(), &mut rng)
+                .expect("the replay accepts every action");
+            assert!(
+                replayed == *expected,
+                "replay step {} produced different events",
+                step + 1
+            );
         }
         assert!(state == *last, "the replay ended in a different state");
     }
@@ -266,7 +339,14 @@ impl<G: Game> Playouts<G> {
 
 /// Picks the bot's action: a random listed entry; a schema entry is sampled (up to 20 times,
 /// checking that every refusal leaves the state unchanged), falling back to a concrete entry.
-fn choose_action<G: Game>(state: &G, seat: Seat, legal: &[LegalAction<G::Action>], bot: &mut GameRng, seed: [u8; 32], step: usize) -> G::Action {
+fn choose_action<G: Game>(
+    state: &G,
+    seat: Seat,
+    legal: &[LegalAction<G::Action>],
+    bot: &mut GameRng,
+    seed: [u8; 32],
+    step: usize,
+) -> G::Action {
     let entry = &legal[bot.index(legal.len())];
     match entry {
         LegalAction::Action { action } => action.clone(),
@@ -275,19 +355,30 @@ fn choose_action<G: Game>(state: &G, seat: Seat, legal: &[LegalAction<G::Action>
                 let Some(candidate) = sample::sample(schema, bot) else {
                     panic!("cannot sample the schema of '{label}': {schema}");
                 };
-                let action: G::Action = serde_json::from_value(candidate.clone())
-                    .unwrap_or_else(|error| panic!("a sample of '{label}' is not an action ({error}): {candidate}"));
+                let action: G::Action =
+                    serde_json::from_value(candidate.clone()).unwrap_or_else(|error| {
+                        panic!("a sample of '{label}' is not an action ({error}): {candidate}")
+                    });
                 let mut copy = state.clone();
-                match copy.apply(seat, action.clone(), &mut GameRng::for_entry(seed, step as u64)) {
+                match copy.apply(
+                    seat,
+                    action.clone(),
+                    &mut GameRng::for_entry(seed, step as u64),
+                ) {
                     Ok(_) => return action,
-                    Err(_) => assert!(copy == *state, "refused sample {candidate} changed the state"),
+                    Err(_) => assert!(
+                        copy == *state,
+                        "refused sample {candidate} changed the state"
+                    ),
                 }
             }
             let concrete = legal.iter().find_map(|entry| match entry {
                 LegalAction::Action { action } => Some(action.clone()),
                 LegalAction::Schema { .. } => None,
             });
-            concrete.unwrap_or_else(|| panic!("20 samples of '{label}' were all refused and there is no concrete action"))
+            concrete.unwrap_or_else(|| {
+                panic!("20 samples of '{label}' were all refused and there is no concrete action")
+            })
         }
     }
 }
@@ -299,7 +390,9 @@ pub fn random_action_json(legal: &[Value], bot: &mut GameRng) -> Option<Value> {
     if let Some(action) = entry.get("action") {
         return Some(action.clone());
     }
-    entry.get("schema").and_then(|schema| sample::sample(schema, bot))
+    entry
+        .get("schema")
+        .and_then(|schema| sample::sample(schema, bot))
 }
 
 /// Prints which game failed when a check panics, so it can be replayed.

@@ -17,8 +17,12 @@ use store::{Commit, GameRecord, IdempotencyRecord, LogEntry, Status, StoreError}
 fn seat_of(caller: Caller) -> Result<u8, ApiError> {
     match caller {
         Caller::Seat(seat) => Ok(seat),
-        Caller::Anonymous => Err(ApiError::Unauthorized("this route needs a seat token (Authorization: Bearer bt_seat_…)")),
-        Caller::Admin => Err(ApiError::Forbidden("the admin token cannot play; use a seat token")),
+        Caller::Anonymous => Err(ApiError::Unauthorized(
+            "this route needs a seat token (Authorization: Bearer bt_seat_…)",
+        )),
+        Caller::Admin => Err(ApiError::Forbidden(
+            "the admin token cannot play; use a seat token",
+        )),
     }
 }
 
@@ -42,7 +46,10 @@ fn seat_of(caller: Caller) -> Result<u8, ApiError> {
         (status = 409, description = "The game has not started", body = Problem, content_type = "application/problem+json"),
     )
 )]
-pub async fn list_legal_actions(ctx: &AppCtx, request: Request) -> Result<Response<Body>, lambda_http::Error> {
+pub async fn list_legal_actions(
+    ctx: &AppCtx,
+    request: Request,
+) -> Result<Response<Body>, lambda_http::Error> {
     Ok(respond(&request, legal(ctx, &request).await))
 }
 
@@ -50,9 +57,18 @@ async fn legal(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
     let id = path_param(request, "id")?;
     let record = load_record(ctx, &id).await?;
     let seat = seat_of(bearer_token_caller(&record, request)?)?;
-    let engine = engine_of(ctx, &record)?.ok_or_else(|| ApiError::conflict("game-not-active", "the game has not started"))?;
+    let engine = engine_of(ctx, &record)?
+        .ok_or_else(|| ApiError::conflict("game-not-active", "the game has not started"))?;
     let actions = engine.legal_actions(Seat(seat));
-    Ok(Reply::json(200, &LegalActions { version: record.version, seat, actions }).header("etag", etag(record.version)))
+    Ok(Reply::json(
+        200,
+        &LegalActions {
+            version: record.version,
+            seat,
+            actions,
+        },
+    )
+    .header("etag", etag(record.version)))
 }
 
 /// Submit a move
@@ -68,7 +84,7 @@ async fn legal(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
     params(
         ("id" = String, Path, description = "The game id"),
         ("if-match" = Option<String>, Header, description = "The version (ETag) the move was decided at"),
-        ("idempotency-key" = Option<String>, Header, description = "1 to 255 visible ASCII characters; a repeat returns the first response"),
+        ("idempotency-key" = Option<String>, Header, description = "1 to 255 visible ASCII characters; a repeat returns the first response", pattern = "^[!-~]{1,255}$"),
     ),
     request_body = SubmitAction,
     security(("bearer" = [])),
@@ -85,7 +101,10 @@ async fn legal(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
         (status = 422, description = "The rules refuse the move (the code is the rule's)", body = Problem, content_type = "application/problem+json"),
     )
 )]
-pub async fn submit_action(ctx: &AppCtx, request: Request) -> Result<Response<Body>, lambda_http::Error> {
+pub async fn submit_action(
+    ctx: &AppCtx,
+    request: Request,
+) -> Result<Response<Body>, lambda_http::Error> {
     Ok(respond(&request, submit(ctx, &request).await))
 }
 
@@ -97,6 +116,10 @@ async fn submit(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
     let mut record = load_record(ctx, &id).await?;
     let seat = seat_of(bearer_token_caller(&record, request)?)?;
     let body: SubmitAction = json_body(request)?;
+    // A body that is not an action of this game is a 400 whatever the version says.
+    super::ruleset_of(ctx, &record)?
+        .parse_action(&body.action)
+        .map_err(|error| ApiError::BadRequest(error.to_string()))?;
 
     for attempt in 0..MAX_ATTEMPTS {
         if attempt > 0 {
@@ -105,12 +128,17 @@ async fn submit(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
         }
         if let Some(key) = &key {
             if let Some(first) = ctx.store.idempotency(&id, seat, key).await? {
-                return Ok(Reply::raw(200, first.response).header("idempotent-replay", "true".into()));
+                return Ok(
+                    Reply::raw(200, first.response).header("idempotent-replay", "true".into())
+                );
             }
         }
         if let Some(given) = &given_version {
             if given != "*" && *given != record.version.to_string() {
-                return Err(ApiError::StaleVersion { given: given.clone(), current: record.version });
+                return Err(ApiError::StaleVersion {
+                    given: given.clone(),
+                    current: record.version,
+                });
             }
         }
         let (commit, reply) = apply(ctx, &record, seat, &body, key.as_deref())?;
@@ -120,26 +148,45 @@ async fn submit(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
             Err(error) => return Err(error.into()),
         }
     }
-    Err(ApiError::conflict("version-conflict", "the game kept changing; the move was not applied, try again"))
+    Err(ApiError::conflict(
+        "version-conflict",
+        "the game kept changing; the move was not applied, try again",
+    ))
 }
 
 /// Applies the move to a copy of the game and builds the commit and the reply.
-fn apply(ctx: &AppCtx, record: &GameRecord, seat: u8, body: &SubmitAction, key: Option<&str>) -> Result<(Commit, Reply), ApiError> {
+fn apply(
+    ctx: &AppCtx,
+    record: &GameRecord,
+    seat: u8,
+    body: &SubmitAction,
+    key: Option<&str>,
+) -> Result<(Commit, Reply), ApiError> {
     match record.status {
-        Status::Open => return Err(ApiError::conflict("game-not-active", "the game has not started: seats are still free")),
+        Status::Open => {
+            return Err(ApiError::conflict(
+                "game-not-active",
+                "the game has not started: seats are still free",
+            ))
+        }
         Status::Finished => return Err(ApiError::conflict("game-over", "the game is over")),
         Status::Active => {}
     }
-    let mut engine = engine_of(ctx, record)?.ok_or_else(|| ApiError::Internal("active game without state".into()))?;
+    let mut engine = engine_of(ctx, record)?
+        .ok_or_else(|| ApiError::Internal("active game without state".into()))?;
     let seq = record.log_len;
     let mut rng = GameRng::for_entry(seed_of_record(record)?, seq);
-    let applied = engine.apply_json(Seat(seat), &body.action, &mut rng).map_err(|error| match error {
-        ActionError::Malformed(message) => ApiError::BadRequest(message),
-        ActionError::Rule { code, message } if matches!(code, "not-your-turn" | "already-committed" | "game-over") => {
-            ApiError::Conflict { code, message }
-        }
-        ActionError::Rule { code, message } => ApiError::Unprocessable { code, message },
-    })?;
+    let applied = engine
+        .apply_json(Seat(seat), &body.action, &mut rng)
+        .map_err(|error| match error {
+            ActionError::Malformed(message) => ApiError::BadRequest(message),
+            ActionError::Rule { code, message }
+                if matches!(code, "not-your-turn" | "already-committed" | "game-over") =>
+            {
+                ApiError::Conflict { code, message }
+            }
+            ActionError::Rule { code, message } => ApiError::Unprocessable { code, message },
+        })?;
 
     let now = now_ms();
     let state = engine.state_json();
@@ -147,9 +194,16 @@ fn apply(ctx: &AppCtx, record: &GameRecord, seat: u8, body: &SubmitAction, key: 
     next.version += 1;
     next.log_len += 1;
     next.updated_at = now;
-    next.status = if engine.outcome().is_some() { Status::Finished } else { Status::Active };
+    next.status = if engine.outcome().is_some() {
+        Status::Finished
+    } else {
+        Status::Active
+    };
     next.state = Some(state.clone());
-    let stored_action = StoredAction { action: applied.action, visibility: applied.action_visibility };
+    let stored_action = StoredAction {
+        action: applied.action,
+        visibility: applied.action_visibility,
+    };
     let entry = LogEntry {
         seq,
         seat: Some(seat),
@@ -167,7 +221,20 @@ fn apply(ctx: &AppCtx, record: &GameRecord, seat: u8, body: &SubmitAction, key: 
         view: engine.view_json(viewer),
     };
     let response = serde_json::to_string(&result).expect("serializes");
-    let idempotency = key.map(|key| IdempotencyRecord { seat, key: key.to_string(), seq, response: response.clone() });
+    let idempotency = key.map(|key| IdempotencyRecord {
+        seat,
+        key: key.to_string(),
+        seq,
+        response: response.clone(),
+    });
     let reply = Reply::raw(200, response).header("etag", etag(next.version));
-    Ok((Commit { record: next, expected_version: record.version, entry: Some(entry), idempotency }, reply))
+    Ok((
+        Commit {
+            record: next,
+            expected_version: record.version,
+            entry: Some(entry),
+            idempotency,
+        },
+        reply,
+    ))
 }

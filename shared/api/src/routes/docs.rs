@@ -7,12 +7,21 @@ use serde_json::Value;
 use std::fmt::Write;
 
 /// Serve the OpenAPI document.
-pub async fn get_openapi(ctx: &AppCtx, request: Request) -> Result<Response<Body>, lambda_http::Error> {
-    Ok(respond(&request, Ok(Reply::raw(200, ctx.openapi_json.to_string()))))
+pub async fn get_openapi(
+    ctx: &AppCtx,
+    request: Request,
+) -> Result<Response<Body>, lambda_http::Error> {
+    Ok(respond(
+        &request,
+        Ok(Reply::raw(200, ctx.openapi_json.to_string())),
+    ))
 }
 
 /// Serve a browsable, self-contained reference page (no scripts, no CDN).
-pub async fn get_docs(ctx: &AppCtx, _request: Request) -> Result<Response<Body>, lambda_http::Error> {
+pub async fn get_docs(
+    ctx: &AppCtx,
+    _request: Request,
+) -> Result<Response<Body>, lambda_http::Error> {
     let html = render(&ctx.openapi_json);
     Ok(Response::builder()
         .status(200)
@@ -22,7 +31,10 @@ pub async fn get_docs(ctx: &AppCtx, _request: Request) -> Result<Response<Body>,
 }
 
 fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 fn render(spec: &Value) -> String {
@@ -43,7 +55,9 @@ fn render(spec: &Value) -> String {
     );
     if let Some(paths) = spec["paths"].as_object() {
         for (path, operations) in paths {
-            let Some(operations) = operations.as_object() else { continue };
+            let Some(operations) = operations.as_object() else {
+                continue;
+            };
             for (method, operation) in operations {
                 let _ = write!(
                     html,
@@ -69,7 +83,12 @@ fn render(spec: &Value) -> String {
                 if let Some(responses) = operation["responses"].as_object() {
                     html.push_str("<p>Responses:</p><ul>");
                     for (status, response) in responses {
-                        let _ = write!(html, "<li><code>{}</code> {}</li>", escape(status), escape(response["description"].as_str().unwrap_or("")));
+                        let _ = write!(
+                            html,
+                            "<li><code>{}</code> {}</li>",
+                            escape(status),
+                            escape(response["description"].as_str().unwrap_or(""))
+                        );
                     }
                     html.push_str("</ul>");
                 }
@@ -81,7 +100,12 @@ fn render(spec: &Value) -> String {
     if let Some(schemas) = spec["components"]["schemas"].as_object() {
         for (name, schema) in schemas {
             let pretty = serde_json::to_string_pretty(schema).unwrap_or_default();
-            let _ = write!(html, "<h3 id=\"{0}\">{0}</h3><pre>{1}</pre>", escape(name), escape(&pretty));
+            let _ = write!(
+                html,
+                "<h3 id=\"{0}\">{0}</h3><pre>{1}</pre>",
+                escape(name),
+                escape(&pretty)
+            );
         }
     }
     html.push_str("</body></html>");

@@ -2,7 +2,9 @@
 
 use super::{engine_of, etag, load_record, seat_numbers};
 use crate::audit::{commitment_of, secret_hex};
-use crate::auth::{identify, new_game_id, new_token, random_bytes, sha256_hex, Caller, ADMIN_PREFIX};
+use crate::auth::{
+    identify, new_game_id, new_token, random_bytes, sha256_hex, Caller, ADMIN_PREFIX,
+};
 use crate::dto::{CreateGame, CreatedGame, GameEnvelope, GameList, GameSummary, SeatInfo, You};
 use crate::error::{ApiError, Problem};
 use crate::http::{bearer_token, json_body, path_param, query_params, respond, Reply};
@@ -32,20 +34,30 @@ use store::{GameRecord, ListQuery, SeatRecord, Status};
         (status = 422, description = "Unknown ruleset, bad seat count or invalid options", body = Problem, content_type = "application/problem+json"),
     )
 )]
-pub async fn create_game(ctx: &AppCtx, request: Request) -> Result<Response<Body>, lambda_http::Error> {
+pub async fn create_game(
+    ctx: &AppCtx,
+    request: Request,
+) -> Result<Response<Body>, lambda_http::Error> {
     Ok(respond(&request, create(ctx, &request).await))
 }
 
 async fn create(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
     let body: CreateGame = json_body(request)?;
-    let ruleset = ctx
-        .registry
-        .get(&body.ruleset)
-        .ok_or_else(|| ApiError::unprocessable("unknown-ruleset", format!("there is no ruleset '{}'", body.ruleset)))?;
+    let ruleset = ctx.registry.get(&body.ruleset).ok_or_else(|| {
+        ApiError::unprocessable(
+            "unknown-ruleset",
+            format!("there is no ruleset '{}'", body.ruleset),
+        )
+    })?;
     if !body.options.is_null() && !body.options.is_object() {
-        return Err(ApiError::unprocessable("invalid-options", "options must be an object"));
+        return Err(ApiError::unprocessable(
+            "invalid-options",
+            "options must be an object",
+        ));
     }
-    let options = ruleset.normalize_options(&body.options).map_err(|error| ApiError::unprocessable(error.code(), error.to_string()))?;
+    let options = ruleset
+        .normalize_options(&body.options)
+        .map_err(|error| ApiError::unprocessable(error.code(), error.to_string()))?;
     // A trial deal with a throwaway seed validates everything setup checks (seat count,
     // boards given as data, ...), so a bad game is refused now rather than at the last claim.
     ruleset
@@ -96,8 +108,8 @@ async fn create(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
     tag = "games",
     params(
         ("ruleset" = Option<String>, Query, description = "Only games of this ruleset"),
-        ("status" = Option<String>, Query, description = "Only `open` is supported (the default)"),
-        ("cursor" = Option<String>, Query, description = "The `next_cursor` of the previous page"),
+        ("status" = Option<String>, Query, description = "Only `open` is supported (the default)", pattern = "^open$"),
+        ("cursor" = Option<String>, Query, description = "The `next_cursor` of the previous page", pattern = "^[0-9]{1,19}\\.[^\\u0000-\\u001f\\u007f-\\u009f]+$"),
         ("limit" = Option<u32>, Query, description = "Games per page, 1 to 100 (default 20)", minimum = 1, maximum = 100),
     ),
     responses(
@@ -105,24 +117,37 @@ async fn create(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
         (status = 400, description = "Bad query parameter", body = Problem, content_type = "application/problem+json"),
     )
 )]
-pub async fn list_games(ctx: &AppCtx, request: Request) -> Result<Response<Body>, lambda_http::Error> {
+pub async fn list_games(
+    ctx: &AppCtx,
+    request: Request,
+) -> Result<Response<Body>, lambda_http::Error> {
     Ok(respond(&request, list(ctx, &request).await))
 }
 
 async fn list(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
-    let mut query = ListQuery { ruleset: None, cursor: None, limit: 20 };
+    let mut query = ListQuery {
+        ruleset: None,
+        cursor: None,
+        limit: 20,
+    };
     for (name, value) in query_params(request)? {
         match name.as_str() {
             "ruleset" => query.ruleset = Some(value),
             "status" if value == "open" => {}
-            "status" => return Err(ApiError::BadRequest("the lobby lists open games only: status must be 'open'".into())),
+            "status" => {
+                return Err(ApiError::BadRequest(
+                    "the lobby lists open games only: status must be 'open'".into(),
+                ))
+            }
             "cursor" => query.cursor = Some(value),
             "limit" => {
                 query.limit = value
                     .parse::<usize>()
                     .ok()
                     .filter(|limit| (1..=100).contains(limit))
-                    .ok_or_else(|| ApiError::BadRequest("limit must be an integer from 1 to 100".into()))?
+                    .ok_or_else(|| {
+                        ApiError::BadRequest("limit must be an integer from 1 to 100".into())
+                    })?
             }
             _ => {}
         }
@@ -135,11 +160,19 @@ async fn list(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
             id: record.id.clone(),
             ruleset: record.ruleset.clone(),
             seats: record.seats.len() as u8,
-            open_seats: (0..record.seats.len() as u8).filter(|&seat| !record.seats[usize::from(seat)].is_claimed()).collect(),
+            open_seats: (0..record.seats.len() as u8)
+                .filter(|&seat| !record.seats[usize::from(seat)].is_claimed())
+                .collect(),
             created_at: rfc3339(record.created_at),
         })
         .collect();
-    Ok(Reply::json(200, &GameList { games, next_cursor: page.next_cursor }))
+    Ok(Reply::json(
+        200,
+        &GameList {
+            games,
+            next_cursor: page.next_cursor,
+        },
+    ))
 }
 
 /// Read a game
@@ -161,7 +194,10 @@ async fn list(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
     )
 )]
-pub async fn get_game(ctx: &AppCtx, request: Request) -> Result<Response<Body>, lambda_http::Error> {
+pub async fn get_game(
+    ctx: &AppCtx,
+    request: Request,
+) -> Result<Response<Body>, lambda_http::Error> {
     Ok(respond(&request, get(ctx, &request).await))
 }
 
@@ -174,7 +210,11 @@ async fn get(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
 }
 
 /// The envelope of `record` as `caller` may see it.
-pub fn envelope(ctx: &AppCtx, record: &GameRecord, caller: Caller) -> Result<GameEnvelope, ApiError> {
+pub fn envelope(
+    ctx: &AppCtx,
+    record: &GameRecord,
+    caller: Caller,
+) -> Result<GameEnvelope, ApiError> {
     let viewer = match caller {
         Caller::Seat(seat) => Viewer::Seat(Seat(seat)),
         Caller::Admin | Caller::Anonymous => Viewer::Spectator,
@@ -199,7 +239,11 @@ pub fn envelope(ctx: &AppCtx, record: &GameRecord, caller: Caller) -> Result<Gam
             .seats
             .iter()
             .enumerate()
-            .map(|(seat, seat_record)| SeatInfo { seat: seat as u8, name: seat_record.name.clone(), claimed: seat_record.is_claimed() })
+            .map(|(seat, seat_record)| SeatInfo {
+                seat: seat as u8,
+                name: seat_record.name.clone(),
+                claimed: seat_record.is_claimed(),
+            })
             .collect(),
         you: viewer.seat().map(|seat| You { seat: seat.0 }),
         to_act,

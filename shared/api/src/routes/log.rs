@@ -15,7 +15,9 @@ use store::{LogEntry, Status};
 
 /// The action of a stored entry, if `viewer` may read it (its author always may).
 fn visible_action(entry: &LogEntry, viewer: Viewer) -> Value {
-    let Ok(stored) = serde_json::from_value::<StoredAction>(entry.action.clone()) else { return Value::Null };
+    let Ok(stored) = serde_json::from_value::<StoredAction>(entry.action.clone()) else {
+        return Value::Null;
+    };
     let is_author = entry.seat.is_some() && entry.seat == viewer.seat().map(|seat| seat.0);
     if is_author || stored.visibility.shows(viewer) {
         stored.action
@@ -35,7 +37,7 @@ fn visible_action(entry: &LogEntry, viewer: Viewer) -> Value {
     tag = "games",
     params(
         ("id" = String, Path, description = "The game id"),
-        ("after" = Option<u64>, Query, description = "Only entries with a greater seq"),
+        ("after" = Option<i64>, Query, description = "Only entries with a greater seq", minimum = 0),
         ("limit" = Option<u32>, Query, description = "Entries per page, 1 to 200 (default 50)", minimum = 1, maximum = 200),
     ),
     security((), ("bearer" = [])),
@@ -57,14 +59,26 @@ async fn log(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
     for (name, value) in query_params(request)? {
         match name.as_str() {
             "after" => {
-                after = Some(value.parse::<u64>().map_err(|_| ApiError::BadRequest("after must be a non-negative integer".into()))?)
+                after = Some(
+                    value
+                        .parse::<i64>()
+                        .ok()
+                        .filter(|after| *after >= 0)
+                        .map(|after| after as u64)
+                        .ok_or(())
+                        .map_err(|_| {
+                            ApiError::BadRequest("after must be a non-negative integer".into())
+                        })?,
+                )
             }
             "limit" => {
                 limit = value
                     .parse::<usize>()
                     .ok()
                     .filter(|limit| (1..=200).contains(limit))
-                    .ok_or_else(|| ApiError::BadRequest("limit must be an integer from 1 to 200".into()))?
+                    .ok_or_else(|| {
+                        ApiError::BadRequest("limit must be an integer from 1 to 200".into())
+                    })?
             }
             _ => {}
         }
@@ -75,7 +89,10 @@ async fn log(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
         Caller::Admin | Caller::Anonymous => Viewer::Spectator,
     };
     let entries = ctx.store.log(&id, after, limit).await?;
-    let next_after = entries.last().map(|entry| entry.seq).filter(|&seq| seq + 1 < record.log_len);
+    let next_after = entries
+        .last()
+        .map(|entry| entry.seq)
+        .filter(|&seq| seq + 1 < record.log_len);
     let entries = entries
         .iter()
         .map(|entry| LogItem {
@@ -86,7 +103,13 @@ async fn log(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
             at: rfc3339(entry.at),
         })
         .collect();
-    Ok(Reply::json(200, &LogPage { entries, next_after }))
+    Ok(Reply::json(
+        200,
+        &LogPage {
+            entries,
+            next_after,
+        },
+    ))
 }
 
 /// Audit a game
@@ -104,7 +127,10 @@ async fn log(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
     )
 )]
-pub async fn get_audit(ctx: &AppCtx, request: Request) -> Result<Response<Body>, lambda_http::Error> {
+pub async fn get_audit(
+    ctx: &AppCtx,
+    request: Request,
+) -> Result<Response<Body>, lambda_http::Error> {
     Ok(respond(&request, audit(ctx, &request).await))
 }
 
@@ -117,8 +143,11 @@ async fn audit(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
         .iter()
         .map(|entry| {
             if finished {
-                let stored: StoredAction = serde_json::from_value(entry.action.clone())
-                    .unwrap_or(StoredAction { action: Value::Null, visibility: Visibility::Public });
+                let stored: StoredAction =
+                    serde_json::from_value(entry.action.clone()).unwrap_or(StoredAction {
+                        action: Value::Null,
+                        visibility: Visibility::Public,
+                    });
                 AuditEntry {
                     seq: entry.seq,
                     seat: entry.seat,
@@ -150,7 +179,13 @@ async fn audit(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
         options: record.options.clone(),
         seed_commitment: record.seed_commitment.clone(),
         server_secret: finished.then(|| record.server_secret.clone()),
-        entropies: finished.then(|| record.seats.iter().map(|seat| seat.entropy.clone()).collect()),
+        entropies: finished.then(|| {
+            record
+                .seats
+                .iter()
+                .map(|seat| seat.entropy.clone())
+                .collect()
+        }),
         entries,
         outcome,
     };

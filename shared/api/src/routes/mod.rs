@@ -29,18 +29,26 @@ pub async fn load_record(ctx: &AppCtx, id: &str) -> Result<GameRecord, ApiError>
 }
 
 /// The ruleset of a stored game.
-pub fn ruleset_of<'a>(ctx: &'a AppCtx, record: &GameRecord) -> Result<&'a dyn DynRuleset, ApiError> {
-    ctx.registry
-        .get(&record.ruleset)
-        .ok_or_else(|| ApiError::Internal(format!("game {} has unknown ruleset {}", record.id, record.ruleset)))
+pub fn ruleset_of<'a>(
+    ctx: &'a AppCtx,
+    record: &GameRecord,
+) -> Result<&'a dyn DynRuleset, ApiError> {
+    ctx.registry.get(&record.ruleset).ok_or_else(|| {
+        ApiError::Internal(format!(
+            "game {} has unknown ruleset {}",
+            record.id, record.ruleset
+        ))
+    })
 }
 
 /// The engine state of a started game.
 pub fn engine_of(ctx: &AppCtx, record: &GameRecord) -> Result<Option<Box<dyn DynGame>>, ApiError> {
-    let Some(state) = &record.state else { return Ok(None) };
-    let engine = ruleset_of(ctx, record)?
-        .load(state)
-        .map_err(|error| ApiError::Internal(format!("game {} state does not load: {error}", record.id)))?;
+    let Some(state) = &record.state else {
+        return Ok(None);
+    };
+    let engine = ruleset_of(ctx, record)?.load(state).map_err(|error| {
+        ApiError::Internal(format!("game {} state does not load: {error}", record.id))
+    })?;
     Ok(Some(engine))
 }
 
@@ -48,19 +56,32 @@ pub fn engine_of(ctx: &AppCtx, record: &GameRecord) -> Result<Option<Box<dyn Dyn
 pub fn seed_of_record(record: &GameRecord) -> Result<[u8; 32], ApiError> {
     let secret = parse_hex32(&record.server_secret)
         .ok_or_else(|| ApiError::Internal(format!("game {} has a malformed secret", record.id)))?;
-    let entropies: Vec<Option<String>> = record.seats.iter().map(|seat| seat.entropy.clone()).collect();
+    let entropies: Vec<Option<String>> = record
+        .seats
+        .iter()
+        .map(|seat| seat.entropy.clone())
+        .collect();
     Ok(seed_of(&secret, &entropies))
 }
 
 /// The events `viewer` may see.
 pub fn project_events(events: &[LoggedJson], viewer: Viewer) -> Vec<Value> {
-    events.iter().filter(|logged| logged.visibility.shows(viewer)).map(|logged| logged.event.clone()).collect()
+    events
+        .iter()
+        .filter(|logged| logged.visibility.shows(viewer))
+        .map(|logged| logged.event.clone())
+        .collect()
 }
 
 /// Waits a little before retrying a lost race: 2 to 20 ms times the attempt, jittered.
 pub async fn backoff(attempt: u32) {
-    let jitter = crate::auth::random_bytes::<1>().map(|bytes| u64::from(bytes[0] % 10)).unwrap_or(5);
-    tokio::time::sleep(Duration::from_millis((2 + 2 * jitter) * u64::from(attempt + 1))).await;
+    let jitter = crate::auth::random_bytes::<1>()
+        .map(|bytes| u64::from(bytes[0] % 10))
+        .unwrap_or(5);
+    tokio::time::sleep(Duration::from_millis(
+        (2 + 2 * jitter) * u64::from(attempt + 1),
+    ))
+    .await;
 }
 
 /// The `ETag` of a version.

@@ -19,7 +19,10 @@ use lambda_http::{Body, Request, Response};
         (status = 500, description = "Server error", body = Problem, content_type = "application/problem+json"),
     )
 )]
-pub async fn list_rulesets(ctx: &AppCtx, request: Request) -> Result<Response<Body>, lambda_http::Error> {
+pub async fn list_rulesets(
+    ctx: &AppCtx,
+    request: Request,
+) -> Result<Response<Body>, lambda_http::Error> {
     let rulesets = ctx
         .registry
         .iter()
@@ -35,5 +38,8 @@ pub async fn list_rulesets(ctx: &AppCtx, request: Request) -> Result<Response<Bo
             }
         })
         .collect();
-    Ok(respond(&request, Ok(Reply::json(200, &RulesetList { rulesets }))))
+    Ok(respond(
+        &request,
+        Ok(Reply::json(200, &RulesetList { rulesets })),
+    ))
 }

@@ -37,7 +37,10 @@ use store::{Commit, LogEntry, Status, StoreError};
         (status = 422, description = "Invalid name or entropy", body = Problem, content_type = "application/problem+json"),
     )
 )]
-pub async fn claim_seat(ctx: &AppCtx, request: Request) -> Result<Response<Body>, lambda_http::Error> {
+pub async fn claim_seat(
+    ctx: &AppCtx,
+    request: Request,
+) -> Result<Response<Body>, lambda_http::Error> {
     Ok(respond(&request, claim(ctx, &request).await))
 }
 
@@ -47,12 +50,24 @@ async fn claim(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
     let mut record = load_record(ctx, &id).await?;
     let caller = bearer_token_caller(&record, request)?;
     let body: ClaimSeat = json_body(request)?;
-    let name = body.name.trim().to_string();
+    // These limits are exactly the ones the OpenAPI schema states (a pattern and lengths in
+    // characters), so a schema-valid claim is never refused for its shape.
+    let name = body.name;
     if name.is_empty() || name.chars().count() > 64 || name.chars().any(char::is_control) {
-        return Err(ApiError::unprocessable("invalid-name", "the name must be 1 to 64 characters without control characters"));
+        return Err(ApiError::unprocessable(
+            "invalid-name",
+            "the name must be 1 to 64 characters without control characters",
+        ));
     }
-    if body.entropy.as_ref().is_some_and(|entropy| entropy.len() > 256) {
-        return Err(ApiError::unprocessable("entropy-too-long", "entropy must be at most 256 bytes"));
+    if body
+        .entropy
+        .as_ref()
+        .is_some_and(|entropy| entropy.chars().count() > 256)
+    {
+        return Err(ApiError::unprocessable(
+            "entropy-too-long",
+            "entropy must be at most 256 characters",
+        ));
     }
     let seat = seat_param
         .parse::<u8>()
@@ -69,15 +84,29 @@ async fn claim(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
         if record.invite_only {
             match caller {
                 Caller::Admin => {}
-                Caller::Anonymous => return Err(ApiError::Unauthorized("this game is invite-only: claim seats with the admin token")),
-                Caller::Seat(_) => return Err(ApiError::Forbidden("this game is invite-only: only the admin token may claim seats")),
+                Caller::Anonymous => {
+                    return Err(ApiError::Unauthorized(
+                        "this game is invite-only: claim seats with the admin token",
+                    ))
+                }
+                Caller::Seat(_) => {
+                    return Err(ApiError::Forbidden(
+                        "this game is invite-only: only the admin token may claim seats",
+                    ))
+                }
             }
         }
         if record.status != Status::Open {
-            return Err(ApiError::conflict("game-not-open", "every seat of this game is taken"));
+            return Err(ApiError::conflict(
+                "game-not-open",
+                "every seat of this game is taken",
+            ));
         }
         if record.seats[usize::from(seat)].is_claimed() {
-            return Err(ApiError::conflict("seat-taken", format!("seat {seat} is already taken")));
+            return Err(ApiError::conflict(
+                "seat-taken",
+                format!("seat {seat} is already taken"),
+            ));
         }
         let expected_version = record.version;
         let mut next = record.clone();
@@ -95,9 +124,14 @@ async fn claim(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
             let ruleset = ruleset_of(ctx, &next)?;
             let game = ruleset
                 .setup(next.seats.len() as u8, &next.options, seed)
-                .map_err(|error| ApiError::Internal(format!("setup failed after validation: {error}")))?;
+                .map_err(|error| {
+                    ApiError::Internal(format!("setup failed after validation: {error}"))
+                })?;
             let state = game.state_json();
-            let setup = StoredAction { action: Value::Null, visibility: Visibility::Public };
+            let setup = StoredAction {
+                action: Value::Null,
+                visibility: Visibility::Public,
+            };
             entry = Some(LogEntry {
                 seq: 0,
                 seat: None,
@@ -109,9 +143,18 @@ async fn claim(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
             });
             next.state = Some(state);
             next.log_len = 1;
-            next.status = if game.outcome().is_some() { Status::Finished } else { Status::Active };
+            next.status = if game.outcome().is_some() {
+                Status::Finished
+            } else {
+                Status::Active
+            };
         }
-        let commit = Commit { record: next.clone(), expected_version, entry, idempotency: None };
+        let commit = Commit {
+            record: next.clone(),
+            expected_version,
+            entry,
+            idempotency: None,
+        };
         match ctx.store.commit(&commit).await {
             Ok(()) => {
                 let claimed = ClaimedSeat {
@@ -127,5 +170,8 @@ async fn claim(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
             Err(error) => return Err(error.into()),
         }
     }
-    Err(ApiError::conflict("version-conflict", "the game kept changing while claiming; try again"))
+    Err(ApiError::conflict(
+        "version-conflict",
+        "the game kept changing while claiming; try again",
+    ))
 }

@@ -1,0 +1,380 @@
+//! Tests of the real `beurs` process: crash durability under SIGKILL and the `verify` CLI.
+
+use api_tests::{temp_db, Reply};
+use game_core::GameRng;
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+/// A running `beurs serve` and its address.
+struct Server {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Server {
+    fn start(db: &Path) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_beurs"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+            .arg(db)
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start beurs");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("stdout"))
+            .read_line(&mut line)
+            .expect("read the banner");
+        let addr = line
+            .split("http://")
+            .nth(1)
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|addr| addr.parse().ok())
+            .unwrap_or_else(|| panic!("no address in banner {line:?}"));
+        Server { child, addr }
+    }
+
+    /// SIGKILL: no chance to flush anything.
+    fn kill(mut self) {
+        self.child.kill().expect("SIGKILL");
+        self.child.wait().expect("reap");
+    }
+}
+
+async fn post(
+    addr: SocketAddr,
+    path: &str,
+    token: Option<&str>,
+    body: &Value,
+    extra: &[(&str, &str)],
+) -> Option<Reply> {
+    let auth = token.map(|token| format!("Bearer {token}"));
+    let mut headers = vec![("content-type", "application/json")];
+    headers.extend(auth.iter().map(|value| ("authorization", value.as_str())));
+    headers.extend_from_slice(extra);
+    try_request(
+        addr,
+        "POST",
+        path,
+        &headers,
+        serde_json::to_vec(body).expect("json"),
+    )
+    .await
+}
+
+async fn get(addr: SocketAddr, path: &str, token: Option<&str>) -> Option<Reply> {
+    let auth = token.map(|token| format!("Bearer {token}"));
+    let headers: Vec<(&str, &str)> = auth
+        .iter()
+        .map(|value| ("authorization", value.as_str()))
+        .collect();
+    try_request(addr, "GET", path, &headers, Vec::new()).await
+}
+
+/// A request that may fail because the server was killed under it.
+async fn try_request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Vec<u8>,
+) -> Option<Reply> {
+    let attempt = api_tests::try_request(addr, method, path, headers, body);
+    tokio::time::timeout(Duration::from_secs(10), attempt)
+        .await
+        .ok()?
+        .ok()
+}
+
+/// An acknowledged move: the server said 200 with this seq.
+#[derive(Debug)]
+struct Acked {
+    game: String,
+    seq: u64,
+    seat: u8,
+    action: Value,
+}
+
+/// One client playing one game with random legal moves until told to stop.
+async fn drive(
+    addr: SocketAddr,
+    game: &str,
+    tokens: &[String],
+    round: u64,
+    budget: Duration,
+    acked: &mut Vec<Acked>,
+) {
+    let deadline = tokio::time::Instant::now() + budget;
+    let mut step = 0;
+    while tokio::time::Instant::now() < deadline {
+        step += 1;
+        let Some(envelope) = get(addr, &format!("/v1/games/{game}"), None).await else {
+            return;
+        };
+        let envelope = envelope.json();
+        if envelope["status"] != "active" {
+            return;
+        }
+        let to_act: Vec<u64> = envelope["to_act"]
+            .as_array()
+            .expect("to_act")
+            .iter()
+            .filter_map(Value::as_u64)
+            .collect();
+        let mut bot = GameRng::for_entry([round as u8; 32], step);
+        let seat = *bot.choose(&to_act).expect("someone acts") as usize;
+        let Some(legal) = get(
+            addr,
+            &format!("/v1/games/{game}/legal-actions"),
+            Some(&tokens[seat]),
+        )
+        .await
+        else {
+            return;
+        };
+        let actions = legal.json()["actions"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let Some(action) = game_core::testing::random_action_json(&actions, &mut bot) else {
+            continue;
+        };
+        let key = format!("k-{round}-{step}");
+        let extra: Vec<(&str, &str)> = if step % 2 == 0 {
+            vec![("idempotency-key", key.as_str())]
+        } else {
+            Vec::new()
+        };
+        let Some(reply) = post(
+            addr,
+            &format!("/v1/games/{game}/actions"),
+            Some(&tokens[seat]),
+            &json!({"action": action}),
+            &extra,
+        )
+        .await
+        else {
+            return;
+        };
+        if reply.status == 200 {
+            let seq = reply.json()["seq"].as_u64().expect("seq");
+            acked.push(Acked {
+                game: game.to_string(),
+                seq,
+                seat: seat as u8,
+                action: action.clone(),
+            });
+        }
+    }
+}
+
+async fn start_game(addr: SocketAddr, seats: u8) -> (String, Vec<String>) {
+    let body = json!({"ruleset": "tulipmania-1637", "seats": seats, "options": {"max_turns": 400}});
+    let created = post(addr, "/v1/games", None, &body, &[])
+        .await
+        .expect("create")
+        .json();
+    let id = created["id"].as_str().expect("id").to_string();
+    let mut tokens = Vec::new();
+    for seat in 0..seats {
+        let claimed = post(
+            addr,
+            &format!("/v1/games/{id}/seats/{seat}"),
+            None,
+            &json!({"name": format!("p{seat}")}),
+            &[],
+        )
+        .await
+        .expect("claim");
+        assert_eq!(claimed.status, 201, "{}", claimed.text());
+        tokens.push(
+            claimed.json()["player_token"]
+                .as_str()
+                .expect("token")
+                .to_string(),
+        );
+    }
+    (id, tokens)
+}
+
+/// Several clients play while the server is SIGKILLed at random moments 20 times and
+/// restarted on the same database. Every acknowledged move must be in the log exactly once,
+/// the log must have no gaps, and every game's stored state must equal the replay of its log.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn sigkill_loses_no_acknowledged_move() {
+    let db = temp_db("crash");
+    let mut server = Server::start(&db);
+    let mut games = Vec::new();
+    for seats in [3, 4, 5] {
+        games.push(start_game(server.addr, seats).await);
+    }
+    let mut acked = Vec::new();
+    let mut chaos = GameRng::for_entry([99; 32], 0);
+    for round in 0..20u64 {
+        let budget = Duration::from_millis(100 + chaos.below(300));
+        let addr = server.addr;
+        let clients: Vec<_> = games
+            .iter()
+            .cloned()
+            .map(|(game, tokens)| {
+                tokio::spawn(async move {
+                    let mut mine = Vec::new();
+                    drive(addr, &game, &tokens, round, budget, &mut mine).await;
+                    mine
+                })
+            })
+            .collect();
+        // Kill while the clients are mid-flight, not after they are done.
+        tokio::time::sleep(budget / 2 + Duration::from_millis(chaos.below(50))).await;
+        server.kill();
+        for client in clients {
+            acked.extend(client.await.expect("client"));
+        }
+        server = Server::start(&db);
+    }
+    server.kill();
+    assert!(
+        acked.len() > 20,
+        "too few moves were acknowledged to mean anything: {}",
+        acked.len()
+    );
+
+    let store = store::SqliteStore::open(&db).expect("reopen");
+    use store::GameStore;
+    let registry = api::registry();
+    for (game, _) in &games {
+        let record = store.load(game).await.expect("load").expect("exists");
+        let log = store.log(game, None, usize::MAX).await.expect("log");
+        let seqs: Vec<u64> = log.iter().map(|entry| entry.seq).collect();
+        assert_eq!(
+            seqs,
+            (0..record.log_len).collect::<Vec<_>>(),
+            "the log has gaps or duplicates"
+        );
+        for move_ in acked.iter().filter(|move_| &move_.game == game) {
+            let entry = &log[move_.seq as usize];
+            assert_eq!(
+                entry.seat,
+                Some(move_.seat),
+                "acknowledged move {} lost or changed",
+                move_.seq
+            );
+            assert_eq!(
+                entry.action["action"], move_.action,
+                "acknowledged move {} lost or changed",
+                move_.seq
+            );
+        }
+        // Replay the log and compare with the stored state.
+        let secret = api::audit::parse_hex32(&record.server_secret).expect("secret");
+        let entropies: Vec<Option<String>> = record
+            .seats
+            .iter()
+            .map(|seat| seat.entropy.clone())
+            .collect();
+        let seed = api::audit::seed_of(&secret, &entropies);
+        let ruleset = registry.get(&record.ruleset).expect("ruleset");
+        let mut engine = ruleset
+            .setup(record.seats.len() as u8, &record.options, seed)
+            .expect("setup");
+        assert_eq!(
+            api::audit::state_hash(&engine.state_json()),
+            log[0].state_hash
+        );
+        for entry in &log[1..] {
+            let mut rng = GameRng::for_entry(seed, entry.seq);
+            engine
+                .apply_json(
+                    game_core::Seat(entry.seat.expect("seat")),
+                    &entry.action["action"],
+                    &mut rng,
+                )
+                .expect("a logged move replays");
+            assert_eq!(
+                api::audit::state_hash(&engine.state_json()),
+                entry.state_hash,
+                "entry {} does not replay",
+                entry.seq
+            );
+        }
+        assert_eq!(
+            Some(engine.state_json()),
+            record.state,
+            "the stored state is not the replay of the log"
+        );
+    }
+    for suffix in ["", "-wal", "-shm"] {
+        let mut path = db.clone().into_os_string();
+        path.push(suffix);
+        let _ = std::fs::remove_file(path);
+    }
+    eprintln!("{} acknowledged moves survived 20 SIGKILLs", acked.len());
+}
+
+/// `beurs verify` exits 0 on a real finished game's audit file and non-zero, with a message,
+/// when anything in it is altered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn verify_cli_accepts_real_audits_and_rejects_altered_ones() {
+    let app = api_tests::spawn_app().await;
+    let game = app
+        .start_game("tulipmania-1637", 3, json!({"max_turns": 60}))
+        .await;
+    api_tests::play_randomly(&app, &game, 5, 20_000).await;
+    let audit = app
+        .get(&format!("/v1/games/{}/audit", game.id), None)
+        .await
+        .json();
+    let dir = std::env::temp_dir();
+    let run = |name: &str, audit: &Value| {
+        let path = dir.join(format!("beurs-audit-{}-{name}.json", game.id));
+        std::fs::write(&path, serde_json::to_vec(audit).expect("json")).expect("write");
+        let output = Command::new(env!("CARGO_BIN_EXE_beurs"))
+            .arg("verify")
+            .arg(&path)
+            .output()
+            .expect("run verify");
+        let _ = std::fs::remove_file(&path);
+        output
+    };
+    let output = run("good", &audit);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(String::from_utf8_lossy(&output.stdout).starts_with("ok:"));
+
+    let mut altered_entropy = audit.clone();
+    altered_entropy["entropies"][0] = json!("not what was sent");
+    let mut altered_hash = audit.clone();
+    altered_hash["entries"][3]["state_hash"] = json!("0".repeat(64));
+    let mut altered_action = audit.clone();
+    let index = audit["entries"]
+        .as_array()
+        .expect("entries")
+        .iter()
+        .position(|entry| entry["action"]["type"] == "sell_tulip")
+        .expect("a sale");
+    altered_action["entries"][index]["action"]["colour"] = json!("red");
+    let mut altered_secret = audit.clone();
+    altered_secret["server_secret"] = json!("1".repeat(64));
+    for (name, altered) in [
+        ("entropy", altered_entropy),
+        ("hash", altered_hash),
+        ("action", altered_action),
+        ("secret", altered_secret),
+    ] {
+        let output = run(name, &altered);
+        assert!(
+            !output.status.success(),
+            "verify accepted an audit with an altered {name}"
+        );
+        assert!(
+            String::from_utf8_lossy(&output.stderr).contains("audit rejected"),
+            "{name}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+}
