@@ -106,7 +106,9 @@ fn check_state(game: &Tulpenfieber) {
             game.phase,
             Phase::AwaitBonusDice | Phase::AwaitFirstRoll | Phase::Rolling | Phase::RollBought
         );
-        if seat != active || before_placement {
+        // Only the active player's field changes, so the others are checked at turn starts.
+        let turn_start = matches!(game.phase, Phase::AwaitBonusDice | Phase::AwaitFirstRoll);
+        if (seat != active && turn_start) || (seat == active && before_placement) {
             assert_eq!(
                 player.dice_count,
                 player.field.dice_for(),
@@ -368,6 +370,11 @@ fn check_transition(
         let (old, new) = (&before.players[seat], &after.players[seat]);
         // I5: dice never decrease within a game or round.
         assert!(new.dice_count >= old.dice_count, "I5: dice decreased");
+        // Only the active player's field may change (I17: one player acts at a time).
+        if seat != active && seat != before.active.index() {
+            assert_eq!(old, new, "a waiting player's board changed");
+            continue;
+        }
         // I2 / I7: coverage monotone, kind fixed, side only Tulip -> Moneybag, frozen under bonus.
         for space in Space::all() {
             match (old.field.cell(space), new.field.cell(space)) {

@@ -1037,3 +1037,87 @@ fn views_and_events_are_public() {
     let back: Tulpenfieber = serde_json::from_str(&serde_json::to_string(&g).unwrap()).unwrap();
     assert_eq!(back, g);
 }
+
+/// §3.4, D10, D21: only `min(bonus tiles, dice)` wheelbarrows get a die; a die is set once;
+/// if every die sits on a wheelbarrow, the first roll throws nothing but still counts. The
+/// position is artificial (bonus tiles without a field under them): it tests the mechanism.
+#[test]
+fn wheelbarrow_dice_are_limited_by_the_dice() {
+    let mut g = game(2);
+    let area = BonusTile {
+        row: 1,
+        col: 1,
+        height: 2,
+        width: 3,
+    };
+    g.players[0].bonus_tiles = vec![area; 5];
+    let mut g = g.turn_start(FLORIS);
+    assert_eq!(g.phase, Phase::AwaitBonusDice);
+    assert_eq!(g.wheelbarrow_dice(), 4);
+    let error = refused(
+        &mut g,
+        FLORIS,
+        Action::SetBonusDie { bonus: 4, face: 2 },
+        "rule-violation",
+    );
+    assert_eq!(error, TulpenfieberError::WheelbarrowWithoutDie(4));
+    refused(
+        &mut g,
+        FLORIS,
+        Action::SetBonusDie { bonus: 5, face: 2 },
+        "bad-parameter",
+    );
+    ok(&mut g, FLORIS, Action::SetBonusDie { bonus: 2, face: 5 });
+    let error = refused(
+        &mut g,
+        FLORIS,
+        Action::SetBonusDie { bonus: 2, face: 6 },
+        "rule-violation",
+    );
+    assert_eq!(error, TulpenfieberError::BonusDieAlreadySet(2));
+    for bonus in [0, 1, 3] {
+        ok(&mut g, FLORIS, Action::SetBonusDie { bonus, face: 6 });
+    }
+    assert_eq!(g.phase, Phase::AwaitFirstRoll);
+    let events = g
+        .apply(Seat(FLORIS), Action::Roll {}, &mut any_rng())
+        .unwrap();
+    assert_eq!(values(&g), vec![6, 6, 5, 6]);
+    assert_eq!(g.turn.roll_number, 1);
+    let rolled = serde_json::to_value(&events[0].event).unwrap();
+    assert_eq!(rolled["rolled"], serde_json::json!([]));
+    // Rerolling releases a wheelbarrow die for the rest of the turn.
+    ok(&mut g, FLORIS, reroll(&[2]));
+    assert_eq!(g.turn.dice[2].on_bonus, None);
+    assert_eq!(g.turn.dice[0].on_bonus, Some(0));
+}
+
+/// §4 A4, A5, A7: actions refused in the wrong phases; `end_turn` only after placing.
+#[test]
+fn phase_guards_for_every_action() {
+    let mut g = game(2).rolling(FLORIS, &[1, 2, 4, 6], 1);
+    refused(&mut g, FLORIS, Action::EndTurn {}, "wrong-phase");
+    refused(&mut g, FLORIS, claim(1, 1, 2, 3), "wrong-phase");
+    refused(&mut g, FLORIS, Action::Roll {}, "wrong-phase");
+    refused(
+        &mut g,
+        FLORIS,
+        Action::StartNextRound { multicolor: None },
+        "wrong-phase",
+    );
+    let mut g = g.after_placement(FLORIS);
+    refused(&mut g, FLORIS, reroll(&[0]), "wrong-phase");
+    refused(
+        &mut g,
+        FLORIS,
+        buy(field("r1c2"), field("r1c6")),
+        "wrong-phase",
+    );
+    refused(&mut g, FLORIS, Action::PlaceAbove {}, "wrong-phase");
+    refused(&mut g, MARIEKE, Action::EndTurn {}, "not-your-turn");
+    ok(&mut g, FLORIS, Action::EndTurn {});
+    assert_eq!(
+        (g.active, g.turn_number, g.phase.clone()),
+        (Seat(MARIEKE), 2, Phase::AwaitFirstRoll)
+    );
+}
