@@ -58,7 +58,9 @@ pub struct Player {
     pub board: Board,
     /// The tulip field.
     pub field: Field,
-    /// Tiles placed above the field, in the order gained (index = stable id).
+    /// Tiles placed above the field, in the order gained (index = stable id). Serialized as
+    /// one string of tile letters (`"TTM"`).
+    #[serde(with = "tile_letters")]
     pub above: Vec<Tile>,
     /// Bonus tiles claimed, in claim order (index = bonus id; wheelbarrow `i` holds die `i`).
     pub bonus_tiles: Vec<BonusTile>,
@@ -269,8 +271,13 @@ pub enum GameResult {
 /// Everything here is public information (§2); the RNG is not part of the state.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Tulpenfieber {
-    /// The options, fixed at creation (shared: cloning a state does not copy them).
-    #[serde(with = "shared_options")]
+    /// The options, fixed at creation (shared: cloning a state does not copy them). Omitted
+    /// from the serialized state when they are the standard game's.
+    #[serde(
+        with = "shared_options",
+        default = "shared_options::standard",
+        skip_serializing_if = "shared_options::is_standard"
+    )]
     pub options: Arc<Options>,
     /// The players by seat (index = 0-based seat = turn order).
     pub players: Vec<Player>,
@@ -322,5 +329,34 @@ mod shared_options {
         deserializer: D,
     ) -> Result<Arc<Options>, D::Error> {
         Options::deserialize(deserializer).map(Arc::new)
+    }
+
+    pub fn standard() -> Arc<Options> {
+        Arc::new(Options::default())
+    }
+
+    pub fn is_standard(options: &Arc<Options>) -> bool {
+        static STANDARD: std::sync::OnceLock<Options> = std::sync::OnceLock::new();
+        **options == *STANDARD.get_or_init(Options::default)
+    }
+}
+
+/// Serializes a list of tiles as one string of tile letters.
+mod tile_letters {
+    use crate::board::Tile;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(tiles: &[Tile], serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(&tiles.iter().map(|tile| tile.letter()).collect::<String>())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<Tile>, D::Error> {
+        let text = std::borrow::Cow::<str>::deserialize(deserializer)?;
+        text.chars()
+            .map(|letter| {
+                Tile::from_letter(letter)
+                    .ok_or_else(|| serde::de::Error::custom(format!("{letter:?} is not a tile")))
+            })
+            .collect()
     }
 }

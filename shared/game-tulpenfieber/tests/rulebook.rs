@@ -890,7 +890,14 @@ fn invalid_options_and_seat_counts() {
     assert_eq!(partial.side_need, [2, 2, 3, 4, 5]);
     assert_eq!(partial.max_bonus_claims_per_turn, None);
     assert_eq!(partial.bonus_supply, 10);
-    assert!(Tulpenfieber::setup(3, &partial, &mut rng).is_ok());
+    let custom = Tulpenfieber::setup(3, &partial, &mut rng).expect("valid options");
+    // Non-standard options are kept in the stored state (standard ones are left out).
+    let json = serde_json::to_string(&custom).unwrap();
+    assert!(json.contains("side_need"));
+    assert_eq!(serde_json::from_str::<Tulpenfieber>(&json).unwrap(), custom);
+    assert!(!serde_json::to_string(&game(3))
+        .unwrap()
+        .contains("side_need"));
 }
 
 /// §1.2: the requirement table (30 side combinations + 10 straights = 40).
