@@ -1,0 +1,351 @@
+//! Commands (spec §4.0), trade terms (§4.3) and rule errors.
+
+use crate::ids::{ClaimId, Handle, OfferId, PromiseId, SessionId};
+use crate::pieces::Space;
+use game_core::{RuleError, Seat};
+use serde::{Deserialize, Serialize};
+
+/// The literal `"exit"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = black_thursday::Exit))]
+pub enum Exit {
+    /// Leave the building from the ground floor.
+    Exit,
+}
+
+/// Where a `move` goes: a space, or `"exit"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = black_thursday::MoveTarget))]
+pub enum MoveTarget {
+    /// A down-neighbour space.
+    Space(Space),
+    /// Leave the building.
+    Exit(Exit),
+}
+
+/// One term of an offer (spec §4.3), tagged by `kind`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = black_thursday::Term))]
+pub enum Term {
+    /// T1: the named coins go from `giver` to `receiver`; `values`, if given, asserts that
+    /// every coin has one of these values (checked when the giver posts or accepts).
+    Coins {
+        /// Who gives.
+        giver: Seat,
+        /// Who receives.
+        receiver: Seat,
+        /// The coins, by handle.
+        handles: Vec<Handle>,
+        /// Optional value assertion.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        values: Option<Vec<u8>>,
+    },
+    /// T2: `to` learns the values of `from`'s named coins.
+    Reveal {
+        /// Whose coins.
+        from: Seat,
+        /// Who learns.
+        to: Seat,
+        /// The coins, by handle.
+        handles: Vec<Handle>,
+    },
+    /// T3: `to` learns every value `from` knows of `about`'s portfolio.
+    ShareKnowledge {
+        /// Who shares.
+        from: Seat,
+        /// Who learns.
+        to: Seat,
+        /// Whose portfolio.
+        about: Seat,
+    },
+    /// T4: action points, from the turn player's current AP or as `from`'s debt; `to` gets
+    /// a bonus on its next 1–5 roll.
+    ActionPoints {
+        /// Who gives.
+        from: Seat,
+        /// Who receives.
+        to: Seat,
+        /// How many (1..=`max_ap_per_term`).
+        amount: u32,
+    },
+    /// T7: a free-text promise, recorded and settled only by a claim.
+    Promise {
+        /// Who promises.
+        promisor: Seat,
+        /// To whom.
+        promisee: Seat,
+        /// What.
+        text: String,
+    },
+}
+
+/// A command (spec §4.0). The issuing seat is the caller, never a field.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = black_thursday::Action))]
+pub enum Action {
+    /// Place the pawn on a free roof space (phase PLACE).
+    PlacePawn {
+        /// A roof space.
+        space: Space,
+    },
+    /// Flip an unoccupied tile (phase OPPORTUNITY).
+    FlipTile {
+        /// Slot id.
+        slot: u16,
+    },
+    /// Rotate the tile just turned face-up (phase ORIENT).
+    OrientTile {
+        /// 0, 90, 180 or 270 degrees clockwise.
+        rotation: u16,
+    },
+    /// Move one space down, or exit from the ground floor (1 AP).
+    Move {
+        /// A space or `"exit"`.
+        to: MoveTarget,
+    },
+    /// The forced sale at a window (1 AP).
+    Sell {
+        /// The coins sold.
+        handles: Vec<Handle>,
+    },
+    /// Buy one coin from the bag (1 AP).
+    Buy,
+    /// Return coins to the bag and draw as many (1 AP, once per turn).
+    MarketTrade {
+        /// The coins returned.
+        handles: Vec<Handle>,
+    },
+    /// Open a trading session with a new group (1 AP).
+    OpenSession {
+        /// The other participants.
+        #[serde(rename = "with")]
+        with_seats: Vec<Seat>,
+        /// Abandon the session at once (spend the AP).
+        #[serde(rename = "pass", default)]
+        pass_at_once: bool,
+    },
+    /// Post an offer (which also accepts it).
+    PostOffer {
+        /// The open session.
+        session: SessionId,
+        /// The terms.
+        terms: Vec<Term>,
+        /// The offer this one counters.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        counters: Option<OfferId>,
+    },
+    /// Withdraw one's own live offer.
+    WithdrawOffer {
+        /// The offer.
+        offer: OfferId,
+    },
+    /// Point one's acceptance at a live offer.
+    AcceptOffer {
+        /// The offer.
+        offer: OfferId,
+    },
+    /// Clear one's acceptance pointer.
+    RevokeAcceptance {
+        /// The open session.
+        session: SessionId,
+    },
+    /// End the session without agreement.
+    LeaveSession {
+        /// The open session.
+        session: SessionId,
+    },
+    /// Claim that a promise to oneself was broken.
+    FileClaim {
+        /// The promise.
+        promise: PromiseId,
+    },
+    /// Accept the penalty of a claim against oneself.
+    ConcedeClaim {
+        /// The claim.
+        claim: ClaimId,
+    },
+    /// A juror's vote.
+    VoteClaim {
+        /// The claim.
+        claim: ClaimId,
+        /// Uphold (true) or dismiss (false).
+        uphold: bool,
+    },
+    /// Give up a promise made to oneself.
+    WaivePromise {
+        /// The promise.
+        promise: PromiseId,
+    },
+}
+
+/// Why a command was refused. Messages never reveal hidden information.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    /// The game is over.
+    #[error("the game is over")]
+    GameOver,
+    /// Only the turn player may issue this now.
+    #[error("only the turn player may do this")]
+    NotActor,
+    /// The command does not exist in the current phase.
+    #[error("this command is not available in the current phase")]
+    WrongPhase,
+    /// A parameter is out of range.
+    #[error("bad parameters: {0}")]
+    BadParams(&'static str),
+    /// The seat is not a participant of the session.
+    #[error("not a participant of the session")]
+    NotParticipant,
+    /// No action points left.
+    #[error("no action points left")]
+    NoAp,
+    /// Not a roof space.
+    #[error("not a roof space")]
+    BadSpace,
+    /// A pawn stands there.
+    #[error("the space is occupied")]
+    SpaceOccupied,
+    /// No such slot.
+    #[error("no such slot")]
+    BadSlot,
+    /// A pawn stands on the tile.
+    #[error("a pawn stands on that tile")]
+    TileOccupied,
+    /// The player has left the building.
+    #[error("the player is no longer in the building")]
+    NotInBuilding,
+    /// The pawn is not on the board yet.
+    #[error("the pawn is not placed")]
+    NotPlaced,
+    /// The pawn already moved this turn.
+    #[error("the pawn already moved this turn")]
+    AlreadyMoved,
+    /// Not one of the three spaces below.
+    #[error("not a down-neighbour")]
+    NotDownAdjacent,
+    /// Exit only from the ground floor.
+    #[error("not on the ground floor")]
+    NotGroundFloor,
+    /// A coin is not held by the right player.
+    #[error("a coin is not held by the giver")]
+    NotOwner,
+    /// A coin is not of the window's suit.
+    #[error("a coin is not of the window's suit")]
+    SuitMismatch,
+    /// Wrong number of coins for the window.
+    #[error("wrong number of coins for this window")]
+    SaleCount,
+    /// The player is out of the market.
+    #[error("the player is not in the market")]
+    NotInMarket,
+    /// The bag is empty.
+    #[error("the bag is empty")]
+    BagEmpty,
+    /// The market trade of this turn was used.
+    #[error("the market trade of this turn was used")]
+    MarketTradeUsed,
+    /// A player cannot trade with itself.
+    #[error("cannot open a session with oneself")]
+    SelfTrade,
+    /// A jumped player cannot trade.
+    #[error("a jumped player cannot trade")]
+    PlayerJumped,
+    /// The group was already used this turn.
+    #[error("this group already had a session this turn")]
+    GroupUsed,
+    /// Too many terms.
+    #[error("too many terms in one offer")]
+    TooManyTerms,
+    /// The session has reached its offer limit.
+    #[error("the session has reached its offer limit")]
+    OfferLimit,
+    /// The turn player gives more AP than it has.
+    #[error("the turn player does not have that many action points")]
+    InsufficientAp,
+    /// A value assertion on the caller's own coins is false.
+    #[error("a value assertion on your coins is false")]
+    AssertionFalse,
+    /// Only the author may withdraw.
+    #[error("not the author of the offer")]
+    NotAuthor,
+    /// The offer is not live in this session.
+    #[error("the offer is not live")]
+    OfferNotLive,
+    /// The pointer already names that offer.
+    #[error("already accepted")]
+    AlreadyAccepted,
+    /// No pointer to revoke.
+    #[error("no acceptance to revoke")]
+    NoAcceptance,
+    /// Exited players cannot trade stock.
+    #[error("an exited player cannot trade stock")]
+    StockTradeForbidden,
+    /// Only the promisee may do this.
+    #[error("not the promisee")]
+    NotPromisee,
+    /// The promise is not open.
+    #[error("the promise is not open")]
+    PromiseNotOpen,
+    /// Only the accused may concede.
+    #[error("not the accused")]
+    NotAccused,
+    /// The claim is not being voted on.
+    #[error("the claim is not open")]
+    ClaimNotOpen,
+    /// Only jurors vote.
+    #[error("not a juror of this claim")]
+    NotJuror,
+    /// Each juror votes once.
+    #[error("already voted")]
+    AlreadyVoted,
+}
+
+impl RuleError for Error {
+    fn code(&self) -> &'static str {
+        match self {
+            Error::GameOver => "game-over",
+            Error::NotActor => "not-actor",
+            Error::WrongPhase => "wrong-phase",
+            Error::BadParams(_) => "bad-params",
+            Error::NotParticipant => "not-participant",
+            Error::NoAp => "no-ap",
+            Error::BadSpace => "bad-space",
+            Error::SpaceOccupied => "space-occupied",
+            Error::BadSlot => "bad-slot",
+            Error::TileOccupied => "tile-occupied",
+            Error::NotInBuilding => "not-in-building",
+            Error::NotPlaced => "not-placed",
+            Error::AlreadyMoved => "already-moved",
+            Error::NotDownAdjacent => "not-down-adjacent",
+            Error::NotGroundFloor => "not-ground-floor",
+            Error::NotOwner => "not-owner",
+            Error::SuitMismatch => "suit-mismatch",
+            Error::SaleCount => "sale-count",
+            Error::NotInMarket => "not-in-market",
+            Error::BagEmpty => "bag-empty",
+            Error::MarketTradeUsed => "market-trade-used",
+            Error::SelfTrade => "self-trade",
+            Error::PlayerJumped => "player-jumped",
+            Error::GroupUsed => "group-used",
+            Error::TooManyTerms => "too-many-terms",
+            Error::OfferLimit => "offer-limit",
+            Error::InsufficientAp => "insufficient-ap",
+            Error::AssertionFalse => "assertion-false",
+            Error::NotAuthor => "not-author",
+            Error::OfferNotLive => "offer-not-live",
+            Error::AlreadyAccepted => "already-accepted",
+            Error::NoAcceptance => "no-acceptance",
+            Error::StockTradeForbidden => "stock-trade-forbidden",
+            Error::NotPromisee => "not-promisee",
+            Error::PromiseNotOpen => "promise-not-open",
+            Error::NotAccused => "not-accused",
+            Error::ClaimNotOpen => "claim-not-open",
+            Error::NotJuror => "not-juror",
+            Error::AlreadyVoted => "already-voted",
+        }
+    }
+}

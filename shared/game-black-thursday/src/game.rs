@@ -1,0 +1,148 @@
+//! The `game_core::Game` and `Redeal` implementations.
+
+use crate::action::{Action, Error};
+use crate::event::Event;
+use crate::options::Options;
+use crate::pieces::suit_of;
+use crate::state::{BlackThursday, Phase};
+use crate::view::BlackThursdayView;
+use game_core::testing::Redeal;
+use game_core::{Game, GameRng, LegalAction, Logged, Outcome, Seat, SeatSet, SetupError, Viewer};
+
+impl Game for BlackThursday {
+    const RULESET: &'static str = "black-thursday";
+    const NAME: &'static str = "Black Thursday";
+    const RULES_VERSION: u32 = 1;
+    const MIN_SEATS: u8 = 3;
+    const MAX_SEATS: u8 = 4;
+
+    type Options = Options;
+    type Action = Action;
+    type Event = Event;
+    type View = BlackThursdayView;
+    type Error = Error;
+
+    fn setup(n_seats: u8, options: &Options, rng: &mut GameRng) -> Result<Self, SetupError> {
+        let mut events = Vec::new();
+        BlackThursday::new_game(n_seats, options, rng, &mut events)
+    }
+
+    fn n_seats(&self) -> u8 {
+        self.n_seats
+    }
+
+    fn to_act(&self) -> SeatSet {
+        self.seats_to_act()
+    }
+
+    /// Only the turn player can stall the game (spec D39).
+    fn waiting_on(&self) -> SeatSet {
+        if self.phase == Phase::Ended {
+            SeatSet::default()
+        } else {
+            SeatSet::only(self.active())
+        }
+    }
+
+    fn legal_actions(&self, seat: Seat) -> Vec<LegalAction<Action>> {
+        self.list_legal(seat)
+    }
+
+    fn apply(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        rng: &mut GameRng,
+    ) -> Result<Vec<Logged<Event>>, Error> {
+        self.check(seat, &action)?;
+        let mut events = Vec::new();
+        self.version += 1;
+        match action {
+            Action::PostOffer { .. }
+            | Action::WithdrawOffer { .. }
+            | Action::AcceptOffer { .. }
+            | Action::RevokeAcceptance { .. }
+            | Action::LeaveSession { .. } => self.apply_session(seat, action, rng, &mut events),
+            Action::FileClaim { .. }
+            | Action::ConcedeClaim { .. }
+            | Action::VoteClaim { .. }
+            | Action::WaivePromise { .. } => self.apply_claim(seat, action, rng, &mut events),
+            _ => self.apply_turn(seat, action, rng, &mut events),
+        }
+        Ok(events)
+    }
+
+    fn view(&self, viewer: Viewer) -> BlackThursdayView {
+        self.view_for(viewer)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if self.phase != Phase::Ended {
+            return None;
+        }
+        let standings = self.standings();
+        let scores = standings.iter().map(|s| i64::from(s.common)).collect();
+        // Lower is better: negate for `from_keys`, which ranks higher keys first.
+        let keys: Vec<Vec<i64>> = standings
+            .iter()
+            .map(|s| vec![-i64::from(s.common), -i64::from(s.certs)])
+            .collect();
+        Some(Outcome::from_keys(scores, &keys, "building_emptied"))
+    }
+}
+
+impl Redeal for BlackThursday {
+    /// Re-deals what `viewer` cannot see: never-seen face-down and out-of-play tiles among
+    /// themselves, and, per suit, the values of held coins outside the viewer's knowledge
+    /// together with the bag's coins of that suit (suits of held coins are public).
+    fn redeal(&self, viewer: Viewer, rng: &mut GameRng) -> Self {
+        let mut twin = self.clone();
+        if self.phase == Phase::Ended {
+            return twin;
+        }
+        let hidden_slots: Vec<usize> = (0..twin.slots.len())
+            .filter(|&i| !twin.slots[i].face_up && !twin.slots[i].seen)
+            .collect();
+        let mut tiles: Vec<u8> = hidden_slots.iter().map(|&i| twin.slots[i].tile).collect();
+        tiles.extend(twin.out_of_play.iter().copied());
+        rng.shuffle(&mut tiles);
+        for (k, &i) in hidden_slots.iter().enumerate() {
+            twin.slots[i].tile = tiles[k];
+        }
+        twin.out_of_play = tiles[hidden_slots.len()..].to_vec();
+        twin.out_of_play.sort_unstable();
+
+        let me = viewer.seat();
+        for suit in 0..4u8 {
+            let mut places: Vec<(usize, usize)> = Vec::new();
+            for (seat, player) in twin.players.iter().enumerate() {
+                for (pos, held) in player.coins.iter().enumerate() {
+                    let known = me.is_some_and(|s| held.known_by.contains(s));
+                    if suit_of(held.coin).index() == usize::from(suit) && !known {
+                        places.push((seat, pos));
+                    }
+                }
+            }
+            let mut pool: Vec<u8> = places
+                .iter()
+                .map(|&(s, p)| twin.players[s].coins[p].coin)
+                .collect();
+            let bag_coins: Vec<u8> = twin
+                .bag
+                .iter()
+                .copied()
+                .filter(|&c| suit_of(c).index() == usize::from(suit))
+                .collect();
+            pool.extend(&bag_coins);
+            rng.shuffle(&mut pool);
+            for (k, &(s, p)) in places.iter().enumerate() {
+                twin.players[s].coins[p].coin = pool[k];
+            }
+            twin.bag
+                .retain(|&c| suit_of(c).index() != usize::from(suit));
+            twin.bag.extend(&pool[places.len()..]);
+        }
+        twin.bag.sort_unstable();
+        twin
+    }
+}

@@ -1,0 +1,371 @@
+//! `legal_actions` and `to_act` (spec §3.5, §4.7).
+
+use crate::action::{Action, Exit, MoveTarget};
+use crate::state::{
+    BlackThursday, ClaimStatus, OfferStatus, Phase, Position, PromiseStatus, Status,
+};
+use game_core::{LegalAction, Seat, SeatSet};
+use serde_json::{json, Value};
+
+/// The fixed promise texts offered to bots in the `post_offer` schema (any text of
+/// 1..=`max_promise_chars` characters is accepted).
+pub const PROMISE_TEXTS: [&str; 3] = [
+    "On my next turn I will move diagonally.",
+    "On my next turn I will do exactly what you tell me.",
+    "On my next opportunity roll I will flip the tile you name.",
+];
+
+impl BlackThursday {
+    /// The seats with a claim command available now.
+    fn claim_actors(&self) -> SeatSet {
+        let in_sale = matches!(self.phase, Phase::Sale { .. });
+        let mut seats = SeatSet::default();
+        for promise in &self.promises {
+            if promise.status == PromiseStatus::Open {
+                seats.insert(promise.promisee);
+            }
+        }
+        if !in_sale {
+            for claim in self
+                .claims
+                .iter()
+                .filter(|c| c.status == ClaimStatus::Voting)
+            {
+                seats.insert(claim.accused);
+                for juror in claim.jury.iter() {
+                    if !claim.uphold.contains(juror) && !claim.dismiss.contains(juror) {
+                        seats.insert(juror);
+                    }
+                }
+            }
+        }
+        seats
+    }
+
+    /// `to_act` (spec §3.5).
+    pub fn seats_to_act(&self) -> SeatSet {
+        if self.phase == Phase::Ended {
+            return SeatSet::default();
+        }
+        let mut seats = self.claim_actors();
+        match self.open_session() {
+            Some(session) if self.phase == Phase::Session => {
+                for seat in session.participants.iter() {
+                    seats.insert(seat);
+                }
+            }
+            _ => seats.insert(self.active()),
+        }
+        seats
+    }
+
+    /// Everything `seat` may do now, in the order of spec §4.7.
+    pub fn list_legal(&self, seat: Seat) -> Vec<LegalAction<Action>> {
+        let mut list = Vec::new();
+        if self.phase == Phase::Ended || seat.index() >= self.players.len() {
+            return list;
+        }
+        if seat == self.active() {
+            self.list_turn(seat, &mut list);
+        }
+        self.list_session(seat, &mut list);
+        self.list_claims(seat, &mut list);
+        list
+    }
+
+    fn list_turn(&self, seat: Seat, list: &mut Vec<LegalAction<Action>>) {
+        let push =
+            |list: &mut Vec<LegalAction<Action>>, action| list.push(LegalAction::action(action));
+        match self.phase {
+            Phase::Place => {
+                for space in self.roof_spaces() {
+                    if !self.occupied(space) {
+                        push(list, Action::PlacePawn { space });
+                    }
+                }
+            }
+            Phase::Opportunity => {
+                for slot in 0..self.slots.len() {
+                    if !self.slot_occupied(slot) {
+                        push(list, Action::FlipTile { slot: slot as u16 });
+                    }
+                }
+            }
+            Phase::Orient { .. } => {
+                for rotation in [0, 90, 180, 270] {
+                    push(list, Action::OrientTile { rotation });
+                }
+            }
+            Phase::Sale { suit, great } => {
+                let matching: Vec<_> = self.players[seat.index()]
+                    .coins
+                    .iter()
+                    .filter(|h| h.suit() == suit)
+                    .map(|h| h.handle)
+                    .collect();
+                if great {
+                    for mask in 1u32..(1 << matching.len()) {
+                        let handles = matching
+                            .iter()
+                            .enumerate()
+                            .filter(|(i, _)| mask & (1 << i) != 0)
+                            .map(|(_, &h)| h)
+                            .collect();
+                        push(list, Action::Sell { handles });
+                    }
+                } else {
+                    for &handle in &matching {
+                        push(
+                            list,
+                            Action::Sell {
+                                handles: vec![handle],
+                            },
+                        );
+                    }
+                }
+            }
+            Phase::Actions if self.turn.ap >= 1 => {
+                let player = &self.players[seat.index()];
+                if self.can_move() {
+                    if let Position::At(here) = player.position {
+                        for space in self.down_neighbours(here) {
+                            if !self.occupied(space) {
+                                push(
+                                    list,
+                                    Action::Move {
+                                        to: MoveTarget::Space(space),
+                                    },
+                                );
+                            }
+                        }
+                        if here.y == self.ground_row() {
+                            push(
+                                list,
+                                Action::Move {
+                                    to: MoveTarget::Exit(Exit::Exit),
+                                },
+                            );
+                        }
+                    }
+                }
+                let in_market = player.status == Status::InBuilding;
+                if in_market && !self.bag.is_empty() {
+                    push(list, Action::Buy);
+                    if !self.turn.market_traded && !player.coins.is_empty() {
+                        let handles: Vec<String> =
+                            player.coins.iter().map(|h| h.handle.to_string()).collect();
+                        list.push(LegalAction::Schema {
+                            label: "market_trade: return any of your coins and draw as many".into(),
+                            schema: json!({
+                                "type": "object",
+                                "properties": {
+                                    "type": {"const": "market_trade"},
+                                    "handles": {
+                                        "type": "array",
+                                        "items": {"enum": handles},
+                                        "minItems": 1,
+                                        "maxItems": handles.len(),
+                                        "uniqueItems": true
+                                    }
+                                }
+                            }),
+                        });
+                    }
+                }
+                for group in self.available_groups() {
+                    for pass_at_once in [true, false] {
+                        push(
+                            list,
+                            Action::OpenSession {
+                                with_seats: group.iter().collect(),
+                                pass_at_once,
+                            },
+                        );
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn list_session(&self, seat: Seat, list: &mut Vec<LegalAction<Action>>) {
+        let Some(session) = self.open_session() else {
+            return;
+        };
+        if self.phase != Phase::Session || !session.participants.contains(seat) {
+            return;
+        }
+        let push =
+            |list: &mut Vec<LegalAction<Action>>, action| list.push(LegalAction::action(action));
+        push(
+            list,
+            Action::LeaveSession {
+                session: session.id,
+            },
+        );
+        let pointer = session.pointers[seat.index()];
+        if pointer.is_some() {
+            push(
+                list,
+                Action::RevokeAcceptance {
+                    session: session.id,
+                },
+            );
+        }
+        for offer in &session.offers {
+            if offer.status == OfferStatus::Live && offer.author == seat {
+                push(list, Action::WithdrawOffer { offer: offer.id });
+            }
+        }
+        for offer in &session.offers {
+            if offer.status == OfferStatus::Live
+                && pointer != Some(offer.id)
+                && self.assertions_hold(seat, &offer.terms)
+            {
+                push(list, Action::AcceptOffer { offer: offer.id });
+            }
+        }
+        if session.offers.len() < self.options.limits.max_offers_per_session as usize {
+            list.push(LegalAction::Schema {
+                label: "post_offer: terms among the participants (an empty list is legal)".into(),
+                schema: self.offer_schema(seat),
+            });
+        }
+    }
+
+    /// The `post_offer` schema: a few terms of every kind, built so most samples are valid.
+    fn offer_schema(&self, seat: Seat) -> Value {
+        let session = self.open_session().expect("a session is open");
+        let participants: Vec<u8> = session.participants.iter().map(|s| s.0).collect();
+        let others =
+            |who: u8| -> Vec<u8> { participants.iter().copied().filter(|&p| p != who).collect() };
+        let mut kinds: Vec<Value> = Vec::new();
+        for &giver in &participants {
+            let coins: Vec<String> = self.players[usize::from(giver)]
+                .coins
+                .iter()
+                .map(|h| h.handle.to_string())
+                .collect();
+            if coins.is_empty() {
+                continue;
+            }
+            let handles = json!({
+                "type": "array", "items": {"enum": coins}, "minItems": 1,
+                "maxItems": coins.len().min(2), "uniqueItems": true
+            });
+            let stock_ok = |s: u8| self.players[usize::from(s)].status != Status::Exited;
+            let receivers: Vec<u8> = others(giver).into_iter().filter(|&r| stock_ok(r)).collect();
+            if stock_ok(giver) && !receivers.is_empty() {
+                kinds.push(json!({
+                    "type": "object",
+                    "properties": {
+                        "kind": {"const": "coins"},
+                        "giver": {"const": giver},
+                        "receiver": {"enum": receivers},
+                        "handles": handles,
+                        "values": {"oneOf": [
+                            {"type": "null"},
+                            {"type": "array", "items": {"enum": [0, 1, 2, 3, 4, 5]},
+                             "minItems": 1, "maxItems": 3, "uniqueItems": true}
+                        ]}
+                    }
+                }));
+            }
+            kinds.push(json!({
+                "type": "object",
+                "properties": {
+                    "kind": {"const": "reveal"},
+                    "from": {"const": giver},
+                    "to": {"enum": others(giver)},
+                    "handles": handles
+                }
+            }));
+        }
+        let all: Vec<u8> = (0..self.n_seats).collect();
+        kinds.push(json!({
+            "type": "object",
+            "properties": {
+                "kind": {"const": "share_knowledge"},
+                "from": {"enum": participants},
+                "to": {"enum": participants},
+                "about": {"enum": all}
+            }
+        }));
+        let max_amount = self.turn.ap.clamp(1, 3).min(self.options.max_ap_per_term);
+        kinds.push(json!({
+            "type": "object",
+            "properties": {
+                "kind": {"const": "action_points"},
+                "from": {"enum": participants},
+                "to": {"enum": participants},
+                "amount": {"type": "integer", "minimum": 1, "maximum": max_amount}
+            }
+        }));
+        let texts: Vec<String> = PROMISE_TEXTS
+            .iter()
+            .map(|t| {
+                t.chars()
+                    .take(self.options.limits.max_promise_chars as usize)
+                    .collect()
+            })
+            .collect();
+        kinds.push(json!({
+            "type": "object",
+            "properties": {
+                "kind": {"const": "promise"},
+                "promisor": {"enum": participants},
+                "promisee": {"enum": participants},
+                "text": {"enum": texts}
+            }
+        }));
+        let _ = seat;
+        let max_terms = self.options.limits.max_terms_per_offer.min(2);
+        json!({
+            "type": "object",
+            "properties": {
+                "type": {"const": "post_offer"},
+                "session": {"const": session.id.to_string()},
+                "terms": {"type": "array", "items": {"oneOf": kinds}, "minItems": 0, "maxItems": max_terms}
+            }
+        })
+    }
+
+    fn list_claims(&self, seat: Seat, list: &mut Vec<LegalAction<Action>>) {
+        let in_sale = matches!(self.phase, Phase::Sale { .. });
+        for promise in &self.promises {
+            if promise.status == PromiseStatus::Open && promise.promisee == seat {
+                list.push(LegalAction::action(Action::FileClaim {
+                    promise: promise.id,
+                }));
+                list.push(LegalAction::action(Action::WaivePromise {
+                    promise: promise.id,
+                }));
+            }
+        }
+        if in_sale {
+            return;
+        }
+        for claim in self
+            .claims
+            .iter()
+            .filter(|c| c.status == ClaimStatus::Voting)
+        {
+            if claim.accused == seat {
+                list.push(LegalAction::action(Action::ConcedeClaim {
+                    claim: claim.id,
+                }));
+            }
+            if claim.jury.contains(seat)
+                && !claim.uphold.contains(seat)
+                && !claim.dismiss.contains(seat)
+            {
+                for uphold in [true, false] {
+                    list.push(LegalAction::action(Action::VoteClaim {
+                        claim: claim.id,
+                        uphold,
+                    }));
+                }
+            }
+        }
+    }
+}

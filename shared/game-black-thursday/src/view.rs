@@ -1,0 +1,192 @@
+//! What one viewer may see (spec §2.3): public items, plus the values of the coins in the
+//! viewer's knowledge set. After the end everything is public.
+
+use crate::board::SpaceKind;
+use crate::event::{CoinInfo, Standing};
+use crate::flow::coin_info;
+use crate::options::Options;
+use crate::pieces::{Piece, Space, Suit};
+use crate::state::{BlackThursday, Claim, Phase, Position, Promise, Session, Status};
+use game_core::{Seat, SeatSet, Viewer};
+use serde::Serialize;
+
+/// One slot as seen.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = black_thursday::SlotView))]
+pub struct SlotView {
+    /// Slot id.
+    pub id: u16,
+    /// Top-left space.
+    pub origin: Space,
+    /// Face-up (windows) or face-down (offices).
+    pub face_up: bool,
+    /// The tile, when face-up (or at the end).
+    pub tile: Option<Piece>,
+    /// The rotation of a face-up tile.
+    pub rotation: Option<u16>,
+    /// The tile as last seen face-up, if it ever was.
+    pub last_seen: Option<Piece>,
+    /// The kind of its four spaces: TL, TR, BL, BR.
+    pub kinds: Vec<SpaceKind>,
+}
+
+/// One player as seen.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = black_thursday::PlayerView))]
+pub struct PlayerView {
+    /// Seat.
+    pub seat: Seat,
+    /// Pawn suit.
+    pub pawn_suit: Suit,
+    /// Status.
+    pub status: Status,
+    /// Pawn position.
+    pub position: Position,
+    /// AP bonus for the next 1–5 roll.
+    pub ap_bonus: u32,
+    /// AP owed.
+    pub ap_debt: u32,
+    /// The portfolio: handles and suits; values where the viewer knows them.
+    pub coins: Vec<CoinInfo>,
+}
+
+/// The turn as seen (all public).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = black_thursday::TurnView))]
+pub struct TurnView {
+    /// Turn number.
+    pub number: u32,
+    /// The turn player.
+    pub active: Seat,
+    /// The phase.
+    pub phase: Phase,
+    /// The die (0 = null), once rolled.
+    pub die: Option<u8>,
+    /// AP left.
+    pub ap_remaining: u32,
+    /// Whether the pawn has moved.
+    pub moved: bool,
+    /// Whether the market trade was used.
+    pub market_traded: bool,
+    /// Groups used for sessions this turn.
+    pub groups_used: Vec<SeatSet>,
+}
+
+/// What one viewer sees.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = black_thursday::BlackThursdayView))]
+pub struct BlackThursdayView {
+    /// The viewer's seat (`None` for a spectator).
+    pub viewer: Option<Seat>,
+    /// The options.
+    pub options: Options,
+    /// Accepted commands so far.
+    pub version: u64,
+    /// Whether the game is over.
+    pub ended: bool,
+    /// The building.
+    pub slots: Vec<SlotView>,
+    /// Coins in the bag.
+    pub bag_count: usize,
+    /// Coins in the bag per suit (canonical order).
+    pub bag_by_suit: Vec<u8>,
+    /// The bag's contents (only after the end).
+    pub bag: Option<Vec<Piece>>,
+    /// Out-of-play tiles (only after the end).
+    pub out_of_play: Option<Vec<Piece>>,
+    /// The players.
+    pub players: Vec<PlayerView>,
+    /// The turn.
+    pub turn: TurnView,
+    /// The open session, or the last one.
+    pub session: Option<Session>,
+    /// Every promise.
+    pub promises: Vec<Promise>,
+    /// Every claim.
+    pub claims: Vec<Claim>,
+    /// Seats that may act now.
+    pub to_act: SeatSet,
+    /// Final standings (only after the end).
+    pub standings: Option<Vec<Standing>>,
+}
+
+impl BlackThursday {
+    /// Builds the view of `viewer`.
+    pub fn view_for(&self, viewer: Viewer) -> BlackThursdayView {
+        let ended = self.phase == Phase::Ended;
+        let me = viewer.seat();
+        let slots = self
+            .slots
+            .iter()
+            .enumerate()
+            .map(|(id, slot)| {
+                let kinds = [(0, 0), (1, 0), (0, 1), (1, 1)]
+                    .iter()
+                    .map(|&(dx, dy)| {
+                        self.kind(Space::new(slot.origin.x + dx, slot.origin.y + dy))
+                            .unwrap_or(SpaceKind::Office)
+                    })
+                    .collect();
+                SlotView {
+                    id: id as u16,
+                    origin: slot.origin,
+                    face_up: slot.face_up,
+                    tile: (slot.face_up || ended).then(|| Piece::from_index(slot.tile)),
+                    rotation: slot.rotation,
+                    last_seen: slot.seen.then(|| Piece::from_index(slot.tile)),
+                    kinds,
+                }
+            })
+            .collect();
+        let players = self
+            .players
+            .iter()
+            .enumerate()
+            .map(|(seat, p)| PlayerView {
+                seat: Seat(seat as u8),
+                pawn_suit: p.pawn_suit,
+                status: p.status,
+                position: p.position,
+                ap_bonus: p.ap_bonus,
+                ap_debt: p.ap_debt,
+                coins: p
+                    .coins
+                    .iter()
+                    .map(|h| coin_info(h, ended || me.is_some_and(|s| h.known_by.contains(s))))
+                    .collect(),
+            })
+            .collect();
+        BlackThursdayView {
+            viewer: me,
+            options: self.options.clone(),
+            version: self.version,
+            ended,
+            slots,
+            bag_count: self.bag.len(),
+            bag_by_suit: self.bag_by_suit(),
+            bag: ended.then(|| self.bag.iter().map(|&c| Piece::from_index(c)).collect()),
+            out_of_play: ended.then(|| {
+                self.out_of_play
+                    .iter()
+                    .map(|&c| Piece::from_index(c))
+                    .collect()
+            }),
+            players,
+            turn: TurnView {
+                number: self.turn.number,
+                active: self.turn.active,
+                phase: self.phase,
+                die: self.turn.die,
+                ap_remaining: self.turn.ap,
+                moved: self.turn.moved,
+                market_traded: self.turn.market_traded,
+                groups_used: self.turn.groups_used.clone(),
+            },
+            session: self.session.clone(),
+            promises: self.promises.clone(),
+            claims: self.claims.clone(),
+            to_act: self.seats_to_act(),
+            standings: ended.then(|| self.standings()),
+        }
+    }
+}
