@@ -3,7 +3,9 @@
 //! `check`.
 
 use crate::action::{Action, Event, RolledDie, TulpenfieberError as Error};
-use crate::board::{Cell, DiceSummary, Side, Space, Tile, TileKind, WinCondition, COLS, ROWS};
+use crate::board::{
+    Cell, DiceSummary, Side, Space, Tile, TileKind, WinCondition, COLS, MAX_DICE, ROWS,
+};
 use crate::options::{AbovePlacement, Board};
 use crate::state::{
     BonusTile, Die, GameResult, Phase, Player, SoloTier, TileRef, Tulpenfieber, Turn,
@@ -252,15 +254,26 @@ impl Tulpenfieber {
                 }
             }
             Action::Roll {} => {
-                let indices: Vec<usize> = (0..self.turn.dice.len())
-                    .filter(|&i| self.turn.dice[i].on_bonus.is_none())
-                    .collect();
-                events.push(self.roll_dice(&indices, rng));
+                // Wheelbarrow dice keep their chosen faces (§3.4).
+                let mut indices = [0usize; MAX_DICE];
+                let mut count = 0;
+                for (i, die) in self.turn.dice.iter().enumerate() {
+                    if die.on_bonus.is_none() {
+                        indices[count] = i;
+                        count += 1;
+                    }
+                }
+                events.push(self.roll_dice(&indices[..count], rng));
             }
             Action::Reroll { dice } => {
-                let mut indices: Vec<usize> = dice.iter().map(|&die| die as usize).collect();
+                // §5: draws go to the rolled dice in ascending die order.
+                let mut indices = [0usize; MAX_DICE];
+                for (slot, &die) in indices.iter_mut().zip(&dice) {
+                    *slot = die as usize;
+                }
+                let indices = &mut indices[..dice.len()];
                 indices.sort_unstable();
-                events.push(self.roll_dice(&indices, rng));
+                events.push(self.roll_dice(indices, rng));
             }
             Action::BuyRoll { flip } => {
                 let player = &mut self.players[seat.index()];
@@ -513,9 +526,7 @@ impl Tulpenfieber {
     /// `LegalAction::Schema` entry each (a die subset, a pair of flippable tiles), so that a
     /// client or random bot sees one entry per kind of choice rather than 127 rerolls.
     pub fn legal_action_list(&self, seat: Seat) -> Vec<LegalAction<Action>> {
-        let dice: Vec<serde_json::Value> = (0..self.turn.dice.len())
-            .map(serde_json::Value::from)
-            .collect();
+        let n_dice = self.turn.dice.len();
         self.candidates(seat, true)
             .into_iter()
             .map(|entry| match entry {
@@ -526,7 +537,7 @@ impl Tulpenfieber {
                         "type": "object",
                         "properties": {
                             "type": {"const": "reroll"},
-                            "dice": {"type": "array", "items": {"enum": dice}, "minItems": 1, "maxItems": dice.len(), "uniqueItems": true}
+                            "dice": {"type": "array", "items": {"enum": (0..n_dice).collect::<Vec<usize>>()}, "minItems": 1, "maxItems": n_dice, "uniqueItems": true}
                         }
                     }),
                 },
