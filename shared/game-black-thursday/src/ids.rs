@@ -32,7 +32,26 @@ macro_rules! prefixed_id {
 
         impl Serialize for $name {
             fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                serializer.collect_str(self)
+                // Digits by hand: ids are serialized often (views, events, schemas).
+                let mut buffer = [0u8; 16];
+                let prefix = $prefix.as_bytes();
+                buffer[..prefix.len()].copy_from_slice(prefix);
+                let mut digits = [0u8; 10];
+                let mut n = self.0;
+                let mut len = 0;
+                loop {
+                    digits[len] = b'0' + (n % 10) as u8;
+                    len += 1;
+                    n /= 10;
+                    if n == 0 {
+                        break;
+                    }
+                }
+                for i in 0..len {
+                    buffer[prefix.len() + i] = digits[len - 1 - i];
+                }
+                let text = std::str::from_utf8(&buffer[..prefix.len() + len]).unwrap_or_default();
+                serializer.serialize_str(text)
             }
         }
 

@@ -10,9 +10,9 @@ use serde_json::{json, Value};
 /// The fixed promise texts offered to bots in the `post_offer` schema (any text of
 /// 1..=`max_promise_chars` characters is accepted).
 pub const PROMISE_TEXTS: [&str; 3] = [
-    "On my next turn I will move diagonally.",
-    "On my next turn I will do exactly what you tell me.",
-    "On my next opportunity roll I will flip the tile you name.",
+    "I move diagonally next turn.",
+    "I obey you next turn.",
+    "I flip your tile.",
 ];
 
 impl BlackThursday {
@@ -228,106 +228,57 @@ impl BlackThursday {
         if session.offers.len() < self.options.limits.max_offers_per_session as usize {
             list.push(LegalAction::Schema {
                 label: "post_offer: terms among the participants (an empty list is legal)".into(),
-                schema: self.offer_schema(seat),
+                schema: self.offer_schema(session),
             });
         }
     }
 
-    /// The `post_offer` schema: a few terms of every kind, built so most samples are valid.
-    fn offer_schema(&self, seat: Seat) -> Value {
-        let session = self.open_session().expect("a session is open");
+    /// The `post_offer` schema: up to two terms of any kind among the participants. It is
+    /// kept small (it is rebuilt for every listing); a sample may name a coin its giver does
+    /// not hold, which the engine refuses, so bots simply sample again.
+    fn offer_schema(&self, session: &crate::state::Session) -> Value {
         let participants: Vec<u8> = session.participants.iter().map(|s| s.0).collect();
-        let others =
-            |who: u8| -> Vec<u8> { participants.iter().copied().filter(|&p| p != who).collect() };
+        let handles: Vec<String> = session
+            .participants
+            .iter()
+            .flat_map(|s| self.players[s.index()].coins.iter())
+            .map(|h| h.handle.to_string())
+            .collect();
+        let seats = json!({"enum": participants});
         let mut kinds: Vec<Value> = Vec::new();
-        for &giver in &participants {
-            let coins: Vec<String> = self.players[usize::from(giver)]
-                .coins
-                .iter()
-                .map(|h| h.handle.to_string())
-                .collect();
-            if coins.is_empty() {
-                continue;
-            }
-            let handles = json!({
-                "type": "array", "items": {"enum": coins}, "minItems": 1,
-                "maxItems": coins.len().min(2), "uniqueItems": true
-            });
-            let stock_ok = |s: u8| self.players[usize::from(s)].status != Status::Exited;
-            let receivers: Vec<u8> = others(giver).into_iter().filter(|&r| stock_ok(r)).collect();
-            if stock_ok(giver) && !receivers.is_empty() {
-                kinds.push(json!({
-                    "type": "object",
-                    "properties": {
-                        "kind": {"const": "coins"},
-                        "giver": {"const": giver},
-                        "receiver": {"enum": receivers},
-                        "handles": handles,
-                        "values": {"oneOf": [
-                            {"type": "null"},
-                            {"type": "array", "items": {"enum": [0, 1, 2, 3, 4, 5]},
-                             "minItems": 1, "maxItems": 3, "uniqueItems": true}
-                        ]}
-                    }
-                }));
-            }
-            kinds.push(json!({
-                "type": "object",
-                "properties": {
-                    "kind": {"const": "reveal"},
-                    "from": {"const": giver},
-                    "to": {"enum": others(giver)},
-                    "handles": handles
-                }
-            }));
+        if !handles.is_empty() {
+            let coins = json!({"type": "array", "items": {"enum": handles}, "minItems": 1, "maxItems": 1, "uniqueItems": true});
+            kinds.push(json!({"type": "object", "properties": {
+                "kind": {"const": "coins"}, "giver": seats, "receiver": seats, "handles": coins,
+                "values": {"enum": [null, [0], [1, 2, 3, 4, 5], [5]]}
+            }}));
+            kinds.push(json!({"type": "object", "properties": {
+                "kind": {"const": "reveal"}, "from": seats, "to": seats, "handles": coins
+            }}));
         }
         let all: Vec<u8> = (0..self.n_seats).collect();
-        kinds.push(json!({
-            "type": "object",
-            "properties": {
-                "kind": {"const": "share_knowledge"},
-                "from": {"enum": participants},
-                "to": {"enum": participants},
-                "about": {"enum": all}
-            }
-        }));
+        kinds.push(json!({"type": "object", "properties": {
+            "kind": {"const": "share_knowledge"}, "from": seats, "to": seats, "about": {"enum": all}
+        }}));
         let max_amount = self.turn.ap.clamp(1, 3).min(self.options.max_ap_per_term);
-        kinds.push(json!({
-            "type": "object",
-            "properties": {
-                "kind": {"const": "action_points"},
-                "from": {"enum": participants},
-                "to": {"enum": participants},
-                "amount": {"type": "integer", "minimum": 1, "maximum": max_amount}
-            }
-        }));
+        kinds.push(json!({"type": "object", "properties": {
+            "kind": {"const": "action_points"}, "from": seats, "to": seats,
+            "amount": {"type": "integer", "minimum": 1, "maximum": max_amount}
+        }}));
+        let limit = self.options.limits.max_promise_chars as usize;
         let texts: Vec<String> = PROMISE_TEXTS
             .iter()
-            .map(|t| {
-                t.chars()
-                    .take(self.options.limits.max_promise_chars as usize)
-                    .collect()
-            })
+            .map(|t| t.chars().take(limit).collect())
             .collect();
-        kinds.push(json!({
-            "type": "object",
-            "properties": {
-                "kind": {"const": "promise"},
-                "promisor": {"enum": participants},
-                "promisee": {"enum": participants},
-                "text": {"enum": texts}
-            }
-        }));
-        let _ = seat;
+        kinds.push(json!({"type": "object", "properties": {
+            "kind": {"const": "promise"}, "promisor": seats, "promisee": seats, "text": {"enum": texts}
+        }}));
         let max_terms = self.options.limits.max_terms_per_offer.min(2);
-        json!({
-            "type": "object",
-            "properties": {
-                "type": {"const": "post_offer"},
-                "session": {"const": session.id.to_string()},
-                "terms": {"type": "array", "items": {"oneOf": kinds}, "minItems": 0, "maxItems": max_terms}
-            }
-        })
+        json!({"type": "object", "properties": {
+            "type": {"const": "post_offer"},
+            "session": {"const": session.id.to_string()},
+            "terms": {"type": "array", "items": {"oneOf": kinds}, "minItems": 0, "maxItems": max_terms}
+        }})
     }
 
     fn list_claims(&self, seat: Seat, list: &mut Vec<LegalAction<Action>>) {

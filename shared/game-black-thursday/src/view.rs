@@ -1,7 +1,6 @@
 //! What one viewer may see (spec §2.3): public items, plus the values of the coins in the
 //! viewer's knowledge set. After the end everything is public.
 
-use crate::board::SpaceKind;
 use crate::event::{CoinInfo, Standing};
 use crate::flow::coin_info;
 use crate::options::Options;
@@ -24,10 +23,9 @@ pub struct SlotView {
     pub tile: Option<Piece>,
     /// The rotation of a face-up tile.
     pub rotation: Option<u16>,
-    /// The tile as last seen face-up, if it ever was.
+    /// The tile as last seen face-up, if it ever was (a tile never changes, so this is
+    /// its identity).
     pub last_seen: Option<Piece>,
-    /// The kind of its four spaces: TL, TR, BL, BR.
-    pub kinds: Vec<SpaceKind>,
 }
 
 /// One player as seen.
@@ -119,23 +117,13 @@ impl BlackThursday {
             .slots
             .iter()
             .enumerate()
-            .map(|(id, slot)| {
-                let kinds = [(0, 0), (1, 0), (0, 1), (1, 1)]
-                    .iter()
-                    .map(|&(dx, dy)| {
-                        self.kind(Space::new(slot.origin.x + dx, slot.origin.y + dy))
-                            .unwrap_or(SpaceKind::Office)
-                    })
-                    .collect();
-                SlotView {
-                    id: id as u16,
-                    origin: slot.origin,
-                    face_up: slot.face_up,
-                    tile: (slot.face_up || ended).then(|| Piece::from_index(slot.tile)),
-                    rotation: slot.rotation,
-                    last_seen: slot.seen.then(|| Piece::from_index(slot.tile)),
-                    kinds,
-                }
+            .map(|(id, slot)| SlotView {
+                id: id as u16,
+                origin: slot.origin,
+                face_up: slot.face_up,
+                tile: (slot.face_up || ended).then(|| Piece::from_index(slot.tile)),
+                rotation: slot.rotation,
+                last_seen: slot.seen.then(|| Piece::from_index(slot.tile)),
             })
             .collect();
         let players = self
