@@ -11,10 +11,12 @@
 //! [`StoreError::VersionConflict`], never a silent overwrite.
 
 mod common;
+pub mod dynamo;
 mod memory;
 mod sqlite;
 pub mod testing;
 
+pub use dynamo::DynamoStore;
 pub use memory::MemoryStore;
 pub use sqlite::SqliteStore;
 

@@ -1,0 +1,117 @@
+//! Every DynamoDB key Beurs reads or writes, built in this one place (STYLE.md §2, §7).
+//!
+//! # Access patterns
+//!
+//! One table, generic key names (`PK`, `SK`, `GSI1PK`, ...) with typed prefixes, so that all of
+//! a game's items form one item collection (DESIGN.md §4). Written down before the keys:
+//!
+//! | # | pattern | operation and key |
+//! |---|---|---|
+//! | 1 | load a game's record | `GetItem` `PK=GAME#<id>`, `SK=META` (consistent) |
+//! | 2 | create a game unless the id is taken | `PutItem` META, `attribute_not_exists(PK)` |
+//! | 3 | commit a change | one `TransactWriteItems`: `Put` META if `version = :expected`, `Put` `SK=LOG#<seq:010>` and `Put` `SK=IDEM#<seat>#<key>` if `attribute_not_exists(SK)` |
+//! | 4 | read a game's log after `seq` | `Query` `PK=GAME#<id>`, `SK BETWEEN LOG#<seq+1> AND LOG#9999999999`, ascending |
+//! | 5 | look up an idempotency key | `GetItem` `PK=GAME#<id>`, `SK=IDEM#<seat>#<key>` (consistent) |
+//! | 6 | the lobby, every ruleset | `Query` index `GSI1`: `GSI1PK=LOBBY`, `GSI1SK > <cursor>`, ascending |
+//! | 7 | the lobby of one ruleset | `Query` index `GSI2`: `GSI2PK=LOBBY#<ruleset>`, `GSI2SK > <cursor>`, ascending |
+//! | 8 | forget finished games | TTL on the `expires_at` attribute (Unix seconds) |
+//!
+//! Both lobby indexes are sparse: only the META item of an open, public game carries their
+//! attributes, so a game leaves them (in the same `Put`) as soon as it starts or is found to be
+//! invite-only, and they stay as small as the lobby. Their sort key `<created_at:020>#<id>`
+//! orders by creation time, then id, which is exactly the order of the lobby and its cursor.
+//! `SK=HOOK#<id>` is reserved for webhook subscriptions (DESIGN.md §6); the store does not
+//! write it yet.
+//!
+//! There is no `Scan` anywhere: every pattern above is a key lookup or a `Query`.
+
+/// The table's partition key attribute.
+pub const PK: &str = "PK";
+/// The table's sort key attribute.
+pub const SK: &str = "SK";
+/// The lobby index (every ruleset): its name and key attributes.
+pub const GSI1: &str = "GSI1";
+/// Partition key of [`GSI1`].
+pub const GSI1PK: &str = "GSI1PK";
+/// Sort key of [`GSI1`].
+pub const GSI1SK: &str = "GSI1SK";
+/// The lobby index by ruleset: its name and key attributes.
+pub const GSI2: &str = "GSI2";
+/// Partition key of [`GSI2`].
+pub const GSI2PK: &str = "GSI2PK";
+/// Sort key of [`GSI2`].
+pub const GSI2SK: &str = "GSI2SK";
+/// The TTL attribute (Unix seconds), set on the META item of a finished game when the store
+/// is configured with a TTL.
+pub const TTL_ATTRIBUTE: &str = "expires_at";
+
+/// The largest `seq` a log sort key can hold (`LOG#<seq:010>`).
+pub const MAX_SEQ: u64 = 9_999_999_999;
+
+/// `GAME#<id>`: the partition of everything about one game.
+pub fn game_pk(id: &str) -> String {
+    format!("GAME#{id}")
+}
+
+/// `META`: the game record.
+pub fn meta_sk() -> &'static str {
+    "META"
+}
+
+/// `LOG#<seq:010>`: one log entry; zero-padded so that string order is `seq` order.
+/// `None` when `seq` exceeds [`MAX_SEQ`].
+pub fn log_sk(seq: u64) -> Option<String> {
+    (seq <= MAX_SEQ).then(|| format!("LOG#{seq:010}"))
+}
+
+/// `IDEM#<seat>#<key>`: the first response to an idempotent request. The seat is a number
+/// followed by `#`, so no (seat, key) pair can spell another's sort key.
+pub fn idempotency_sk(seat: u8, key: &str) -> String {
+    format!("IDEM#{seat}#{key}")
+}
+
+/// `LOBBY`: the one partition of [`GSI1`].
+pub fn lobby_pk() -> &'static str {
+    "LOBBY"
+}
+
+/// `LOBBY#<ruleset>`: a partition of [`GSI2`].
+pub fn lobby_ruleset_pk(ruleset: &str) -> String {
+    format!("LOBBY#{ruleset}")
+}
+
+/// `<created_at:020>#<id>`: the lobby order. Fixed-width, so that byte order (DynamoDB's
+/// order for strings) is `(created_at, id)` order.
+pub fn lobby_sk(created_at: u64, id: &str) -> String {
+    format!("{created_at:020}#{id}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_keys_sort_like_their_seqs() {
+        let seqs = [0, 1, 9, 10, 99, 1_000_000, MAX_SEQ];
+        let keys: Vec<String> = seqs.iter().map(|&seq| log_sk(seq).unwrap()).collect();
+        let mut sorted = keys.clone();
+        sorted.sort();
+        assert_eq!(keys, sorted);
+        assert_eq!(log_sk(MAX_SEQ + 1), None);
+    }
+
+    #[test]
+    fn lobby_keys_sort_by_creation_time_then_id() {
+        let games = [(5, "g_b"), (5, "g_c"), (40, "g_a"), (u64::MAX, "g_0")];
+        let keys: Vec<String> = games.iter().map(|(at, id)| lobby_sk(*at, id)).collect();
+        let mut sorted = keys.clone();
+        sorted.sort();
+        assert_eq!(keys, sorted);
+    }
+
+    #[test]
+    fn idempotency_keys_of_different_seats_differ() {
+        assert_ne!(idempotency_sk(1, "1#k"), idempotency_sk(11, "k"));
+        assert_ne!(idempotency_sk(1, "k"), idempotency_sk(2, "k"));
+    }
+}

@@ -1,0 +1,455 @@
+//! [`DynamoStore`]: games in one DynamoDB table, for the scale-out path (DESIGN.md §1, §4).
+//!
+//! Layout and access patterns: [`keys`]. Item conversion: `items.rs`. A commit is ONE
+//! `TransactWriteItems`: the META item conditioned on `version = :expected`, the LOG item and
+//! the IDEM item each on `attribute_not_exists(SK)`. A cancelled transaction whose reasons say
+//! `ConditionalCheckFailed` or `TransactionConflict` is [`StoreError::VersionConflict`], or
+//! [`StoreError::NotFound`] when the META check failed because there is no META item (the
+//! check returns the old item, `ALL_OLD`, so this costs no extra read).
+//!
+//! Cost of a plain move through the API: one consistent `GetItem` (the record) and one
+//! `TransactWriteItems` of two items (META and LOG); with an `Idempotency-Key`, one more
+//! `GetItem` and a third item in the transaction.
+
+mod items;
+pub mod keys;
+pub mod testing;
+
+use std::fmt;
+use std::time::Duration;
+
+use aws_sdk_dynamodb::error::{DisplayErrorContext, SdkError};
+use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
+use aws_sdk_dynamodb::types::{
+    AttributeDefinition, AttributeValue, BillingMode, GlobalSecondaryIndex, KeySchemaElement,
+    KeyType, Projection, ProjectionType, Put, ReturnValuesOnConditionCheckFailure,
+    ScalarAttributeType, TableStatus, TimeToLiveSpecification, TransactWriteItem,
+};
+use aws_sdk_dynamodb::Client;
+
+use crate::common::{check_commit, lobby_limit, LobbyCursor};
+use crate::{
+    Commit, GameRecord, GameStore, IdempotencyRecord, ListPage, ListQuery, LogEntry, StoreError,
+};
+use items::Item;
+
+/// A store in one DynamoDB table laid out as [`keys`] describes.
+///
+/// Clones share the SDK client (its connection pool), so a clone per handler is cheap.
+#[derive(Clone)]
+pub struct DynamoStore {
+    client: Client,
+    table: String,
+    finished_ttl: Option<Duration>,
+}
+
+impl fmt::Debug for DynamoStore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DynamoStore")
+            .field("table", &self.table)
+            .field("finished_ttl", &self.finished_ttl)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A backend failure with the SDK's whole error chain (the `Display` of an `SdkError` alone
+/// says only "service error").
+fn backend<E: std::error::Error + 'static>(what: &str, error: E) -> StoreError {
+    StoreError::Backend(format!("{what}: {}", DisplayErrorContext(error)))
+}
+
+impl DynamoStore {
+    /// A store over `table` (which must exist, laid out as [`DynamoStore::create_table`]
+    /// makes it), through `client`. Finished games are kept until deleted.
+    pub fn new(client: Client, table: impl Into<String>) -> DynamoStore {
+        DynamoStore {
+            client,
+            table: table.into(),
+            finished_ttl: None,
+        }
+    }
+
+    /// A store over `table` with a client configured from the environment (region,
+    /// credentials, and `AWS_ENDPOINT_URL` for DynamoDB Local or another endpoint), as in a
+    /// Lambda function.
+    pub async fn from_env(table: impl Into<String>) -> DynamoStore {
+        let config = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
+        DynamoStore::new(Client::new(&config), table)
+    }
+
+    /// Lets DynamoDB delete a finished game's record `ttl` after it finished (TTL on the
+    /// `expires_at` attribute, which the table must have enabled). The log and idempotency
+    /// items are not covered: see docs/aws.md.
+    pub fn with_finished_ttl(mut self, ttl: Duration) -> DynamoStore {
+        self.finished_ttl = Some(ttl);
+        self
+    }
+
+    /// The table's name.
+    pub fn table(&self) -> &str {
+        &self.table
+    }
+
+    /// Creates the table with the layout of [`keys`] (as `infra/template.yaml` declares it:
+    /// on-demand, both lobby indexes, TTL on `expires_at`), and waits until it is active. For
+    /// tests and local use; deployments create it from the template.
+    pub async fn create_table(&self) -> Result<(), StoreError> {
+        let built = |error| backend("describing the table", error);
+        let string_attribute = |name: &str| {
+            AttributeDefinition::builder()
+                .attribute_name(name)
+                .attribute_type(ScalarAttributeType::S)
+                .build()
+                .map_err(built)
+        };
+        let key = |name: &str, key_type: KeyType| {
+            KeySchemaElement::builder()
+                .attribute_name(name)
+                .key_type(key_type)
+                .build()
+                .map_err(built)
+        };
+        let index = |name: &str, pk: &str, sk: &str| -> Result<GlobalSecondaryIndex, StoreError> {
+            GlobalSecondaryIndex::builder()
+                .index_name(name)
+                .key_schema(key(pk, KeyType::Hash)?)
+                .key_schema(key(sk, KeyType::Range)?)
+                .projection(
+                    Projection::builder()
+                        .projection_type(ProjectionType::All)
+                        .build(),
+                )
+                .build()
+                .map_err(built)
+        };
+        let mut request = self
+            .client
+            .create_table()
+            .table_name(&self.table)
+            .billing_mode(BillingMode::PayPerRequest)
+            .key_schema(key(keys::PK, KeyType::Hash)?)
+            .key_schema(key(keys::SK, KeyType::Range)?)
+            .global_secondary_indexes(index(keys::GSI1, keys::GSI1PK, keys::GSI1SK)?)
+            .global_secondary_indexes(index(keys::GSI2, keys::GSI2PK, keys::GSI2SK)?);
+        for name in [
+            keys::PK,
+            keys::SK,
+            keys::GSI1PK,
+            keys::GSI1SK,
+            keys::GSI2PK,
+            keys::GSI2SK,
+        ] {
+            request = request.attribute_definitions(string_attribute(name)?);
+        }
+        request
+            .send()
+            .await
+            .map_err(|error| backend("creating the table", error))?;
+
+        // A new table is CREATING for a few seconds on DynamoDB (DynamoDB Local and moto make
+        // it ACTIVE at once); TTL can only be enabled on an active table.
+        let mut waited = Duration::ZERO;
+        loop {
+            let described = self
+                .client
+                .describe_table()
+                .table_name(&self.table)
+                .send()
+                .await
+                .map_err(|error| backend("describing the table", error))?;
+            let status = described.table().and_then(|table| table.table_status());
+            if status == Some(&TableStatus::Active) {
+                break;
+            }
+            if waited > Duration::from_secs(120) {
+                return Err(StoreError::Backend(format!(
+                    "table {} is not active after two minutes: {status:?}",
+                    self.table
+                )));
+            }
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            waited += Duration::from_millis(500);
+        }
+        self.client
+            .update_time_to_live()
+            .table_name(&self.table)
+            .time_to_live_specification(
+                TimeToLiveSpecification::builder()
+                    .attribute_name(keys::TTL_ATTRIBUTE)
+                    .enabled(true)
+                    .build()
+                    .map_err(built)?,
+            )
+            .send()
+            .await
+            .map_err(|error| backend("enabling TTL", error))?;
+        Ok(())
+    }
+
+    /// A conditional `Put` of `item` for a transaction.
+    fn put(&self, item: Item, condition: &str) -> Result<Put, StoreError> {
+        Put::builder()
+            .table_name(&self.table)
+            .set_item(Some(item))
+            .condition_expression(condition)
+            .build()
+            .map_err(|error| backend("building a put", error))
+    }
+
+    /// What a cancelled commit means: see the module documentation.
+    fn commit_error(
+        &self,
+        commit: &Commit,
+        error: SdkError<TransactWriteItemsError>,
+    ) -> StoreError {
+        let id = &commit.record.id;
+        let Some(TransactWriteItemsError::TransactionCanceledException(cancelled)) =
+            error.as_service_error()
+        else {
+            return backend(&format!("committing to game {id}"), error);
+        };
+        let reasons = cancelled.cancellation_reasons();
+        // Item 0 is META: its check failed without an old item, so there is no such game.
+        if let Some(meta) = reasons.first() {
+            if meta.code() == Some("ConditionalCheckFailed") && meta.item().is_none() {
+                return StoreError::NotFound(id.clone());
+            }
+        }
+        let lost_race = reasons.iter().any(|reason| {
+            matches!(
+                reason.code(),
+                Some("ConditionalCheckFailed" | "TransactionConflict")
+            )
+        });
+        if lost_race {
+            StoreError::VersionConflict {
+                id: id.clone(),
+                expected: commit.expected_version,
+            }
+        } else {
+            backend(&format!("committing to game {id}"), error)
+        }
+    }
+
+    /// One lobby page from `index` partition `pk`: up to `limit + 1` games after `after`, so
+    /// that the caller knows whether there are more.
+    async fn lobby_query(
+        &self,
+        index: (&str, &str, &str),
+        pk: String,
+        after: Option<&LobbyCursor>,
+        limit: usize,
+    ) -> Result<Vec<GameRecord>, StoreError> {
+        let (index_name, pk_name, sk_name) = index;
+        let wanted = limit + 1;
+        let mut games = Vec::new();
+        let mut start: Option<Item> = None;
+        loop {
+            let mut query = self
+                .client
+                .query()
+                .table_name(&self.table)
+                .index_name(index_name)
+                .expression_attribute_names("#pk", pk_name)
+                .expression_attribute_values(":pk", AttributeValue::S(pk.clone()))
+                .limit(i32::try_from(wanted - games.len()).unwrap_or(i32::MAX))
+                .set_exclusive_start_key(start.take());
+            query = match after {
+                Some(cursor) => query
+                    .key_condition_expression("#pk = :pk AND #sk > :after")
+                    .expression_attribute_names("#sk", sk_name)
+                    .expression_attribute_values(
+                        ":after",
+                        AttributeValue::S(keys::lobby_sk(cursor.created_at, &cursor.id)),
+                    ),
+                None => query.key_condition_expression("#pk = :pk"),
+            };
+            let page = query
+                .send()
+                .await
+                .map_err(|error| backend("listing the lobby", error))?;
+            for item in page.items() {
+                games.push(items::record_of(item)?);
+            }
+            match page.last_evaluated_key() {
+                Some(key) if games.len() < wanted => start = Some(key.clone()),
+                _ => return Ok(games),
+            }
+        }
+    }
+}
+
+#[async_trait::async_trait]
+impl GameStore for DynamoStore {
+    async fn create(&self, record: &GameRecord) -> Result<(), StoreError> {
+        let result = self
+            .client
+            .put_item()
+            .table_name(&self.table)
+            .set_item(Some(items::meta_item(record, self.finished_ttl)?))
+            .condition_expression("attribute_not_exists(PK)")
+            .send()
+            .await;
+        match result {
+            Ok(_) => Ok(()),
+            Err(error)
+                if error
+                    .as_service_error()
+                    .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
+            {
+                Err(StoreError::AlreadyExists(record.id.clone()))
+            }
+            Err(error) => Err(backend(&format!("creating game {}", record.id), error)),
+        }
+    }
+
+    async fn load(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
+        let found = self
+            .client
+            .get_item()
+            .table_name(&self.table)
+            .key(keys::PK, AttributeValue::S(keys::game_pk(id)))
+            .key(keys::SK, AttributeValue::S(keys::meta_sk().into()))
+            .consistent_read(true)
+            .send()
+            .await
+            .map_err(|error| backend(&format!("loading game {id}"), error))?;
+        found.item().map(items::record_of).transpose()
+    }
+
+    async fn commit(&self, commit: &Commit) -> Result<(), StoreError> {
+        check_commit(commit)?;
+        let id = &commit.record.id;
+        let meta = Put::builder()
+            .table_name(&self.table)
+            .set_item(Some(items::meta_item(&commit.record, self.finished_ttl)?))
+            .condition_expression("#version = :expected")
+            .expression_attribute_names("#version", items::VERSION)
+            .expression_attribute_values(
+                ":expected",
+                AttributeValue::N(commit.expected_version.to_string()),
+            )
+            .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
+            .build()
+            .map_err(|error| backend("building a put", error))?;
+        let mut writes = vec![TransactWriteItem::builder().put(meta).build()];
+        if let Some(entry) = &commit.entry {
+            let put = self.put(items::log_item(id, entry)?, "attribute_not_exists(SK)")?;
+            writes.push(TransactWriteItem::builder().put(put).build());
+        }
+        if let Some(idempotency) = &commit.idempotency {
+            let put = self.put(
+                items::idempotency_item(id, idempotency)?,
+                "attribute_not_exists(SK)",
+            )?;
+            writes.push(TransactWriteItem::builder().put(put).build());
+        }
+        self.client
+            .transact_write_items()
+            .set_transact_items(Some(writes))
+            .send()
+            .await
+            .map(|_| ())
+            .map_err(|error| self.commit_error(commit, error))
+    }
+
+    async fn log(
+        &self,
+        id: &str,
+        after: Option<u64>,
+        limit: usize,
+    ) -> Result<Vec<LogEntry>, StoreError> {
+        let start = match after {
+            None => 0,
+            Some(after) => after.saturating_add(1),
+        };
+        // Nothing can be stored past MAX_SEQ, and a zero limit asks for nothing.
+        let (Some(from), Some(to)) = (keys::log_sk(start), keys::log_sk(keys::MAX_SEQ)) else {
+            return Ok(Vec::new());
+        };
+        let mut entries = Vec::new();
+        let mut start_key: Option<Item> = None;
+        while entries.len() < limit {
+            // A page stops at 1 MB; keep reading until `limit` entries or the end.
+            let page = self
+                .client
+                .query()
+                .table_name(&self.table)
+                .key_condition_expression("PK = :pk AND SK BETWEEN :from AND :to")
+                .expression_attribute_values(":pk", AttributeValue::S(keys::game_pk(id)))
+                .expression_attribute_values(":from", AttributeValue::S(from.clone()))
+                .expression_attribute_values(":to", AttributeValue::S(to.clone()))
+                .consistent_read(true)
+                .limit(i32::try_from(limit - entries.len()).unwrap_or(i32::MAX))
+                .set_exclusive_start_key(start_key.take())
+                .send()
+                .await
+                .map_err(|error| backend(&format!("reading the log of game {id}"), error))?;
+            for item in page.items() {
+                entries.push(items::entry_of(item)?);
+            }
+            match page.last_evaluated_key() {
+                Some(key) => start_key = Some(key.clone()),
+                None => break,
+            }
+        }
+        Ok(entries)
+    }
+
+    async fn idempotency(
+        &self,
+        id: &str,
+        seat: u8,
+        key: &str,
+    ) -> Result<Option<IdempotencyRecord>, StoreError> {
+        let found = self
+            .client
+            .get_item()
+            .table_name(&self.table)
+            .key(keys::PK, AttributeValue::S(keys::game_pk(id)))
+            .key(keys::SK, AttributeValue::S(keys::idempotency_sk(seat, key)))
+            .consistent_read(true)
+            .send()
+            .await
+            .map_err(|error| backend(&format!("looking up a key of game {id}"), error))?;
+        found.item().map(items::idempotency_of).transpose()
+    }
+
+    async fn list_open(&self, query: &ListQuery) -> Result<ListPage, StoreError> {
+        // Validate the cursor before any request, as the other stores do.
+        let after = query
+            .cursor
+            .as_deref()
+            .map(LobbyCursor::parse)
+            .transpose()?;
+        let limit = lobby_limit(query.limit);
+        let mut games = match &query.ruleset {
+            Some(ruleset) => {
+                self.lobby_query(
+                    (keys::GSI2, keys::GSI2PK, keys::GSI2SK),
+                    keys::lobby_ruleset_pk(ruleset),
+                    after.as_ref(),
+                    limit,
+                )
+                .await?
+            }
+            None => {
+                self.lobby_query(
+                    (keys::GSI1, keys::GSI1PK, keys::GSI1SK),
+                    keys::lobby_pk().to_owned(),
+                    after.as_ref(),
+                    limit,
+                )
+                .await?
+            }
+        };
+        let more = games.len() > limit;
+        games.truncate(limit);
+        let next_cursor = if more {
+            games.last().map(|game| LobbyCursor::of(game).to_string())
+        } else {
+            None
+        };
+        Ok(ListPage { games, next_cursor })
+    }
+}
