@@ -5,5 +5,6 @@
 //! the `lambda_http` requests the API handlers take and calls `api::route`, the same code
 //! the Lambda functions run.
 
+pub mod bench;
 pub mod serve;
 pub mod verify;

@@ -8,6 +8,8 @@ use anyhow::{bail, Context};
 const USAGE: &str = "usage:
   beurs [serve] [--addr HOST:PORT] [--db PATH]   serve the API (default 127.0.0.1:8080, ./beurs.sqlite)
   beurs verify <audit.json | http://…/audit>     replay a finished game's audit and check every hash
+  beurs bench [--clients 16] [--seconds 20] [--ruleset ID|all] [--url http://…] [--dir PATH]
+                                                 random players over HTTP + store-only commit rate
   beurs openapi                                  print the OpenAPI document
 environment: BEURS_ADDR, BEURS_DB";
 
@@ -33,6 +35,7 @@ async fn main() -> anyhow::Result<()> {
             );
             Ok(())
         }
+        "bench" => local::bench::run(local::bench::Config::from_args(rest)?).await,
         "openapi" => {
             let spec = api::openapi::spec(&api::registry());
             println!("{}", serde_json::to_string_pretty(&spec)?);

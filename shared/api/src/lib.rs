@@ -44,6 +44,7 @@ pub fn registry() -> Registry {
         .with::<game_tulipmania::Tulipmania>()
         .with::<game_tulip_bubble::TulipBubble>()
         .with::<game_tulip_traders::TulipTraders>()
+        .with::<game_tulpenfieber::Tulpenfieber>()
 }
 
 /// What every handler needs: built once per process (or Lambda cold start).

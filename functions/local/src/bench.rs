@@ -1,0 +1,462 @@
+//! `beurs bench`: concurrent random players over HTTP, and the raw store commit rate measured
+//! in the same run on the same disk, so the API's overhead is a ratio rather than a guess.
+
+use anyhow::{bail, Context};
+use game_core::GameRng;
+use http_body_util::{BodyExt, Full};
+use hyper::body::Bytes;
+use hyper_util::rt::TokioIo;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use store::{Commit, GameRecord, GameStore, LogEntry, SeatRecord, Status};
+
+/// What to run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Concurrent clients, each playing its own games.
+    pub clients: usize,
+    /// How long the clients play.
+    pub duration: Duration,
+    /// Rulesets to bench, one after the other (`all` = every registered one).
+    pub rulesets: Vec<String>,
+    /// A server to bench instead of starting one.
+    pub url: Option<String>,
+    /// Where the started server (and the store-only run) keep their databases.
+    pub dir: PathBuf,
+}
+
+impl Config {
+    /// From `--clients`, `--seconds`, `--ruleset`, `--url`, `--dir`.
+    pub fn from_args(args: &[String]) -> anyhow::Result<Config> {
+        let mut config = Config {
+            clients: 16,
+            duration: Duration::from_secs(20),
+            rulesets: api::registry()
+                .iter()
+                .map(|ruleset| ruleset.id().to_string())
+                .collect(),
+            url: None,
+            dir: std::env::temp_dir(),
+        };
+        let mut args = args.iter();
+        while let Some(flag) = args.next() {
+            let mut value = || args.next().with_context(|| format!("{flag} needs a value"));
+            match flag.as_str() {
+                "--clients" => config.clients = value()?.parse().context("--clients")?,
+                "--seconds" => {
+                    config.duration = Duration::from_secs(value()?.parse().context("--seconds")?)
+                }
+                "--ruleset" => {
+                    let ruleset = value()?;
+                    if ruleset != "all" {
+                        config.rulesets = vec![ruleset.clone()];
+                    }
+                }
+                "--url" => config.url = Some(value()?.clone()),
+                "--dir" => config.dir = value()?.into(),
+                other => bail!("unknown flag '{other}' (try: beurs help)"),
+            }
+        }
+        if config.clients == 0 {
+            bail!("--clients must be at least 1");
+        }
+        Ok(config)
+    }
+}
+
+/// Latencies per route, errors per status, moves and state sizes, shared by the clients.
+#[derive(Default)]
+struct Tally {
+    latencies: BTreeMap<&'static str, Vec<Duration>>,
+    errors: BTreeMap<(&'static str, u16), u64>,
+    state_bytes: Vec<usize>,
+}
+
+struct Client {
+    sender: hyper::client::conn::http1::SendRequest<Full<Bytes>>,
+    host: String,
+}
+
+impl Client {
+    async fn connect(addr: SocketAddr) -> anyhow::Result<Client> {
+        let stream = tokio::net::TcpStream::connect(addr).await?;
+        let (sender, connection) =
+            hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
+        tokio::spawn(connection);
+        Ok(Client {
+            sender,
+            host: addr.to_string(),
+        })
+    }
+
+    /// One request on the kept-alive connection; returns status, body and latency.
+    async fn call(
+        &mut self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&Value>,
+    ) -> anyhow::Result<(u16, Value, Duration)> {
+        let mut builder = hyper::Request::builder()
+            .method(method)
+            .uri(path)
+            .header("host", &self.host);
+        if let Some(token) = token {
+            builder = builder.header("authorization", format!("Bearer {token}"));
+        }
+        let bytes = match body {
+            Some(body) => {
+                builder = builder.header("content-type", "application/json");
+                Bytes::from(serde_json::to_vec(body)?)
+            }
+            None => Bytes::new(),
+        };
+        let started = Instant::now();
+        self.sender.ready().await?;
+        let response = self
+            .sender
+            .send_request(builder.body(Full::new(bytes))?)
+            .await?;
+        let status = response.status().as_u16();
+        let body = response.into_body().collect().await?.to_bytes();
+        let elapsed = started.elapsed();
+        let value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+        Ok((status, value, elapsed))
+    }
+}
+
+/// One client: create games of `ruleset`, claim every seat, play randomly from
+/// `legal-actions` until the deadline. Counts committed moves.
+async fn play(
+    addr: SocketAddr,
+    ruleset: String,
+    seats: u8,
+    client_index: u64,
+    deadline: Instant,
+    tally: Arc<Mutex<Tally>>,
+    moves: Arc<AtomicU64>,
+) -> anyhow::Result<()> {
+    let mut client = Client::connect(addr).await?;
+    let mut bot = GameRng::for_entry([client_index as u8; 32], client_index);
+    let record =
+        |tally: &Arc<Mutex<Tally>>, route: &'static str, status: u16, elapsed: Duration| {
+            let mut tally = tally.lock().expect("tally lock");
+            tally.latencies.entry(route).or_default().push(elapsed);
+            if !(200..300).contains(&status) {
+                *tally.errors.entry((route, status)).or_default() += 1;
+            }
+        };
+    while Instant::now() < deadline {
+        let (status, created, elapsed) = client
+            .call(
+                "POST",
+                "/v1/games",
+                None,
+                Some(&json!({"ruleset": ruleset, "seats": seats})),
+            )
+            .await?;
+        record(&tally, "POST /v1/games", status, elapsed);
+        let id = created["id"].as_str().context("create failed")?.to_string();
+        let mut tokens = Vec::new();
+        for seat in 0..seats {
+            let path = format!("/v1/games/{id}/seats/{seat}");
+            let (status, claimed, elapsed) = client
+                .call(
+                    "POST",
+                    &path,
+                    None,
+                    Some(&json!({"name": format!("bench {seat}")})),
+                )
+                .await?;
+            record(&tally, "POST /v1/games/{id}/seats/{seat}", status, elapsed);
+            tokens.push(
+                claimed["player_token"]
+                    .as_str()
+                    .context("claim failed")?
+                    .to_string(),
+            );
+        }
+        loop {
+            if Instant::now() >= deadline {
+                return Ok(());
+            }
+            let (status, envelope, elapsed) = client
+                .call("GET", &format!("/v1/games/{id}"), None, None)
+                .await?;
+            record(&tally, "GET /v1/games/{id}", status, elapsed);
+            if envelope["status"] != "active" {
+                break;
+            }
+            let to_act: Vec<u64> = envelope["to_act"]
+                .as_array()
+                .map(|seats| seats.iter().filter_map(Value::as_u64).collect())
+                .unwrap_or_default();
+            let Some(&seat) = bot.choose(&to_act) else {
+                break;
+            };
+            let token = tokens[seat as usize].clone();
+            let (status, legal, elapsed) = client
+                .call(
+                    "GET",
+                    &format!("/v1/games/{id}/legal-actions"),
+                    Some(&token),
+                    None,
+                )
+                .await?;
+            record(&tally, "GET /v1/games/{id}/legal-actions", status, elapsed);
+            let actions = legal["actions"].as_array().cloned().unwrap_or_default();
+            let Some(action) = game_core::testing::random_action_json(&actions, &mut bot) else {
+                continue;
+            };
+            let (status, result, elapsed) = client
+                .call(
+                    "POST",
+                    &format!("/v1/games/{id}/actions"),
+                    Some(&token),
+                    Some(&json!({"action": action})),
+                )
+                .await?;
+            record(&tally, "POST /v1/games/{id}/actions", status, elapsed);
+            if status == 200 {
+                moves.fetch_add(1, Ordering::Relaxed);
+                if bot.below(16) == 0 {
+                    let view_bytes = result["view"].to_string().len();
+                    tally
+                        .lock()
+                        .expect("tally lock")
+                        .state_bytes
+                        .push(view_bytes);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn percentile(sorted: &[Duration], fraction: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let index = ((sorted.len() as f64 - 1.0) * fraction).round() as usize;
+    sorted[index]
+}
+
+/// The store alone: `clients` tasks each committing moves to their own game, with a state and
+/// log entry of `payload_bytes`, for `duration`, on a fresh database in `dir`.
+async fn store_commit_rate(
+    dir: &std::path::Path,
+    clients: usize,
+    payload_bytes: usize,
+    duration: Duration,
+) -> anyhow::Result<f64> {
+    let path = dir.join(format!("beurs-bench-store-{}.sqlite", std::process::id()));
+    let store: Arc<dyn GameStore> = Arc::new(store::SqliteStore::open(&path)?);
+    let state = format!("\"{}\"", "x".repeat(payload_bytes));
+    let deadline = Instant::now() + duration;
+    let commits = Arc::new(AtomicU64::new(0));
+    let mut tasks = Vec::new();
+    for client in 0..clients {
+        let (store, state, commits) = (store.clone(), state.clone(), commits.clone());
+        tasks.push(tokio::spawn(async move {
+            let mut record = GameRecord {
+                id: format!("g_bench{client:017}"),
+                ruleset: "bench".into(),
+                rules_version: 1,
+                options: json!({}),
+                status: Status::Active,
+                version: 1,
+                invite_only: true,
+                seats: vec![SeatRecord::default(); 4],
+                admin_token_hash: "00".repeat(32),
+                server_secret: "00".repeat(32),
+                seed_commitment: "00".repeat(32),
+                state: Some(state.clone()),
+                log_len: 0,
+                created_at: 0,
+                updated_at: 0,
+            };
+            store.create(&record).await?;
+            while Instant::now() < deadline {
+                let mut next = record.clone();
+                next.version += 1;
+                next.log_len += 1;
+                let entry = LogEntry {
+                    seq: record.log_len,
+                    seat: Some(0),
+                    action: json!({"action": {"type": "bench"}, "visibility": "public"}),
+                    events: json!([{"visibility": "public", "event": {"type": "bench", "filler": "y".repeat(200)}}]),
+                    idempotency_key: None,
+                    state_hash: "ab".repeat(32),
+                    at: 0,
+                };
+                store.commit(&Commit { record: next.clone(), expected_version: record.version, entry: Some(entry), idempotency: None }).await?;
+                commits.fetch_add(1, Ordering::Relaxed);
+                record = next;
+            }
+            anyhow::Ok(())
+        }));
+    }
+    let started = Instant::now();
+    for task in tasks {
+        task.await??;
+    }
+    let rate = commits.load(Ordering::Relaxed) as f64
+        / started.elapsed().as_secs_f64().max(duration.as_secs_f64());
+    drop(store);
+    for suffix in ["", "-wal", "-shm"] {
+        let mut file = path.clone().into_os_string();
+        file.push(suffix);
+        let _ = std::fs::remove_file(file);
+    }
+    Ok(rate)
+}
+
+/// Runs the bench for every configured ruleset and prints the report.
+pub async fn run(config: Config) -> anyhow::Result<()> {
+    let registry = api::registry();
+    let (addr, _server) = match &config.url {
+        Some(url) => {
+            let uri: hyper::Uri = url.parse().context("--url")?;
+            let host = uri.host().context("--url has no host")?;
+            let addr = tokio::net::lookup_host((host, uri.port_u16().unwrap_or(80)))
+                .await?
+                .next()
+                .context("--url does not resolve")?;
+            (addr, None)
+        }
+        None => {
+            let db = config
+                .dir
+                .join(format!("beurs-bench-api-{}.sqlite", std::process::id()));
+            let store = Arc::new(store::SqliteStore::open(&db)?);
+            let (listener, addr) = crate::serve::bind("127.0.0.1:0").await?;
+            let server = tokio::spawn(crate::serve::serve(
+                listener,
+                Arc::new(api::AppCtx::new(store)),
+            ));
+            (addr, Some((server, db)))
+        }
+    };
+    println!(
+        "beurs bench: {} clients, {} s per ruleset, server {addr}",
+        config.clients,
+        config.duration.as_secs()
+    );
+    for ruleset_id in &config.rulesets {
+        let ruleset = registry
+            .get(ruleset_id)
+            .with_context(|| format!("unknown ruleset {ruleset_id}"))?;
+        let (min_seats, max_seats) = ruleset.seat_range();
+        let seats = 4
+            .clamp(min_seats, max_seats)
+            .max(if ruleset_id == "tulip-traders" {
+                3
+            } else {
+                min_seats
+            });
+        let tally = Arc::new(Mutex::new(Tally::default()));
+        let moves = Arc::new(AtomicU64::new(0));
+        let started = Instant::now();
+        let deadline = started + config.duration;
+        let clients: Vec<_> = (0..config.clients)
+            .map(|index| {
+                tokio::spawn(play(
+                    addr,
+                    ruleset_id.clone(),
+                    seats,
+                    index as u64 + 1,
+                    deadline,
+                    tally.clone(),
+                    moves.clone(),
+                ))
+            })
+            .collect();
+        // Progress, once a second, on stderr.
+        let progress = {
+            let moves = moves.clone();
+            let ruleset_id = ruleset_id.clone();
+            tokio::spawn(async move {
+                loop {
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                    let elapsed = started.elapsed().as_secs_f64();
+                    eprint!(
+                        "\r  {ruleset_id:<16} {:>5.1} s  {:>8} moves  {:>8.1} moves/s",
+                        elapsed,
+                        moves.load(Ordering::Relaxed),
+                        moves.load(Ordering::Relaxed) as f64 / elapsed
+                    );
+                }
+            })
+        };
+        let progress_abort = progress.abort_handle();
+        for client in clients {
+            client.await??;
+        }
+        progress_abort.abort();
+        eprintln!();
+        let elapsed = started.elapsed().as_secs_f64();
+        let moves = moves.load(Ordering::Relaxed);
+        let moves_per_second = moves as f64 / elapsed;
+        let mut tally = Arc::try_unwrap(tally)
+            .ok()
+            .context("clients done")?
+            .into_inner()
+            .expect("tally lock");
+        let payload = if tally.state_bytes.is_empty() {
+            2048
+        } else {
+            tally.state_bytes.iter().sum::<usize>() / tally.state_bytes.len()
+        };
+        let store_rate = store_commit_rate(
+            &config.dir,
+            config.clients,
+            payload,
+            config.duration.min(Duration::from_secs(10)),
+        )
+        .await?;
+        println!(
+            "\n## {ruleset_id} ({seats} seats, {} clients, {:.1} s)",
+            config.clients, elapsed
+        );
+        println!("committed moves: {moves}  ({moves_per_second:.1} moves/s)");
+        println!("store alone, same disk, {} concurrent writers, {payload}-byte state: {store_rate:.1} commits/s", config.clients);
+        println!(
+            "API moves/s ÷ store commits/s: {:.2}",
+            moves_per_second / store_rate
+        );
+        println!("| route | requests | p50 | p95 | p99 | max |\n|---|---|---|---|---|---|");
+        for (route, latencies) in tally.latencies.iter_mut() {
+            latencies.sort_unstable();
+            let ms = |duration: Duration| format!("{:.2} ms", duration.as_secs_f64() * 1000.0);
+            println!(
+                "| {route} | {} | {} | {} | {} | {} |",
+                latencies.len(),
+                ms(percentile(latencies, 0.50)),
+                ms(percentile(latencies, 0.95)),
+                ms(percentile(latencies, 0.99)),
+                ms(*latencies.last().unwrap_or(&Duration::ZERO))
+            );
+        }
+        if tally.errors.is_empty() {
+            println!("errors: none");
+        } else {
+            for ((route, status), count) in &tally.errors {
+                println!("errors: {route} {status}: {count}");
+            }
+        }
+    }
+    if let Some((server, db)) = _server {
+        server.abort();
+        for suffix in ["", "-wal", "-shm"] {
+            let mut file = db.clone().into_os_string();
+            file.push(suffix);
+            let _ = std::fs::remove_file(file);
+        }
+    }
+    Ok(())
+}
