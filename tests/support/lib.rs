@@ -1,6 +1,8 @@
 //! Test support for the HTTP tests: a server on a free loopback port over a temporary SQLite
 //! database, a minimal HTTP client, and a random player that uses only `legal-actions`.
 
+pub mod apigw;
+
 use game_core::GameRng;
 use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
@@ -89,6 +91,23 @@ pub async fn spawn_app() -> TestApp {
     let ctx = Arc::new(api::AppCtx::new(store.clone()));
     tokio::spawn(local::serve::serve(listener, ctx));
     TestApp { addr, store, db }
+}
+
+/// Starts a server on `127.0.0.1:0` over `store` instead of SQLite (e.g. a DynamoStore on the
+/// moto server of `store::dynamo::testing`). `spawn_app` is unchanged; this is the opt-in.
+pub async fn spawn_app_with(store: Arc<dyn store::GameStore>) -> TestApp {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind a free port");
+    let addr = listener.local_addr().expect("local address");
+    let ctx = Arc::new(api::AppCtx::new(store.clone()));
+    tokio::spawn(local::serve::serve(listener, ctx));
+    // No database file is created; the path only satisfies `TestApp`'s cleanup.
+    TestApp {
+        addr,
+        store,
+        db: temp_db("unused"),
+    }
 }
 
 impl TestApp {

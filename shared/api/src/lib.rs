@@ -19,12 +19,14 @@
 pub mod audit;
 pub mod auth;
 pub mod dto;
+mod env;
 pub mod error;
 pub mod http;
 pub mod openapi;
 pub mod routes;
 pub mod time;
 
+pub use env::EnvError;
 pub use routes::actions::{list_legal_actions, submit_action};
 pub use routes::docs::{get_docs, get_openapi};
 pub use routes::games::{create_game, get_game, list_games};

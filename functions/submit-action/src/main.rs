@@ -1,0 +1,13 @@
+//! The `submit-action` Lambda function: `POST /v1/games/{id}/actions`. Submits a move; the handler is
+//! `api::submit_action`, the very function the local server calls for this route.
+
+#[tokio::main]
+async fn main() -> Result<(), lambda_http::Error> {
+    // Built once per cold start and reused by every invocation: the DynamoDB client (its
+    // connection pool), the game registry and the OpenAPI document.
+    let ctx = api::AppCtx::from_env().await?;
+    lambda_http::run(lambda_http::service_fn(|request| {
+        api::submit_action(&ctx, request)
+    }))
+    .await
+}
