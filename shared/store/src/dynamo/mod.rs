@@ -94,7 +94,7 @@ impl DynamoStore {
     /// on-demand, both lobby indexes, TTL on `expires_at`), and waits until it is active. For
     /// tests and local use; deployments create it from the template.
     pub async fn create_table(&self) -> Result<(), StoreError> {
-        let built = |error| backend("describing the table", error);
+        let built = |error| backend("building the table definition", error);
         let string_attribute = |name: &str| {
             AttributeDefinition::builder()
                 .attribute_name(name)
