@@ -15,6 +15,12 @@ pub const PROMISE_TEXTS: [&str; 3] = [
     "I flip your tile.",
 ];
 
+thread_local! {
+    /// The last `post_offer` schema built on this thread, with the inputs it was built from.
+    static OFFER_SCHEMA_CACHE: std::cell::RefCell<Option<(Vec<u32>, Value)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
 impl BlackThursday {
     /// The seats with a claim command available now.
     fn claim_actors(&self) -> SeatSet {
@@ -237,6 +243,40 @@ impl BlackThursday {
     /// kept small (it is rebuilt for every listing); a sample may name a coin its giver does
     /// not hold, which the engine refuses, so bots simply sample again.
     fn offer_schema(&self, session: &crate::state::Session) -> Value {
+        // The schema is a pure function of this key; listings repeat it many times in a
+        // session, so the last one built on this thread is reused (a cache, not state).
+        let key: Vec<u32> = [
+            session.id.0,
+            session.participants.iter().fold(0, |m, s| m | 1 << s.0),
+            self.turn.ap.min(3),
+            self.options.limits.max_promise_chars,
+            self.options.limits.max_terms_per_offer.min(2),
+            self.options.max_ap_per_term.min(3),
+            u32::from(self.n_seats),
+        ]
+        .into_iter()
+        .chain(
+            session
+                .participants
+                .iter()
+                .flat_map(|s| self.players[s.index()].coins.iter())
+                .map(|h| h.handle.0),
+        )
+        .collect();
+        OFFER_SCHEMA_CACHE.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            if let Some((cached_key, value)) = cache.as_ref() {
+                if *cached_key == key {
+                    return value.clone();
+                }
+            }
+            let value = self.build_offer_schema(session);
+            *cache = Some((key, value.clone()));
+            value
+        })
+    }
+
+    fn build_offer_schema(&self, session: &crate::state::Session) -> Value {
         let participants: Vec<u8> = session.participants.iter().map(|s| s.0).collect();
         let handles: Vec<String> = session
             .participants
