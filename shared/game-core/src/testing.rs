@@ -383,6 +383,55 @@ fn choose_action<G: Game>(
     }
 }
 
+/// A random seat of `to_act` and a random legal action for it, as a random bot plays: schema
+/// entries are sampled (up to 20 tries, each checked on a copy), falling back to a concrete
+/// entry. `None` once the game is over. For benches and bots; the playout harness uses the
+/// same choice.
+pub fn random_move<G: Game>(state: &G, bot: &mut GameRng) -> Option<(Seat, G::Action)> {
+    let acting: Vec<Seat> = state.to_act().iter().collect();
+    let seat = *bot.choose(&acting)?;
+    let legal = state.legal_actions(seat);
+    if legal.is_empty() {
+        return None;
+    }
+    // Validation never depends on the dice, so any stream serves for the trial applies.
+    let action = choose_action::<G>(state, seat, &legal, bot, [0; 32], 1);
+    Some((seat, action))
+}
+
+/// Asserts that every OpenAPI component a game contributes is named `<prefix>.<Type>` (or is
+/// one of game-core's shared `Seat`/`SeatSet`), so names stay unique across the games the API
+/// serves, and that `expected` (a type the game is known to use) is among them.
+#[cfg(feature = "openapi")]
+pub fn assert_schema_names_prefixed<G: Game>(prefix: &str, expected: &str) {
+    use crate::DynRuleset;
+    let schemas = crate::Erased::<G>::default().schemas();
+    let prefix = format!("{prefix}.");
+    for (name, _) in [
+        &schemas.options,
+        &schemas.action,
+        &schemas.view,
+        &schemas.event,
+    ] {
+        assert!(name.starts_with(&prefix), "{name} is not named {prefix}*");
+    }
+    let names: Vec<&str> = schemas
+        .components
+        .iter()
+        .map(|(name, _)| name.as_str())
+        .collect();
+    for name in &names {
+        assert!(
+            name.starts_with(&prefix) || ["Seat", "SeatSet"].contains(name),
+            "{name} is not named {prefix}*"
+        );
+    }
+    assert!(
+        names.contains(&expected),
+        "{expected} is missing from {names:?}"
+    );
+}
+
 /// A random playable action for `seat`, as JSON, from the erased legal-action list: used by
 /// HTTP test clients. Schema entries are sampled; `None` if nothing can be built.
 pub fn random_action_json(legal: &[Value], bot: &mut GameRng) -> Option<Value> {

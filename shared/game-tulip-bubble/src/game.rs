@@ -177,33 +177,13 @@ impl Redeal for TulipBubble {
 
 #[cfg(all(test, feature = "openapi"))]
 mod openapi_tests {
-    use super::*;
-    use game_core::{DynRuleset, Erased};
-
     /// Every schema component of this game is named `tulip_bubble.*`, so names stay unique
     /// across the games the API serves.
     #[test]
     fn schema_names_are_prefixed() {
-        let schemas = Erased::<TulipBubble>::default().schemas();
-        for (name, _) in [
-            &schemas.options,
-            &schemas.action,
-            &schemas.view,
-            &schemas.event,
-        ] {
-            assert!(name.starts_with("tulip_bubble."), "{name}");
-        }
-        let names: Vec<&str> = schemas
-            .components
-            .iter()
-            .map(|(name, _)| name.as_str())
-            .collect();
-        for name in &names {
-            assert!(
-                name.starts_with("tulip_bubble.") || ["Seat", "SeatSet"].contains(name),
-                "{name}"
-            );
-        }
-        assert!(names.contains(&"tulip_bubble.Tulip"), "{names:?}");
+        game_core::testing::assert_schema_names_prefixed::<super::TulipBubble>(
+            "tulip_bubble",
+            "tulip_bubble.Tulip",
+        );
     }
 }

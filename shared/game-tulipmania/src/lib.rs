@@ -110,33 +110,13 @@ impl game_core::testing::Redeal for Tulipmania {
 
 #[cfg(all(test, feature = "openapi"))]
 mod openapi_tests {
-    use super::*;
-    use game_core::{DynRuleset, Erased};
-
     /// Every schema component of this game is named `tulipmania.*`, so names stay unique
     /// across the games the API serves.
     #[test]
     fn schema_names_are_prefixed() {
-        let schemas = Erased::<Tulipmania>::default().schemas();
-        for (name, _) in [
-            &schemas.options,
-            &schemas.action,
-            &schemas.view,
-            &schemas.event,
-        ] {
-            assert!(name.starts_with("tulipmania."), "{name}");
-        }
-        let names: Vec<&str> = schemas
-            .components
-            .iter()
-            .map(|(name, _)| name.as_str())
-            .collect();
-        for name in &names {
-            assert!(
-                name.starts_with("tulipmania.") || ["Seat", "SeatSet"].contains(name),
-                "{name}"
-            );
-        }
-        assert!(names.contains(&"tulipmania.Colour"), "{names:?}");
+        game_core::testing::assert_schema_names_prefixed::<super::Tulipmania>(
+            "tulipmania",
+            "tulipmania.Colour",
+        );
     }
 }
