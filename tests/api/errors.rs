@@ -212,6 +212,18 @@ async fn bad_submissions_get_their_problem_and_change_nothing() {
             "must-sell",
         ),
         (
+            "another game's action",
+            app.post(
+                &path,
+                Some(token),
+                &json!({"action": {"type": "end_turn"}}),
+                &[],
+            )
+            .await,
+            422,
+            "wrong-ruleset",
+        ),
+        (
             "wrong phase",
             app.post(
                 &path,

@@ -77,8 +77,11 @@ pub async fn serve(listener: TcpListener, ctx: Arc<api::AppCtx>) -> anyhow::Resu
 }
 
 /// One request: read the body (at most 64 KiB), convert, route, convert back.
+///
+/// The route runs in its own task so that a panic (a bug: client input must never cause one)
+/// becomes a logged 500 problem instead of a dropped connection.
 pub async fn handle(
-    ctx: &api::AppCtx,
+    ctx: &Arc<api::AppCtx>,
     request: hyper::Request<Incoming>,
 ) -> hyper::Response<Full<Bytes>> {
     let (parts, body) = request.into_parts();
@@ -94,7 +97,15 @@ pub async fn handle(
                     Err(error) => lambda_http::Body::Binary(error.into_bytes()),
                 }
             };
-            api::route(ctx, lambda_http::Request::from_parts(parts, body)).await
+            let path = parts.uri.path().to_string();
+            let ctx = ctx.clone();
+            let request = lambda_http::Request::from_parts(parts, body);
+            match tokio::spawn(async move { api::route(&ctx, request).await }).await {
+                Ok(response) => response,
+                Err(error) => {
+                    api::http::respond_internal(&path, &format!("handler panicked: {error}"))
+                }
+            }
         }
         Err(_) => {
             // Too large (or the client went away): answer 413 without reading further.

@@ -19,6 +19,7 @@
 pub mod audit;
 pub mod auth;
 pub mod dto;
+#[cfg(feature = "dynamo")]
 mod env;
 pub mod error;
 pub mod http;
@@ -26,6 +27,7 @@ pub mod openapi;
 pub mod routes;
 pub mod time;
 
+#[cfg(feature = "dynamo")]
 pub use env::EnvError;
 pub use routes::actions::{list_legal_actions, submit_action};
 pub use routes::docs::{get_docs, get_openapi};
@@ -47,6 +49,7 @@ pub fn registry() -> Registry {
         .with::<game_tulip_bubble::TulipBubble>()
         .with::<game_tulip_traders::TulipTraders>()
         .with::<game_tulpenfieber::Tulpenfieber>()
+        .with::<game_black_thursday::BlackThursday>()
 }
 
 /// What every handler needs: built once per process (or Lambda cold start).

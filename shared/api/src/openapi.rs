@@ -181,7 +181,7 @@ pub fn spec(registry: &Registry) -> Value {
     doc
 }
 
-/// Rust integer types reach the schema as `format: uint8`, `int16`, … (utoipa's
+/// Rust integer types reach the schema as `format: u-int8`, `int16`, … (utoipa's
 /// `non_strict_integers`). JSON Schema validators know only `int32`/`int64`, so state each
 /// type's exact range as `minimum`/`maximum` (keeping tighter bounds already given) and keep
 /// the standard format name. A client is then never refused for a number the schema allows.
@@ -190,10 +190,10 @@ fn bound_integers(schema: &mut Value) {
         Value::Object(object) => {
             let range: Option<(i128, i128, &str)> =
                 match object.get("format").and_then(Value::as_str) {
-                    Some("uint8") => Some((0, u8::MAX.into(), "int32")),
-                    Some("uint16") => Some((0, u16::MAX.into(), "int32")),
-                    Some("uint32") => Some((0, u32::MAX.into(), "int64")),
-                    Some("uint64") => Some((0, i64::MAX.into(), "int64")),
+                    Some("uint8" | "u-int8") => Some((0, u8::MAX.into(), "int32")),
+                    Some("uint16" | "u-int16") => Some((0, u16::MAX.into(), "int32")),
+                    Some("uint32" | "u-int32") => Some((0, u32::MAX.into(), "int64")),
+                    Some("uint64" | "u-int64") => Some((0, i64::MAX.into(), "int64")),
                     Some("int8") => Some((i8::MIN.into(), i8::MAX.into(), "int32")),
                     Some("int16") => Some((i16::MIN.into(), i16::MAX.into(), "int32")),
                     Some("int32") => Some((i32::MIN.into(), i32::MAX.into(), "int32")),

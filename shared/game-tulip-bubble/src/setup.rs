@@ -60,7 +60,8 @@ impl TulipBubble {
         let amounts = [
             options.starting_cash,
             options.black_tulip_threshold,
-            options.bid_cap - 1,
+            // Saturating: a client may send i64::MIN, and this check must not overflow.
+            options.bid_cap.saturating_sub(1),
         ];
         if amounts
             .iter()

@@ -28,6 +28,7 @@ pub enum Action {
     /// A4: flip two tulip-side tiles to moneybags to buy one more roll (after roll 3 or 4).
     BuyRoll {
         /// The two distinct tiles to flip.
+        #[cfg_attr(feature = "openapi", schema(min_items = 2, max_items = 2))]
         flip: [TileRef; 2],
     },
     /// A5: put a new tile on an empty space whose requirement the dice meet.

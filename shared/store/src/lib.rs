@@ -11,11 +11,13 @@
 //! [`StoreError::VersionConflict`], never a silent overwrite.
 
 mod common;
+#[cfg(feature = "dynamo")]
 pub mod dynamo;
 mod memory;
 mod sqlite;
 pub mod testing;
 
+#[cfg(feature = "dynamo")]
 pub use dynamo::DynamoStore;
 pub use memory::MemoryStore;
 pub use sqlite::SqliteStore;

@@ -116,10 +116,25 @@ async fn submit(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
     let mut record = load_record(ctx, &id).await?;
     let seat = seat_of(bearer_token_caller(&record, request)?)?;
     let body: SubmitAction = json_body(request)?;
-    // A body that is not an action of this game is a 400 whatever the version says.
-    super::ruleset_of(ctx, &record)?
-        .parse_action(&body.action)
-        .map_err(|error| ApiError::BadRequest(error.to_string()))?;
+    // A body that is not an action of this game is refused whatever the version says: 422 if
+    // it is a well-formed action of another ruleset (the contract allows it, this game does
+    // not), 400 if it is no action at all.
+    if let Err(error) = super::ruleset_of(ctx, &record)?.parse_action(&body.action) {
+        let other_ruleset = ctx.registry.iter().find(|ruleset| {
+            ruleset.id() != record.ruleset && ruleset.parse_action(&body.action).is_ok()
+        });
+        return Err(match other_ruleset {
+            Some(other) => ApiError::unprocessable(
+                "wrong-ruleset",
+                format!(
+                    "this is an action of {}, and this game is {}",
+                    other.id(),
+                    record.ruleset
+                ),
+            ),
+            None => ApiError::BadRequest(error.to_string()),
+        });
+    }
 
     for attempt in 0..MAX_ATTEMPTS {
         if attempt > 0 {
