@@ -212,6 +212,18 @@ async fn bad_submissions_get_their_problem_and_change_nothing() {
             "must-sell",
         ),
         (
+            "another game's action type with fields it does not have",
+            app.post(
+                &path,
+                Some(token),
+                &json!({"action": {"type": "post_offer", "bogus": 1}}),
+                &[],
+            )
+            .await,
+            422,
+            "wrong-ruleset",
+        ),
+        (
             "another game's action",
             app.post(
                 &path,

@@ -220,6 +220,23 @@ fn bound_integers(schema: &mut Value) {
     }
 }
 
+/// The `type` tags of a ruleset's actions, read from its action schema (`oneOf` variants with
+/// a one-value `type` enum or const).
+pub fn action_types(ruleset: &dyn DynRuleset) -> Vec<String> {
+    let schema = serde_json::to_value(ruleset.schemas().action.1).expect("schemas serialize");
+    let variants = schema["oneOf"].as_array().cloned().unwrap_or_default();
+    variants
+        .iter()
+        .filter_map(|variant| {
+            let tag = &variant["properties"]["type"];
+            tag["enum"][0]
+                .as_str()
+                .or_else(|| tag["const"].as_str())
+                .map(str::to_string)
+        })
+        .collect()
+}
+
 /// The JSON Schema of a ruleset's options, with every reference inlined.
 pub fn options_schema(ruleset: &dyn DynRuleset) -> Value {
     let game = ruleset.schemas();

@@ -17,7 +17,12 @@ macro_rules! prefixed_id {
             /// Parses the wire form (`"h7"`).
             pub fn parse(text: &str) -> Option<Self> {
                 let digits = text.strip_prefix($prefix)?;
-                if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                // At most nine digits, exactly as the schema's pattern says, so a schema-valid
+                // id always parses (ten digits could overflow u32).
+                if digits.is_empty()
+                    || digits.len() > 9
+                    || !digits.bytes().all(|b| b.is_ascii_digit())
+                {
                     return None;
                 }
                 digits.parse().ok().map($name)
@@ -72,7 +77,7 @@ macro_rules! prefixed_id {
             fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
                 utoipa::openapi::schema::ObjectBuilder::new()
                     .schema_type(utoipa::openapi::schema::Type::String)
-                    .pattern(Some(concat!("^", $prefix, "[0-9]+$")))
+                    .pattern(Some(concat!("^", $prefix, "[0-9]{1,9}$")))
                     .description(Some($doc))
                     .into()
             }

@@ -119,9 +119,22 @@ async fn submit(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
     // A body that is not an action of this game is refused whatever the version says: 422 if
     // it is a well-formed action of another ruleset (the contract allows it, this game does
     // not), 400 if it is no action at all.
-    if let Err(error) = super::ruleset_of(ctx, &record)?.parse_action(&body.action) {
+    let this_ruleset = super::ruleset_of(ctx, &record)?;
+    if let Err(error) = this_ruleset.parse_action(&body.action) {
+        // Another game's action: it parses as one, or its `type` is one of that game's action
+        // types and none of this game's (its fields may still be wrong for that game).
+        let tag = body.action.get("type").and_then(serde_json::Value::as_str);
+        let is_tag_of = |ruleset: &dyn game_core::DynRuleset| {
+            tag.is_some_and(|tag| {
+                crate::openapi::action_types(ruleset)
+                    .iter()
+                    .any(|known| known == tag)
+            })
+        };
         let other_ruleset = ctx.registry.iter().find(|ruleset| {
-            ruleset.id() != record.ruleset && ruleset.parse_action(&body.action).is_ok()
+            ruleset.id() != record.ruleset
+                && (ruleset.parse_action(&body.action).is_ok()
+                    || (is_tag_of(*ruleset) && !is_tag_of(this_ruleset)))
         });
         return Err(match other_ruleset {
             Some(other) => ApiError::unprocessable(
