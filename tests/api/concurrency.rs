@@ -1,53 +1,16 @@
 //! Optimistic concurrency over HTTP: simultaneous sealed choices, stale `If-Match`,
 //! idempotent retries.
 
-use api_tests::{spawn_app, StartedGame, TestApp};
-use serde_json::{json, Value};
+use api_tests::spawn_app;
+use serde_json::json;
 use std::sync::Arc;
-
-async fn envelope(app: &TestApp, game: &StartedGame) -> Value {
-    app.get(&format!("/v1/games/{}", game.id), None)
-        .await
-        .json()
-}
-
-/// Makes the seller sell their first listed tulip, opening the sealed commit phase.
-async fn open_commit_phase(app: &TestApp, game: &StartedGame) -> usize {
-    let seller = envelope(app, game).await["to_act"][0]
-        .as_u64()
-        .expect("seller") as usize;
-    let legal = app
-        .get(
-            &format!("/v1/games/{}/legal-actions", game.id),
-            Some(&game.tokens[seller]),
-        )
-        .await
-        .json();
-    let sell = legal["actions"]
-        .as_array()
-        .expect("actions")
-        .iter()
-        .find(|entry| entry["action"]["type"] == "sell_tulip")
-        .expect("a sale")["action"]
-        .clone();
-    let reply = app
-        .post(
-            &format!("/v1/games/{}/actions", game.id),
-            Some(&game.tokens[seller]),
-            &json!({"action": sell}),
-            &[],
-        )
-        .await;
-    assert_eq!(reply.status, 200, "{}", reply.text());
-    seller
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn simultaneous_sealed_choices_are_each_applied_exactly_once() {
     let app = Arc::new(spawn_app().await);
     for round in 0..3 {
         let game = Arc::new(app.start_game("tulipmania-1637", 5, json!({})).await);
-        let seller = open_commit_phase(&app, &game).await;
+        let seller = app.open_commit_phase(&game).await;
         let version_before = app.record(&game.id).await.version;
         let cards = ["pass", "purchase", "speculate", "purchase_by_proxy"];
         let tasks: Vec<_> = (0..5usize)
@@ -114,7 +77,7 @@ async fn a_stale_if_match_gets_412_and_changes_nothing() {
         .header("etag")
         .expect("etag")
         .to_string();
-    let seller = open_commit_phase(&app, &game).await;
+    let seller = app.open_commit_phase(&game).await;
     let before = app.record(&game.id).await;
     let committer = (seller + 1) % 3;
     let reply = app
@@ -155,7 +118,7 @@ async fn a_stale_if_match_gets_412_and_changes_nothing() {
 async fn repeating_an_idempotency_key_returns_the_first_response() {
     let app = Arc::new(spawn_app().await);
     let game = Arc::new(app.start_game("tulipmania-1637", 4, json!({})).await);
-    let seller = open_commit_phase(&app, &game).await;
+    let seller = app.open_commit_phase(&game).await;
     let committer = (seller + 1) % 4;
     let path = format!("/v1/games/{}/actions", game.id);
     let action = json!({"action": {"type": "commit_card", "card": "purchase"}});
@@ -208,7 +171,7 @@ async fn repeating_an_idempotency_key_returns_the_first_response() {
 async fn concurrent_requests_with_one_fresh_key_apply_once() {
     let app = Arc::new(spawn_app().await);
     let game = Arc::new(app.start_game("tulipmania-1637", 4, json!({})).await);
-    let seller = open_commit_phase(&app, &game).await;
+    let seller = app.open_commit_phase(&game).await;
     let committer = (seller + 2) % 4;
     let path = format!("/v1/games/{}/actions", game.id);
     let version = app.record(&game.id).await.version;

@@ -196,34 +196,7 @@ async fn simultaneous_sealed_choices_on_dynamodb_are_each_applied_once() {
     let (app, counter) = dynamo_app().await;
     let app = Arc::new(app);
     let game = Arc::new(app.start_game("tulipmania-1637", 5, json!({})).await);
-    let envelope = app
-        .get(&format!("/v1/games/{}", game.id), None)
-        .await
-        .json();
-    let seller = envelope["to_act"][0].as_u64().expect("a seller") as usize;
-    let legal = app
-        .get(
-            &format!("/v1/games/{}/legal-actions", game.id),
-            Some(&game.tokens[seller]),
-        )
-        .await
-        .json();
-    let sell = legal["actions"]
-        .as_array()
-        .expect("actions")
-        .iter()
-        .find(|entry| entry["action"]["type"] == "sell_tulip")
-        .expect("a sale")["action"]
-        .clone();
-    let sold = app
-        .post(
-            &format!("/v1/games/{}/actions", game.id),
-            Some(&game.tokens[seller]),
-            &json!({ "action": sell }),
-            &[],
-        )
-        .await;
-    assert_eq!(sold.status, 200, "{}", sold.text());
+    let seller = app.open_commit_phase(&game).await;
     let version_before = app.record(&game.id).await.version;
     counter.take();
 

@@ -204,6 +204,43 @@ impl TestApp {
     }
 }
 
+impl TestApp {
+    /// In a started Tulipmania game, makes the seller sell the first tulip it lists, which
+    /// opens the sealed commit phase for every other seat. Returns the seller's seat.
+    pub async fn open_commit_phase(&self, game: &StartedGame) -> usize {
+        let envelope = self
+            .get(&format!("/v1/games/{}", game.id), None)
+            .await
+            .json();
+        let seller = envelope["to_act"][0].as_u64().expect("a seller") as usize;
+        let legal = self
+            .get(
+                &format!("/v1/games/{}/legal-actions", game.id),
+                Some(&game.tokens[seller]),
+            )
+            .await
+            .json();
+        let sell = legal["actions"]
+            .as_array()
+            .expect("actions")
+            .iter()
+            .find(|entry| entry["action"]["type"] == "sell_tulip")
+            .expect("a sale")["action"]
+            .clone();
+        let path = format!("/v1/games/{}/actions", game.id);
+        let reply = self
+            .post(
+                &path,
+                Some(&game.tokens[seller]),
+                &json!({ "action": sell }),
+                &[],
+            )
+            .await;
+        assert_eq!(reply.status, 200, "{}", reply.text());
+        seller
+    }
+}
+
 /// A game whose seats are all claimed.
 pub struct StartedGame {
     /// Game id.

@@ -66,6 +66,16 @@ pub enum Caller {
     Seat(u8),
 }
 
+impl Caller {
+    /// Whose view the caller gets: a seat's own, or the spectator's (admin and anonymous).
+    pub fn viewer(self) -> game_core::Viewer {
+        match self {
+            Caller::Seat(seat) => game_core::Viewer::Seat(game_core::Seat(seat)),
+            Caller::Admin | Caller::Anonymous => game_core::Viewer::Spectator,
+        }
+    }
+}
+
 /// Identifies the caller of `record` from its bearer token. A token that matches nothing is 401.
 /// Every stored hash is compared, in constant time, so timing reveals nothing about which.
 pub fn identify(record: &GameRecord, token: Option<&str>) -> Result<Caller, ApiError> {

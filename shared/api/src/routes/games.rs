@@ -10,7 +10,6 @@ use crate::error::{ApiError, Problem};
 use crate::http::{bearer_token, json_body, path_param, query_params, respond, Reply};
 use crate::time::{now_ms, rfc3339};
 use crate::AppCtx;
-use game_core::{Seat, Viewer};
 use lambda_http::{Body, Request, Response};
 use serde_json::Value;
 use store::{GameRecord, ListQuery, SeatRecord, Status};
@@ -215,10 +214,7 @@ pub fn envelope(
     record: &GameRecord,
     caller: Caller,
 ) -> Result<GameEnvelope, ApiError> {
-    let viewer = match caller {
-        Caller::Seat(seat) => Viewer::Seat(Seat(seat)),
-        Caller::Admin | Caller::Anonymous => Viewer::Spectator,
-    };
+    let viewer = caller.viewer();
     let engine = engine_of(ctx, record)?;
     let (view, to_act, waiting_on, outcome) = match &engine {
         Some(engine) => (

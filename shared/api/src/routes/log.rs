@@ -2,13 +2,13 @@
 
 use super::{load_record, project_events};
 use crate::audit::{stored_events, Audit, AuditEntry, StoredAction};
-use crate::auth::{bearer_token_caller, Caller};
+use crate::auth::bearer_token_caller;
 use crate::dto::{LogItem, LogPage};
 use crate::error::{ApiError, Problem};
 use crate::http::{path_param, query_params, respond, Reply};
 use crate::time::rfc3339;
 use crate::AppCtx;
-use game_core::{Seat, Viewer, Visibility};
+use game_core::{Viewer, Visibility};
 use lambda_http::{Body, Request, Response};
 use serde_json::Value;
 use store::{LogEntry, Status};
@@ -84,10 +84,7 @@ async fn log(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
         }
     }
     let record = load_record(ctx, &id).await?;
-    let viewer = match bearer_token_caller(&record, request)? {
-        Caller::Seat(seat) => Viewer::Seat(Seat(seat)),
-        Caller::Admin | Caller::Anonymous => Viewer::Spectator,
-    };
+    let viewer = bearer_token_caller(&record, request)?.viewer();
     let entries = ctx.store.log(&id, after, limit).await?;
     let next_after = entries
         .last()
