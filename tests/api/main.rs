@@ -3,6 +3,7 @@
 
 mod audit;
 mod concurrency;
+mod contention;
 mod dynamo;
 mod errors;
 mod openapi;
