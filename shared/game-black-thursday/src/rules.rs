@@ -363,15 +363,16 @@ impl BlackThursday {
         if self.players[seat.index()].status == Status::Jumped {
             return Err(Error::PlayerJumped);
         }
+        // Seats beyond the table first: a SeatSet cannot hold them (the shift would overflow).
+        if with_seats.iter().any(|s| s.index() >= self.players.len()) {
+            return Err(Error::BadParams("unknown seat"));
+        }
         let set: SeatSet = with_seats.iter().copied().collect();
         if with_seats.is_empty() || set.len() != with_seats.len() {
             return Err(Error::BadParams("with must be non-empty and distinct"));
         }
         if set.contains(seat) {
             return Err(Error::SelfTrade);
-        }
-        if with_seats.iter().any(|s| s.index() >= self.players.len()) {
-            return Err(Error::BadParams("unknown seat"));
         }
         if with_seats
             .iter()
