@@ -1,0 +1,4 @@
+//! Fuzzes the HTTP router: arbitrary method, path, headers and body into `api::route`.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| beurs_fuzz::fuzz_http(data));
