@@ -371,7 +371,7 @@ async fn sixty_four_clients_lose_and_duplicate_nothing() {
     );
     let total: usize = acked.iter().map(Vec::len).sum();
     assert!(
-        total >= 100,
+        total >= 50,
         "too few acknowledged moves to mean anything: {total}"
     );
     for status in [409, 412, 422] {
