@@ -29,12 +29,9 @@ pub mod time;
 
 #[cfg(feature = "dynamo")]
 pub use env::EnvError;
-pub use routes::actions::{list_legal_actions, submit_action};
 pub use routes::docs::{get_docs, get_openapi};
-pub use routes::games::{create_game, get_game, list_games};
-pub use routes::log::{get_audit, get_log};
+pub use routes::games::{create_game, list_games};
 pub use routes::rulesets::list_rulesets;
-pub use routes::seats::claim_seat;
 
 use game_core::Registry;
 use lambda_http::{Body, Request, RequestExt, Response};
@@ -118,6 +115,74 @@ fn match_path(pattern: &str, path: &str) -> Option<HashMap<String, String>> {
     Some(parameters)
 }
 
+/// Gives `request` the `{name}` parameters of `pattern` when it lacks any of them.
+///
+/// API Gateway sets path parameters from the route it matched; a Lambda function URL (and
+/// cargo-lambda's emulator, which imitates one) sends the raw path only. Deriving them from
+/// the path lets one binary serve behind either. Parameters already present are kept as they
+/// are; a path that does not match `pattern` leaves the request unchanged, and the handler
+/// then answers 404 `route-not-found`.
+pub fn with_route_parameters(request: Request, pattern: &str) -> Request {
+    let present = |name: &str| {
+        request
+            .path_parameters_ref()
+            .and_then(|parameters| parameters.first(name))
+            .is_some()
+    };
+    if parameter_names(pattern).all(present) {
+        return request;
+    }
+    match match_path(pattern, request.uri().path()) {
+        Some(parameters) => request.with_path_parameters(parameters),
+        None => request,
+    }
+}
+
+/// The `{name}` segments of a route pattern.
+fn parameter_names(pattern: &str) -> impl Iterator<Item = &str> {
+    pattern.split('/').filter_map(|segment| {
+        segment
+            .strip_prefix('{')
+            .and_then(|rest| rest.strip_suffix('}'))
+    })
+}
+
+/// Defines the public handler of each route with path parameters: the route module's
+/// handler, called with the parameters of its pattern filled in by [`with_route_parameters`]
+/// when the event did not carry them (a function URL). The Lambda functions call these.
+macro_rules! handlers_with_path_parameters {
+    ($($(#[$doc:meta])* $name:ident = $handler:path, $pattern:literal;)+) => {
+        $(
+            $(#[$doc])*
+            pub async fn $name(
+                ctx: &AppCtx,
+                request: Request,
+            ) -> Result<Response<Body>, lambda_http::Error> {
+                $handler(ctx, with_route_parameters(request, $pattern)).await
+            }
+        )+
+
+        /// The pattern each of those handlers derives its parameters from.
+        #[cfg(test)]
+        const HANDLER_PATTERNS: &[&str] = &[$($pattern),+];
+    };
+}
+
+handlers_with_path_parameters! {
+    /// `GET /v1/games/{id}`: the game as its caller may see it.
+    get_game = routes::games::get_game, "/v1/games/{id}";
+    /// `POST /v1/games/{id}/seats/{seat}`: claims a seat.
+    claim_seat = routes::seats::claim_seat, "/v1/games/{id}/seats/{seat}";
+    /// `GET /v1/games/{id}/legal-actions`: the caller's legal actions.
+    list_legal_actions = routes::actions::list_legal_actions, "/v1/games/{id}/legal-actions";
+    /// `POST /v1/games/{id}/actions`: submits a move.
+    submit_action = routes::actions::submit_action, "/v1/games/{id}/actions";
+    /// `GET /v1/games/{id}/log`: a page of the log as the caller may see it.
+    get_log = routes::log::get_log, "/v1/games/{id}/log";
+    /// `GET /v1/games/{id}/audit`: the audit document.
+    get_audit = routes::log::get_audit, "/v1/games/{id}/audit";
+}
+
 /// Serves every route from one entry point (the local server and the tests): finds the
 /// route, sets its path parameters as API Gateway would, and calls its handler.
 pub async fn route(ctx: &AppCtx, request: Request) -> Response<Body> {
@@ -170,5 +235,132 @@ mod tests {
         assert!(match_path("/v1/games/{id}", "/v1/games/").is_none());
         assert!(match_path("/v1/games/{id}", "/v1/games/a/b").is_none());
         assert!(match_path("/v1/games", "/v1/games/").is_some());
+    }
+
+    /// A request for `path` with the path parameters `parameters`, if any.
+    fn request(path: &str, parameters: Option<&[(&str, &str)]>) -> Request {
+        let request = lambda_http::http::Request::builder()
+            .uri(path)
+            .body(Body::Empty)
+            .expect("a valid request");
+        match parameters {
+            None => request,
+            Some(pairs) => request.with_path_parameters(
+                pairs
+                    .iter()
+                    .map(|(name, value)| (name.to_string(), value.to_string()))
+                    .collect::<HashMap<_, _>>(),
+            ),
+        }
+    }
+
+    fn parameter<'a>(request: &'a Request, name: &str) -> Option<&'a str> {
+        request.path_parameters_ref()?.first(name)
+    }
+
+    #[test]
+    fn absent_path_parameters_are_derived_from_the_path() {
+        let pattern = "/v1/games/{id}/seats/{seat}";
+        for parameters in [None, Some(&[][..])] {
+            let derived =
+                with_route_parameters(request("/v1/games/g_x/seats/2", parameters), pattern);
+            assert_eq!(parameter(&derived, "id"), Some("g_x"));
+            assert_eq!(parameter(&derived, "seat"), Some("2"));
+        }
+        // One of two present (not something API Gateway sends): both come from the path.
+        let partial = request("/v1/games/g_x/seats/2", Some(&[("id", "g_x")]));
+        let derived = with_route_parameters(partial, pattern);
+        assert_eq!(parameter(&derived, "seat"), Some("2"));
+    }
+
+    #[test]
+    fn parameters_api_gateway_set_are_kept() {
+        // Behind a stage or a base path mapping the raw path need not match the pattern;
+        // API Gateway's parameters win.
+        let gateway = request(
+            "/prod/v1/games/g_path",
+            Some(&[("id", "g_gateway"), ("extra", "1")]),
+        );
+        let kept = with_route_parameters(gateway, "/v1/games/{id}");
+        assert_eq!(parameter(&kept, "id"), Some("g_gateway"));
+        assert_eq!(parameter(&kept, "extra"), Some("1"));
+    }
+
+    #[test]
+    fn a_path_that_does_not_match_gets_no_parameters() {
+        for path in ["/v1/games", "/v1/games/g_x/log", "/elsewhere/g_x"] {
+            let unchanged = with_route_parameters(request(path, None), "/v1/games/{id}");
+            assert_eq!(parameter(&unchanged, "id"), None, "{path}");
+        }
+    }
+
+    #[test]
+    fn every_wrapped_handler_pattern_is_a_route() {
+        for pattern in HANDLER_PATTERNS {
+            assert!(
+                ROUTES.iter().any(|(_, route)| route == pattern),
+                "{pattern} is not in ROUTES"
+            );
+            assert!(parameter_names(pattern).next().is_some(), "{pattern}");
+        }
+    }
+
+    /// A function URL event as cargo-lambda's emulator sends it (no path parameters, the
+    /// path in `rawPath`), parsed as the Lambda runtime parses it.
+    fn function_url_event(method: &str, path: &str) -> Request {
+        let event = serde_json::json!({
+            "version": "2.0",
+            "routeKey": "$default",
+            "rawPath": path,
+            "rawQueryString": "",
+            "headers": {"accept": "application/json"},
+            "requestContext": {
+                "routeKey": "$default",
+                "stage": "$default",
+                "requestId": "beurs-unit-test",
+                "domainName": "localhost",
+                "http": {"method": method, "path": path, "protocol": "http",
+                         "sourceIp": "127.0.0.1", "userAgent": "cargo-lambda"},
+                "timeEpoch": 0
+            },
+            "pathParameters": {},
+            "isBase64Encoded": false
+        });
+        lambda_http::request::from_str(&event.to_string()).expect("a payload 2.0 event")
+    }
+
+    #[tokio::test]
+    async fn handlers_answer_function_url_events() {
+        let ctx = AppCtx::new(Arc::new(store::MemoryStore::new()));
+        let cases = [
+            ("GET", "/v1/games/g_nosuchgame"),
+            ("GET", "/v1/games/g_nosuchgame/legal-actions"),
+            ("GET", "/v1/games/g_nosuchgame/log"),
+            ("GET", "/v1/games/g_nosuchgame/audit"),
+            ("POST", "/v1/games/g_nosuchgame/seats/0"),
+            ("POST", "/v1/games/g_nosuchgame/actions"),
+        ];
+        for (method, path) in cases {
+            let request = function_url_event(method, path);
+            let response = match path.rsplit('/').next() {
+                Some("legal-actions") => list_legal_actions(&ctx, request).await,
+                Some("log") => get_log(&ctx, request).await,
+                Some("audit") => get_audit(&ctx, request).await,
+                Some("0") => claim_seat(&ctx, request).await,
+                Some("actions") => submit_action(&ctx, request).await,
+                _ => get_game(&ctx, request).await,
+            }
+            .expect("handlers always answer");
+            // Every handler reads its path parameters before anything else, so a 404
+            // `game-not-found` (not `route-not-found`) shows they came from the path.
+            let status = response.status().as_u16();
+            let body: serde_json::Value = match response.body() {
+                Body::Text(text) => serde_json::from_str(text).expect("a JSON problem"),
+                Body::Binary(bytes) => serde_json::from_slice(bytes).expect("a JSON problem"),
+                _ => serde_json::Value::Null,
+            };
+            assert_eq!(status, 404, "{method} {path}: {body}");
+            assert_eq!(body["code"], "game-not-found", "{method} {path}: {body}");
+        }
     }
 }
