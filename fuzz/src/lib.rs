@@ -8,7 +8,9 @@
 //! - the 8 seed bytes (little-endian, missing bytes are zero) seed the deal and the bot;
 //! - each line starts with a control byte `c`; the rest of the line is its payload:
 //!   - `c % 4 == 0`: the bot plays `(c >> 2) % 16 + 1` random legal moves (to reach deep states);
-//!   - `c % 4 == 1` or `2`: the payload is JSON, submitted as an action by seat `(c >> 2) % seats`;
+//!   - `c % 4 == 1`: the payload is JSON, submitted as an action by seat `(c >> 2) % seats`;
+//!   - `c % 4 == 2`: one of that seat's listed actions with one integer (at any depth) set
+//!     from the payload: `[action index] [integer index] [1 to 8 bytes, little-endian, signed]`;
 //!   - `c % 4 == 3`: one of that seat's listed actions with one field replaced: the payload is
 //!     `field=json` (a payload that is not JSON becomes a string), or without `=` the field
 //!     named by the payload is removed.
@@ -200,6 +202,29 @@ impl Table<'_> {
         }
     }
 
+    /// One of `seat`'s listed actions with one integer set from the payload's bytes.
+    fn renumbered_listed_action(&self, seat: Seat, payload: &[u8]) -> Option<Value> {
+        let (&which, rest) = payload.split_first()?;
+        let (&leaf, bytes) = rest.split_first()?;
+        let legal = self.state.legal_actions(seat);
+        let concrete: Vec<&Value> = legal
+            .iter()
+            .filter_map(|entry| entry.get("action"))
+            .collect();
+        let mut action = (*concrete.get(usize::from(which) % concrete.len().max(1))?).clone();
+        let mut pointers = Vec::new();
+        integer_pointers(&action, String::new(), &mut pointers);
+        let pointer = pointers.get(usize::from(leaf) % pointers.len().max(1))?;
+        let bytes = &bytes[..bytes.len().min(8)];
+        let mut raw = [0u8; 8];
+        raw[..bytes.len()].copy_from_slice(bytes);
+        // Sign-extend from the width given, so one byte already reaches -128..=127.
+        let shift = 64 - 8 * bytes.len().max(1) as u32;
+        let number = (i64::from_le_bytes(raw) << shift) >> shift;
+        *action.pointer_mut(pointer)? = Value::from(number);
+        Some(action)
+    }
+
     /// One of `seat`'s listed actions with one field replaced or removed.
     fn mutated_listed_action(&self, seat: Seat, payload: &[u8]) -> Option<Value> {
         let legal = self.state.legal_actions(seat);
@@ -225,6 +250,25 @@ impl Table<'_> {
             }
         }
         Some(action)
+    }
+}
+
+/// JSON pointers to every integer inside `value`.
+fn integer_pointers(value: &Value, at: String, out: &mut Vec<String>) {
+    match value {
+        Value::Number(number) if number.is_i64() || number.is_u64() => out.push(at),
+        Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                integer_pointers(item, format!("{at}/{index}"), out);
+            }
+        }
+        Value::Object(fields) => {
+            for (name, item) in fields {
+                let escaped = name.replace('~', "~0").replace('/', "~1");
+                integer_pointers(item, format!("{at}/{escaped}"), out);
+            }
+        }
+        _ => {}
     }
 }
 
@@ -255,6 +299,11 @@ pub fn fuzz_game(ruleset_id: &str, data: &[u8]) {
             0 => {
                 for _ in 0..(control >> 2) % 16 + 1 {
                     table.bot_move(&mut bot);
+                }
+            }
+            2 => {
+                if let Some(action) = table.renumbered_listed_action(seat, payload) {
+                    table.submit(seat, &action);
                 }
             }
             3 => {
