@@ -6,6 +6,7 @@ mod concurrency;
 mod contention;
 mod dynamo;
 mod errors;
+mod lambda_e2e;
 mod openapi;
 mod playouts;
 mod views;

@@ -1,0 +1,460 @@
+//! End to end through the real Lambda runtime interface: the ten function binaries under
+//! cargo-lambda's runtime emulator (`cargo lambda watch`), over a DynamoDB table on the test
+//! endpoint (moto, or `BEURS_TEST_DYNAMODB_URL`), play a complete game over HTTP.
+//!
+//! An emulator per function (see [`Emulator::start`]) serves it at
+//! `/lambda-url/<function>/<path>` as a function URL would: a payload 2.0 event with the raw path and no path parameters (the handlers derive
+//! them, `api::with_route_parameters`). A small router in this test stands in for API
+//! Gateway's HTTP API: it maps each request to its function as infra/template.yaml does and
+//! forwards it, so the game is driven by the same `start_game`/`play_randomly` as every other
+//! HTTP test.
+//!
+//! Needs cargo-lambda (installed with `python3 -m pip install cargo-lambda` when missing; the
+//! test fails when it cannot be had). It builds the function binaries for the host first (one
+//! `cargo build`, into this test's target directory), which is slow on a cold cache, so CI
+//! runs it in its own step (`.ci/lambda-e2e`); `BEURS_SKIP_LAMBDA_E2E=1` skips it, loudly.
+
+use api_tests::{play_randomly, try_request, TestApp};
+use http_body_util::{BodyExt, Full};
+use hyper::body::{Bytes, Incoming};
+use hyper_util::rt::TokioIo;
+use std::collections::HashMap;
+use std::fs::File;
+use std::net::SocketAddr;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::net::TcpListener;
+
+/// The variable that skips this test (it then says so on stderr).
+const SKIP_VARIABLE: &str = "BEURS_SKIP_LAMBDA_E2E";
+/// How long building the function binaries may take (a cold build of the AWS SDK on 2 cores).
+const BUILD_LIMIT: Duration = Duration::from_secs(20 * 60);
+/// How long a function's first invocation may take (the emulator starts it with `cargo run`).
+const START_LIMIT: Duration = Duration::from_secs(5 * 60);
+/// How long the game itself may take.
+const GAME_LIMIT: Duration = Duration::from_secs(10 * 60);
+
+/// The function that serves `method path`, as infra/template.yaml routes it.
+fn function_for(method: &str, path: &str) -> Option<&'static str> {
+    let segments: Vec<&str> = path.trim_end_matches('/').split('/').skip(1).collect();
+    let function = match (method, segments.as_slice()) {
+        ("GET", ["v1", "rulesets"]) => "list-rulesets",
+        ("POST", ["v1", "games"]) => "create-game",
+        ("GET", ["v1", "games"]) => "list-games",
+        ("GET", ["v1", "games", _]) => "get-game",
+        ("POST", ["v1", "games", _, "seats", _]) => "claim-seat",
+        ("GET", ["v1", "games", _, "legal-actions"]) => "list-legal-actions",
+        ("POST", ["v1", "games", _, "actions"]) => "submit-action",
+        ("GET", ["v1", "games", _, "log"]) => "get-log",
+        ("GET", ["v1", "games", _, "audit"]) => "get-audit",
+        ("GET", ["openapi.json"] | ["docs"]) => "get-openapi",
+        _ => return None,
+    };
+    Some(function)
+}
+
+/// The repository root (this crate is `tests/`).
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ has a parent")
+        .to_path_buf()
+}
+
+/// This test binary's target directory, so the nested builds reuse its artifacts.
+fn target_dir() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("the tmp dir is in the target dir")
+        .to_path_buf()
+}
+
+/// Every Lambda function crate: the directories under functions/ but `local`.
+fn function_crates() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(repo_root().join("functions"))
+        .expect("functions/ is readable")
+        .filter_map(|entry| entry.ok())
+        .filter(|entry| entry.path().join("Cargo.toml").is_file())
+        .filter_map(|entry| entry.file_name().into_string().ok())
+        .filter(|name| name != "local")
+        .collect();
+    names.sort();
+    names
+}
+
+/// Runs `command` to completion within `limit`; panics (a failed test) otherwise.
+fn run_within(mut command: Command, limit: Duration, what: &str) {
+    let mut child = command
+        .spawn()
+        .unwrap_or_else(|error| panic!("{what}: {error}"));
+    let deadline = Instant::now() + limit;
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) if status.success() => return,
+            Ok(Some(status)) => panic!("{what} failed: {status}"),
+            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(200)),
+            Ok(None) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("{what} did not finish within {limit:?}");
+            }
+            Err(error) => panic!("{what}: {error}"),
+        }
+    }
+}
+
+/// Makes sure `cargo lambda` runs, installing cargo-lambda from PyPI when it does not.
+fn ensure_cargo_lambda() {
+    let works = || {
+        Command::new("cargo")
+            .args(["lambda", "--version"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|status| status.success())
+    };
+    if works() {
+        return;
+    }
+    eprintln!("cargo-lambda is missing: python3 -m pip install cargo-lambda");
+    let mut install = Command::new("python3");
+    install.args(["-m", "pip", "install", "--quiet", "cargo-lambda"]);
+    run_within(install, Duration::from_secs(600), "installing cargo-lambda");
+    assert!(
+        works(),
+        "cargo-lambda was installed but `cargo lambda` does not run (is pip's bin dir on PATH?); \
+         set {SKIP_VARIABLE}=1 to skip this test"
+    );
+}
+
+/// Builds every function binary for the host, in one cargo invocation, as `cargo lambda
+/// watch` will run them (`cargo run --bin <function>`), so that their first invocations only
+/// start them.
+fn build_functions(functions: &[String]) {
+    let mut build = Command::new("cargo");
+    build
+        .current_dir(repo_root())
+        .env("CARGO_TARGET_DIR", target_dir())
+        .args(["build", "--locked"]);
+    for function in functions {
+        build.args(["-p", function]);
+    }
+    let started = Instant::now();
+    run_within(build, BUILD_LIMIT, "building the function binaries");
+    eprintln!(
+        "built {} function binaries in {:.1}s",
+        functions.len(),
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// `cargo lambda watch` for one function, and the function it started, in a process group of their own so
+/// that the whole group is stopped when the test ends, however it ends.
+struct Emulator {
+    function: String,
+    child: Child,
+    addr: SocketAddr,
+    log: PathBuf,
+}
+
+impl Emulator {
+    /// Starts an emulator for `function` on a free loopback port, with the functions'
+    /// environment. One per function: the emulator runs `cargo run --bin <function>`, which
+    /// in this workspace (`default-members = ["functions/local"]`) finds the binary only
+    /// with `-p <function>`, and that selects a single package.
+    fn start(function: &str, table: &str, endpoint: &str) -> Emulator {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .expect("a free port")
+            .port();
+        let log = std::env::temp_dir().join(format!("beurs-lambda-watch-{function}-{port}.log"));
+        let output = File::create(&log).expect("create the emulator's log");
+        let mut command = Command::new("cargo");
+        command
+            .current_dir(repo_root())
+            .env("CARGO_TARGET_DIR", target_dir())
+            .args(["lambda", "watch", "--ignore-changes", "-p", function])
+            .args([
+                "--invoke-address",
+                "127.0.0.1",
+                "--invoke-port",
+                &port.to_string(),
+            ])
+            .env("BEURS_TABLE", table)
+            .env("AWS_ENDPOINT_URL", endpoint)
+            .stdin(Stdio::null())
+            .stdout(output.try_clone().expect("log handle"))
+            .stderr(output)
+            .process_group(0);
+        if std::env::var(store::dynamo::testing::ENDPOINT_VARIABLE).map_or(true, |u| u.is_empty()) {
+            // Our own moto server takes any credentials.
+            command
+                .env("AWS_ACCESS_KEY_ID", "beurs-test")
+                .env("AWS_SECRET_ACCESS_KEY", "beurs-test")
+                .env("AWS_REGION", "us-east-1");
+        }
+        let child = command.spawn().expect("start cargo lambda watch");
+        Emulator {
+            function: function.to_owned(),
+            child,
+            addr: SocketAddr::from(([127, 0, 0, 1], port)),
+            log,
+        }
+    }
+
+    /// The end of the emulator's log, for failure messages.
+    fn log_tail(&self) -> String {
+        let text = std::fs::read_to_string(&self.log).unwrap_or_default();
+        let lines: Vec<&str> = text.lines().collect();
+        lines[lines.len().saturating_sub(40)..].join("\n")
+    }
+
+    /// Invokes the function once (a request it answers with a problem or a document), so
+    /// that it is started, within [`START_LIMIT`].
+    async fn start_function(&self) {
+        let function = self.function.as_str();
+        let (method, path) = match function {
+            "create-game" | "claim-seat" | "submit-action" => ("POST", "/v1/games/g_warmup"),
+            _ => ("GET", "/v1/games/g_warmup"),
+        };
+        let url_path = format!("/lambda-url/{function}{path}");
+        let started = Instant::now();
+        let reply = loop {
+            let attempt = try_request(self.addr, method, &url_path, &[], Vec::new());
+            match tokio::time::timeout(START_LIMIT, attempt).await {
+                Ok(Ok(reply)) => break reply,
+                // Not listening yet: cargo-lambda is still starting.
+                Ok(Err(_)) if started.elapsed() < START_LIMIT => {
+                    tokio::time::sleep(Duration::from_millis(250)).await
+                }
+                outcome => panic!("{function} did not start: {outcome:?}\n{}", self.log_tail()),
+            }
+        };
+        // Any answer from the handler (even a problem for a request it refuses) is JSON;
+        // the emulator's own errors are not.
+        let from_handler = reply
+            .header("content-type")
+            .is_some_and(|value| value.contains("json"))
+            && reply.body.first() == Some(&b'{');
+        assert!(
+            from_handler,
+            "{function}: {} {}\n{}",
+            reply.status,
+            reply.text(),
+            self.log_tail()
+        );
+        eprintln!(
+            "{function} answered its first invocation in {:.1}s",
+            started.elapsed().as_secs_f64()
+        );
+    }
+}
+
+impl Drop for Emulator {
+    fn drop(&mut self) {
+        // SIGTERM to the whole group (the emulator, cargo, the functions), then SIGKILL.
+        let group = format!("-{}", self.child.id());
+        for signal in ["-TERM", "-KILL"] {
+            let _ = Command::new("kill")
+                .args([signal, "--", &group])
+                .stderr(Stdio::null())
+                .status();
+            for _ in 0..50 {
+                if let Ok(Some(_)) = self.child.try_wait() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        }
+        let _ = self.child.wait();
+        let _ = std::fs::remove_file(&self.log);
+    }
+}
+
+/// The router standing in for API Gateway: each request goes to its function's URL on the
+/// emulator, and the function's answer comes back as it is.
+async fn gateway(listener: TcpListener, emulators: Arc<HashMap<String, SocketAddr>>) {
+    while let Ok((stream, _)) = listener.accept().await {
+        let emulators = emulators.clone();
+        tokio::spawn(async move {
+            let service = hyper::service::service_fn(move |request| {
+                let emulators = emulators.clone();
+                async move { Ok::<_, std::convert::Infallible>(forward(&emulators, request).await) }
+            });
+            let _ = hyper::server::conn::http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+        });
+    }
+}
+
+/// Headers that belong to one connection (or that the client sets itself), not forwarded.
+const HOP_BY_HOP: [&str; 4] = ["host", "connection", "content-length", "transfer-encoding"];
+
+/// Forwards one request to `/lambda-url/<function><path>` on its function's emulator.
+async fn forward(
+    emulators: &HashMap<String, SocketAddr>,
+    request: hyper::Request<Incoming>,
+) -> hyper::Response<Full<Bytes>> {
+    let (parts, body) = request.into_parts();
+    let body = body
+        .collect()
+        .await
+        .map(|collected| collected.to_bytes().to_vec())
+        .unwrap_or_default();
+    let method = parts.method.as_str();
+    let reply = |status: u16, text: String| {
+        hyper::Response::builder()
+            .status(status)
+            .body(Full::new(Bytes::from(text)))
+            .expect("a valid response")
+    };
+    let Some((function, &emulator)) = function_for(method, parts.uri.path())
+        .and_then(|function| Some((function, emulators.get(function)?)))
+    else {
+        return reply(404, format!("no function serves {method} {}", parts.uri));
+    };
+    let target = match parts.uri.path_and_query() {
+        Some(path) => format!("/lambda-url/{function}{path}"),
+        None => format!("/lambda-url/{function}/"),
+    };
+    let headers: Vec<(String, String)> = parts
+        .headers
+        .iter()
+        .filter(|(name, _)| !HOP_BY_HOP.contains(&name.as_str()))
+        .filter_map(|(name, value)| Some((name.to_string(), value.to_str().ok()?.to_string())))
+        .collect();
+    let headers: Vec<(&str, &str)> = headers
+        .iter()
+        .map(|(name, value)| (name.as_str(), value.as_str()))
+        .collect();
+    match try_request(emulator, method, &target, &headers, body).await {
+        Ok(answer) => {
+            let mut response = hyper::Response::builder().status(answer.status);
+            for (name, value) in &answer.headers {
+                if !HOP_BY_HOP.contains(&name.as_str()) {
+                    response = response.header(name, value);
+                }
+            }
+            response
+                .body(Full::new(Bytes::from(answer.body)))
+                .unwrap_or_else(|error| reply(502, format!("bad answer from {function}: {error}")))
+        }
+        Err(error) => reply(502, format!("{function} is unreachable: {error}")),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_complete_game_through_the_function_binaries_under_the_runtime_emulator() {
+    if std::env::var(SKIP_VARIABLE).is_ok_and(|value| !value.is_empty() && value != "0") {
+        eprintln!("SKIPPED: the Lambda end-to-end test ({SKIP_VARIABLE} is set)");
+        return;
+    }
+    let test_started = Instant::now();
+    ensure_cargo_lambda();
+    // Every function crate that serves an HTTP route (a function invoked otherwise, say by
+    // a queue, has nothing to do with this test).
+    let (functions, others): (Vec<String>, Vec<String>) = function_crates()
+        .into_iter()
+        .partition(|function| serves_a_route(function));
+    if !others.is_empty() {
+        eprintln!("not HTTP functions, not started here: {others:?}");
+    }
+    assert!(functions.len() >= 10, "the HTTP functions: {functions:?}");
+    tokio::task::spawn_blocking({
+        let functions = functions.clone();
+        move || build_functions(&functions)
+    })
+    .await
+    .expect("the build ran");
+
+    let store = store::dynamo::testing::store().await;
+    let endpoint = store::dynamo::testing::endpoint();
+    let emulators: Vec<Emulator> = functions
+        .iter()
+        .map(|function| Emulator::start(function, store.table(), &endpoint))
+        .collect();
+    for emulator in &emulators {
+        emulator.start_function().await;
+    }
+    let logs = || {
+        emulators
+            .iter()
+            .map(Emulator::log_tail)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
+    let addr = listener.local_addr().expect("its address");
+    let routes = emulators
+        .iter()
+        .map(|emulator| (emulator.function.clone(), emulator.addr))
+        .collect();
+    tokio::spawn(gateway(listener, Arc::new(routes)));
+    let app = TestApp {
+        addr,
+        store: Arc::new(store),
+        db: api_tests::temp_db("unused"),
+    };
+
+    let played = tokio::time::timeout(GAME_LIMIT, async {
+        let game = app
+            .start_game("tulip-bubble", 3, serde_json::json!({}))
+            .await;
+        let moves = play_randomly(&app, &game, 11, 5_000).await;
+        (game, moves)
+    })
+    .await;
+    let Ok((game, moves)) = played else {
+        panic!("the game did not finish within {GAME_LIMIT:?}\n{}", logs());
+    };
+
+    // The audit, through get-audit, verifies offline.
+    let audit = app.get(&format!("/v1/games/{}/audit", game.id), None).await;
+    assert_eq!(audit.status, 200, "{}", audit.text());
+    let audit: api::audit::Audit = serde_json::from_slice(&audit.body).expect("an audit");
+    let verified = api::audit::verify(&api::registry(), &audit).expect("the audit verifies");
+    assert_eq!(verified.entries, moves + 1, "setup plus every move");
+    assert_eq!(app.record(&game.id).await.status, store::Status::Finished);
+    // The other functions answer too: the log, the lobby, the rulesets, the spec.
+    let log = app
+        .get(
+            &format!("/v1/games/{}/log?limit=5", game.id),
+            Some(&game.tokens[0]),
+        )
+        .await;
+    assert_eq!(log.status, 200, "{}", log.text());
+    assert_eq!(log.json()["entries"].as_array().map(Vec::len), Some(5));
+    for path in ["/v1/games", "/v1/rulesets", "/openapi.json", "/docs"] {
+        let reply = app.get(path, None).await;
+        assert_eq!(reply.status, 200, "{path}: {}", reply.text());
+    }
+    eprintln!(
+        "lambda e2e: {moves} moves through {} functions; {:.1}s in all",
+        functions.len(),
+        test_started.elapsed().as_secs_f64()
+    );
+}
+
+/// Whether some route maps to `function`.
+fn serves_a_route(function: &str) -> bool {
+    let probes = [
+        ("GET", "/v1/rulesets"),
+        ("POST", "/v1/games"),
+        ("GET", "/v1/games"),
+        ("GET", "/v1/games/g"),
+        ("POST", "/v1/games/g/seats/0"),
+        ("GET", "/v1/games/g/legal-actions"),
+        ("POST", "/v1/games/g/actions"),
+        ("GET", "/v1/games/g/log"),
+        ("GET", "/v1/games/g/audit"),
+        ("GET", "/openapi.json"),
+    ];
+    probes
+        .iter()
+        .any(|(method, path)| function_for(method, path) == Some(function))
+}
