@@ -1,5 +1,6 @@
-//! The pieces of the `beurs` binary: the local HTTP server over the embedded store
-//! ([`serve`]) and offline audit verification ([`verify`]).
+//! The pieces of the `beurs` binary: the local HTTP server over the embedded store or, with
+//! the `dynamo` feature, a DynamoDB table ([`serve`], [`store_choice`]) and offline audit
+//! verification ([`verify`]).
 //!
 //! Architecture invariant: no route logic lives here. The server turns hyper requests into
 //! the `lambda_http` requests the API handlers take and calls `api::route`, the same code
@@ -7,4 +8,5 @@
 
 pub mod bench;
 pub mod serve;
+pub mod store_choice;
 pub mod verify;

@@ -18,16 +18,19 @@ pub struct Config {
     pub addr: String,
     /// SQLite file.
     pub db: PathBuf,
+    /// SQLite (`db`) or a DynamoDB table: see [`crate::store_choice`].
+    pub store: crate::store_choice::StoreChoice,
 }
 
 impl Config {
-    /// From `--addr`/`--db` flags, then `BEURS_ADDR`/`BEURS_DB`, then the defaults.
+    /// From `--addr`/`--db` (and the store) flags, then `BEURS_ADDR`/`BEURS_DB`, then the defaults.
     pub fn from_args(args: &[String]) -> anyhow::Result<Config> {
         let mut config = Config {
             addr: std::env::var("BEURS_ADDR").unwrap_or_else(|_| "127.0.0.1:8080".into()),
             db: std::env::var("BEURS_DB")
                 .unwrap_or_else(|_| "beurs.sqlite".into())
                 .into(),
+            store: crate::store_choice::StoreChoice::from_env()?,
         };
         let mut args = args.iter();
         while let Some(flag) = args.next() {
@@ -35,6 +38,9 @@ impl Config {
             match flag.as_str() {
                 "--addr" => config.addr = value()?.clone(),
                 "--db" => config.db = value()?.into(),
+                flag if crate::store_choice::FLAGS.contains(&flag) => {
+                    config.store.set_flag(flag, || value().cloned())?
+                }
                 other => bail!("unknown flag '{other}' (try: beurs help)"),
             }
         }
@@ -44,18 +50,14 @@ impl Config {
 
 /// Opens the store and serves until the process is stopped.
 pub async fn run(config: Config) -> anyhow::Result<()> {
-    let store = store::SqliteStore::open(&config.db)
-        .with_context(|| format!("opening {}", config.db.display()))?;
+    let (store, location) = config.store.open(&config.db).await?;
     let listener = TcpListener::bind(&config.addr)
         .await
         .with_context(|| format!("binding {}", config.addr))?;
     let addr = listener.local_addr()?;
     // Tests and scripts read this line to find the port when binding to port 0.
-    println!(
-        "beurs listening on http://{addr} (database {})",
-        config.db.display()
-    );
-    serve(listener, Arc::new(api::AppCtx::new(Arc::new(store)))).await
+    println!("beurs listening on http://{addr} ({location})");
+    serve(listener, Arc::new(api::AppCtx::new(store))).await
 }
 
 /// Serves connections from `listener` forever.
