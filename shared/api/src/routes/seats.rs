@@ -154,6 +154,7 @@ async fn claim(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
             expected_version,
             entry,
             idempotency: None,
+            outbox: Vec::new(),
         };
         match ctx.store.commit(&commit).await {
             Ok(()) => {
