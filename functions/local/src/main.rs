@@ -6,12 +6,14 @@
 use anyhow::{bail, Context};
 
 const USAGE: &str = "usage:
-  beurs [serve] [--addr HOST:PORT] [--db PATH]   serve the API (default 127.0.0.1:8080, ./beurs.sqlite)
+  beurs [serve] [--addr HOST:PORT] [--db PATH] [--dev]
+                                                 serve the API (default 127.0.0.1:8080, ./beurs.sqlite);
+                                                 --dev lets webhooks call loopback receivers over http
   beurs verify <audit.json | http://…/audit>     replay a finished game's audit and check every hash
   beurs bench [--clients 16] [--seconds 20] [--ruleset ID|all] [--url http://…] [--dir PATH]
                                                  random players over HTTP + store-only commit rate
   beurs openapi                                  print the OpenAPI document
-environment: BEURS_ADDR, BEURS_DB";
+environment: BEURS_ADDR, BEURS_DB, BEURS_DEV=1";
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {

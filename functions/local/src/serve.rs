@@ -9,6 +9,7 @@ use hyper_util::rt::TokioIo;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::net::TcpListener;
 
 /// Where to listen and where the database lives.
@@ -18,6 +19,8 @@ pub struct Config {
     pub addr: String,
     /// SQLite file.
     pub db: PathBuf,
+    /// Dev mode: webhooks may call loopback receivers over plain http.
+    pub dev: bool,
 }
 
 impl Config {
@@ -28,6 +31,7 @@ impl Config {
             db: std::env::var("BEURS_DB")
                 .unwrap_or_else(|_| "beurs.sqlite".into())
                 .into(),
+            dev: std::env::var("BEURS_DEV").is_ok_and(|value| value == "1" || value == "true"),
         };
         let mut args = args.iter();
         while let Some(flag) = args.next() {
@@ -35,6 +39,7 @@ impl Config {
             match flag.as_str() {
                 "--addr" => config.addr = value()?.clone(),
                 "--db" => config.db = value()?.into(),
+                "--dev" => config.dev = true,
                 other => bail!("unknown flag '{other}' (try: beurs help)"),
             }
         }
@@ -55,7 +60,18 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         "beurs listening on http://{addr} (database {})",
         config.db.display()
     );
-    serve(listener, Arc::new(api::AppCtx::new(Arc::new(store)))).await
+    if config.dev {
+        println!("dev mode: webhooks may call http://127.0.0.1 and other loopback receivers");
+    }
+    let webhooks = api::webhooks::WebhookConfig {
+        dev: config.dev,
+        ..Default::default()
+    };
+    let ctx = Arc::new(api::AppCtx::new(Arc::new(store)).with_webhooks(webhooks));
+    // The webhook worker drains the outbox in the background; notifications left pending by
+    // an earlier run (a crash, a restart) are picked up on start.
+    tokio::spawn(ctx.deliverer().run(Duration::from_secs(1)));
+    serve(listener, ctx).await
 }
 
 /// Serves connections from `listener` forever.

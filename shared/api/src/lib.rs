@@ -26,6 +26,7 @@ pub mod http;
 pub mod openapi;
 pub mod routes;
 pub mod time;
+pub mod webhooks;
 
 #[cfg(feature = "dynamo")]
 pub use env::EnvError;
@@ -35,6 +36,7 @@ pub use routes::games::{create_game, get_game, list_games};
 pub use routes::log::{get_audit, get_log};
 pub use routes::rulesets::list_rulesets;
 pub use routes::seats::claim_seat;
+pub use routes::webhooks::{create_webhook, delete_webhook, list_deliveries, list_webhooks};
 
 use game_core::Registry;
 use lambda_http::{Body, Request, RequestExt, Response};
@@ -60,6 +62,8 @@ pub struct AppCtx {
     pub registry: Registry,
     /// The OpenAPI document, built once.
     pub openapi_json: serde_json::Value,
+    /// Webhook policy (dev mode, retries) and the delivery worker's wake-up signal.
+    pub webhooks: webhooks::WebhookConfig,
 }
 
 impl AppCtx {
@@ -71,6 +75,21 @@ impl AppCtx {
             store,
             registry,
             openapi_json,
+            webhooks: webhooks::WebhookConfig::default(),
+        }
+    }
+
+    /// The same context with another webhook configuration (dev mode, a test schedule).
+    pub fn with_webhooks(mut self, config: webhooks::WebhookConfig) -> AppCtx {
+        self.webhooks = config;
+        self
+    }
+
+    /// A delivery worker over this context's store and webhook configuration.
+    pub fn deliverer(&self) -> webhooks::Deliverer {
+        webhooks::Deliverer {
+            store: self.store.clone(),
+            config: self.webhooks.clone(),
         }
     }
 }
@@ -86,6 +105,10 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/v1/games/{id}/actions"),
     ("GET", "/v1/games/{id}/log"),
     ("GET", "/v1/games/{id}/audit"),
+    ("POST", "/v1/games/{id}/webhooks"),
+    ("GET", "/v1/games/{id}/webhooks"),
+    ("DELETE", "/v1/games/{id}/webhooks/{hook}"),
+    ("GET", "/v1/games/{id}/webhooks/{hook}/deliveries"),
     ("GET", "/openapi.json"),
     ("GET", "/docs"),
 ];
@@ -143,6 +166,12 @@ pub async fn route(ctx: &AppCtx, request: Request) -> Response<Body> {
             ("POST", "/v1/games/{id}/actions") => submit_action(ctx, request).await,
             ("GET", "/v1/games/{id}/log") => get_log(ctx, request).await,
             ("GET", "/v1/games/{id}/audit") => get_audit(ctx, request).await,
+            ("POST", "/v1/games/{id}/webhooks") => create_webhook(ctx, request).await,
+            ("GET", "/v1/games/{id}/webhooks") => list_webhooks(ctx, request).await,
+            ("DELETE", "/v1/games/{id}/webhooks/{hook}") => delete_webhook(ctx, request).await,
+            ("GET", "/v1/games/{id}/webhooks/{hook}/deliveries") => {
+                list_deliveries(ctx, request).await
+            }
             ("GET", "/openapi.json") => get_openapi(ctx, request).await,
             _ => get_docs(ctx, request).await,
         };
@@ -152,6 +181,7 @@ pub async fn route(ctx: &AppCtx, request: Request) -> Response<Body> {
         [] => error::ApiError::RouteNotFound,
         ["GET"] => error::ApiError::MethodNotAllowed { allow: "GET" },
         ["POST"] => error::ApiError::MethodNotAllowed { allow: "POST" },
+        ["DELETE"] => error::ApiError::MethodNotAllowed { allow: "DELETE" },
         _ => error::ApiError::MethodNotAllowed { allow: "GET, POST" },
     };
     http::respond(&request, Err(error))
