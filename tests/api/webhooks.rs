@@ -6,7 +6,7 @@
 use crate::options_for;
 use api::webhooks::{RetryPolicy, WebhookConfig};
 use api_tests::webhooks::{verify_with_reference, Received, Receiver};
-use api_tests::{random_move, spawn_app, spawn_app_at, temp_db, StartedGame, TestApp};
+use api_tests::{random_move, remove_db, spawn_app, spawn_app_at, temp_db, StartedGame, TestApp};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
@@ -252,14 +252,6 @@ async fn a_complete_game_notifies_each_seat_of_its_turns_with_its_own_view() {
         && d["attempts"][0]["status_code"] == 204));
     drop(app);
     remove_db(&db);
-}
-
-fn remove_db(db: &std::path::Path) {
-    for suffix in ["", "-wal", "-shm"] {
-        let mut path = db.to_path_buf().into_os_string();
-        path.push(suffix);
-        let _ = std::fs::remove_file(path);
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -32,15 +32,19 @@ impl Drop for TestApp {
         for task in &self.tasks {
             task.abort();
         }
-        if !self.remove_db {
-            return;
+        if self.remove_db {
+            remove_db(&self.db);
         }
-        // The server task may still hold the file open; removing it is fine on Unix.
-        for suffix in ["", "-wal", "-shm"] {
-            let mut path = self.db.clone().into_os_string();
-            path.push(suffix);
-            let _ = std::fs::remove_file(path);
-        }
+    }
+}
+
+/// Removes an SQLite database and its WAL files. A server task may still hold them open;
+/// removing them is fine on Unix.
+pub fn remove_db(db: &std::path::Path) {
+    for suffix in ["", "-wal", "-shm"] {
+        let mut path = db.to_path_buf().into_os_string();
+        path.push(suffix);
+        let _ = std::fs::remove_file(path);
     }
 }
 
