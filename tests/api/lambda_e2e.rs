@@ -395,11 +395,7 @@ async fn a_complete_game_through_the_function_binaries_under_the_runtime_emulato
         .map(|emulator| (emulator.function.clone(), emulator.addr))
         .collect();
     tokio::spawn(gateway(listener, Arc::new(routes)));
-    let app = TestApp {
-        addr,
-        store: Arc::new(store),
-        db: api_tests::temp_db("unused"),
-    };
+    let app = TestApp::external(addr, Arc::new(store));
 
     let played = tokio::time::timeout(GAME_LIMIT, async {
         let game = app

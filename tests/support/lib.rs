@@ -2,6 +2,7 @@
 //! database, a minimal HTTP client, and a random player that uses only `legal-actions`.
 
 pub mod apigw;
+pub mod webhooks;
 
 use game_core::GameRng;
 use http_body_util::{BodyExt, Full};
@@ -20,16 +21,30 @@ pub struct TestApp {
     pub store: Arc<dyn store::GameStore>,
     /// The database file.
     pub db: PathBuf,
+    /// The server's (and webhook worker's) tasks, stopped when the app is dropped.
+    tasks: Vec<tokio::task::AbortHandle>,
+    /// Whether dropping the app removes its database (not when a test restarts on it).
+    remove_db: bool,
 }
 
 impl Drop for TestApp {
     fn drop(&mut self) {
-        // The server task may still hold the file open; removing it is fine on Unix.
-        for suffix in ["", "-wal", "-shm"] {
-            let mut path = self.db.clone().into_os_string();
-            path.push(suffix);
-            let _ = std::fs::remove_file(path);
+        for task in &self.tasks {
+            task.abort();
         }
+        if self.remove_db {
+            remove_db(&self.db);
+        }
+    }
+}
+
+/// Removes an SQLite database and its WAL files. A server task may still hold them open;
+/// removing them is fine on Unix.
+pub fn remove_db(db: &std::path::Path) {
+    for suffix in ["", "-wal", "-shm"] {
+        let mut path = db.to_path_buf().into_os_string();
+        path.push(suffix);
+        let _ = std::fs::remove_file(path);
     }
 }
 
@@ -89,8 +104,36 @@ pub async fn spawn_app() -> TestApp {
         .expect("bind a free port");
     let addr = listener.local_addr().expect("local address");
     let ctx = Arc::new(api::AppCtx::new(store.clone()));
-    tokio::spawn(local::serve::serve(listener, ctx));
-    TestApp { addr, store, db }
+    let server = tokio::spawn(local::serve::serve(listener, ctx));
+    TestApp {
+        addr,
+        store,
+        db,
+        tasks: vec![server.abort_handle()],
+        remove_db: true,
+    }
+}
+
+/// Starts a server and its webhook delivery worker (as `beurs serve` runs them) over the
+/// SQLite database `db`, which is kept when the app is dropped, so that a test can stop the
+/// server and start another on the same file: a restart.
+pub async fn spawn_app_at(db: &std::path::Path, webhooks: api::webhooks::WebhookConfig) -> TestApp {
+    let store: Arc<dyn store::GameStore> =
+        Arc::new(store::SqliteStore::open(db).expect("open the test database"));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind a free port");
+    let addr = listener.local_addr().expect("local address");
+    let ctx = Arc::new(api::AppCtx::new(store.clone()).with_webhooks(webhooks));
+    let worker = tokio::spawn(ctx.deliverer().run(std::time::Duration::from_millis(50)));
+    let server = tokio::spawn(local::serve::serve(listener, ctx));
+    TestApp {
+        addr,
+        store,
+        db: db.to_path_buf(),
+        tasks: vec![server.abort_handle(), worker.abort_handle()],
+        remove_db: false,
+    }
 }
 
 /// Starts a server on `127.0.0.1:0` over `store` instead of SQLite (e.g. a DynamoStore on the
@@ -101,16 +144,30 @@ pub async fn spawn_app_with(store: Arc<dyn store::GameStore>) -> TestApp {
         .expect("bind a free port");
     let addr = listener.local_addr().expect("local address");
     let ctx = Arc::new(api::AppCtx::new(store.clone()));
-    tokio::spawn(local::serve::serve(listener, ctx));
+    let server = tokio::spawn(local::serve::serve(listener, ctx));
     // No database file is created; the path only satisfies `TestApp`'s cleanup.
     TestApp {
         addr,
         store,
         db: temp_db("unused"),
+        tasks: vec![server.abort_handle()],
+        remove_db: true,
     }
 }
 
 impl TestApp {
+    /// A client of a server that something else runs at `addr` (e.g. Lambda emulators behind
+    /// a router), over `store`.
+    pub fn external(addr: SocketAddr, store: Arc<dyn store::GameStore>) -> TestApp {
+        TestApp {
+            addr,
+            store,
+            db: temp_db("unused"),
+            tasks: Vec::new(),
+            remove_db: true,
+        }
+    }
+
     /// Sends one request with a raw body and extra headers.
     pub async fn send(
         &self,
@@ -330,19 +387,35 @@ pub async fn play_randomly(
     max_moves: usize,
 ) -> usize {
     let mut moves = 0;
-    let mut step = 0u64;
-    loop {
-        step += 1;
+    while random_move(app, game, bot_seed, moves as u64 + 1)
+        .await
+        .is_some()
+    {
+        moves += 1;
+        assert!(
+            moves <= max_moves,
+            "the game did not finish within {max_moves} moves"
+        );
+    }
+    moves
+}
+
+/// Makes one random move in a started game, by a random seat in `to_act`, with a random choice
+/// from its `GET …/legal-actions`; returns the seat, or `None` if the game is over. Every
+/// concrete listed action must be accepted. `step` varies the choice between calls.
+pub async fn random_move(
+    app: &TestApp,
+    game: &StartedGame,
+    bot_seed: u64,
+    step: u64,
+) -> Option<usize> {
+    {
         let envelope = app.get(&format!("/v1/games/{}", game.id), None).await;
         assert_eq!(envelope.status, 200, "{}", envelope.text());
         let envelope = envelope.json();
         if envelope["status"] == "finished" {
-            return moves;
+            return None;
         }
-        assert!(
-            moves < max_moves,
-            "the game did not finish within {max_moves} moves"
-        );
         let to_act: Vec<u64> = envelope["to_act"]
             .as_array()
             .expect("to_act")
@@ -390,6 +463,6 @@ pub async fn play_randomly(
             }
         }
         assert!(accepted, "no sampled action was accepted for seat {seat}");
-        moves += 1;
+        Some(seat)
     }
 }

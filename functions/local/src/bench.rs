@@ -279,6 +279,7 @@ async fn store_commit_rate(
                 log_len: 0,
                 created_at: 0,
                 updated_at: 0,
+                hooks: Vec::new(),
             };
             store.create(&record).await?;
             while Instant::now() < deadline {
@@ -294,7 +295,7 @@ async fn store_commit_rate(
                     state_hash: "ab".repeat(32),
                     at: 0,
                 };
-                store.commit(&Commit { record: next.clone(), expected_version: record.version, entry: Some(entry), idempotency: None }).await?;
+                store.commit(&Commit { record: next.clone(), expected_version: record.version, entry: Some(entry), idempotency: None, outbox: Vec::new() }).await?;
                 commits.fetch_add(1, Ordering::Relaxed);
                 record = next;
             }

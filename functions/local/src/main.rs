@@ -6,7 +6,9 @@
 use anyhow::{bail, Context};
 
 const USAGE: &str = "usage:
-  beurs [serve] [--addr HOST:PORT] [--db PATH]   serve the API (default 127.0.0.1:8080, ./beurs.sqlite)
+  beurs [serve] [--addr HOST:PORT] [--db PATH] [--dev]
+                                                 serve the API (default 127.0.0.1:8080, ./beurs.sqlite);
+                                                 --dev lets webhooks call loopback receivers over http
         [--store sqlite|dynamodb] [--table NAME] [--create-table]
                                                  or from a DynamoDB table (a build with --features dynamo;
                                                  AWS_ENDPOINT_URL for moto or DynamoDB Local)
@@ -14,7 +16,7 @@ const USAGE: &str = "usage:
   beurs bench [--clients 16] [--seconds 20] [--ruleset ID|all] [--url http://…] [--dir PATH]
                                                  random players over HTTP + store-only commit rate
   beurs openapi                                  print the OpenAPI document
-environment: BEURS_ADDR, BEURS_DB, BEURS_STORE, BEURS_TABLE";
+environment: BEURS_ADDR, BEURS_DB, BEURS_DEV=1, BEURS_STORE, BEURS_TABLE";
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {

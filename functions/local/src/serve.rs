@@ -9,6 +9,7 @@ use hyper_util::rt::TokioIo;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::net::TcpListener;
 
 /// Where to listen and where the database lives.
@@ -20,6 +21,8 @@ pub struct Config {
     pub db: PathBuf,
     /// SQLite (`db`) or a DynamoDB table: see [`crate::store_choice`].
     pub store: crate::store_choice::StoreChoice,
+    /// Dev mode: webhooks may call loopback receivers over plain http.
+    pub dev: bool,
 }
 
 impl Config {
@@ -31,6 +34,7 @@ impl Config {
                 .unwrap_or_else(|_| "beurs.sqlite".into())
                 .into(),
             store: crate::store_choice::StoreChoice::from_env()?,
+            dev: std::env::var("BEURS_DEV").is_ok_and(|value| value == "1" || value == "true"),
         };
         let mut args = args.iter();
         while let Some(flag) = args.next() {
@@ -41,6 +45,7 @@ impl Config {
                 flag if crate::store_choice::FLAGS.contains(&flag) => {
                     config.store.set_flag(flag, || value().cloned())?
                 }
+                "--dev" => config.dev = true,
                 other => bail!("unknown flag '{other}' (try: beurs help)"),
             }
         }
@@ -57,7 +62,18 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     let addr = listener.local_addr()?;
     // Tests and scripts read this line to find the port when binding to port 0.
     println!("beurs listening on http://{addr} ({location})");
-    serve(listener, Arc::new(api::AppCtx::new(store))).await
+    if config.dev {
+        println!("dev mode: webhooks may call http://127.0.0.1 and other loopback receivers");
+    }
+    let webhooks = api::webhooks::WebhookConfig {
+        dev: config.dev,
+        ..Default::default()
+    };
+    let ctx = Arc::new(api::AppCtx::new(store).with_webhooks(webhooks));
+    // The webhook worker drains the outbox in the background; notifications left pending by
+    // an earlier run (a crash, a restart) are picked up on start.
+    tokio::spawn(ctx.deliverer().run(Duration::from_secs(1)));
+    serve(listener, ctx).await
 }
 
 /// Serves connections from `listener` forever.

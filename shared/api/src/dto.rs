@@ -245,3 +245,113 @@ pub struct LogPage {
     /// Pass as `after` to get the next page; null when there are no more entries now.
     pub next_after: Option<u64>,
 }
+
+/// A notification type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum WebhookEvent {
+    /// (Seats) the game is now waiting on your seat.
+    Turn,
+    /// (Admin) a move was made; public information only.
+    Action,
+    /// (Seats and admin) the game is over.
+    Finished,
+}
+
+impl WebhookEvent {
+    /// The type as sent in payloads.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WebhookEvent::Turn => crate::webhooks::TURN,
+            WebhookEvent::Action => crate::webhooks::ACTION,
+            WebhookEvent::Finished => crate::webhooks::FINISHED,
+        }
+    }
+}
+
+/// Subscribe to notifications.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateWebhook {
+    /// Where to POST notifications: an `https` URL on a public address.
+    #[schema(example = "https://bot.example/beurs", max_length = 2048)]
+    pub url: String,
+    /// What to be notified of. A seat may choose `turn` and `finished` (the default: both);
+    /// the admin `action` and `finished` (the default: both).
+    #[serde(default)]
+    #[schema(min_items = 1, max_items = 3)]
+    pub events: Option<Vec<WebhookEvent>>,
+}
+
+/// A subscription.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Webhook {
+    /// The subscription id.
+    pub id: String,
+    /// Where notifications go.
+    pub url: String,
+    /// What is notified.
+    pub events: Vec<WebhookEvent>,
+    /// The subscribing seat; null for the admin.
+    pub seat: Option<u8>,
+    /// RFC 3339.
+    pub created_at: String,
+    /// Why deliveries stopped (the receiver answered 410 Gone), or null.
+    pub disabled: Option<String>,
+}
+
+/// A new subscription, with its signing secret (shown only in this response).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CreatedWebhook {
+    /// The subscription.
+    #[serde(flatten)]
+    pub webhook: Webhook,
+    /// The Standard Webhooks signing secret (`whsec_…`): verify `webhook-signature` with it.
+    pub secret: String,
+}
+
+/// The caller's subscriptions.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct WebhookList {
+    /// Newest last.
+    pub webhooks: Vec<Webhook>,
+}
+
+/// One delivery attempt.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DeliveryAttempt {
+    /// 1 for the first.
+    pub attempt: u32,
+    /// RFC 3339.
+    pub at: String,
+    /// The receiver's HTTP status, or null if it did not answer.
+    pub status_code: Option<u16>,
+    /// Why there was no answer (refused address, timeout, connection error), or null.
+    pub error: Option<String>,
+}
+
+/// One notification and its delivery.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Delivery {
+    /// The `webhook-id` (the same on every attempt).
+    pub id: String,
+    /// The notification type.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// `pending`, `delivered`, `failed` (attempts used up, or 410 Gone) or `cancelled`
+    /// (subscription deleted or disabled first).
+    pub status: String,
+    /// RFC 3339: when the move that caused it was committed.
+    pub created_at: String,
+    /// The attempts so far, oldest first.
+    pub attempts: Vec<DeliveryAttempt>,
+    /// RFC 3339: when the next attempt is due, while pending.
+    pub next_attempt_at: Option<String>,
+}
+
+/// A subscription's recent notifications.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DeliveryList {
+    /// Newest first.
+    pub deliveries: Vec<Delivery>,
+}

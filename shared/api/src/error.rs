@@ -36,6 +36,9 @@ pub enum ApiError {
     /// No such route or method.
     #[error("no such route")]
     RouteNotFound,
+    /// No such webhook subscription of the caller's in this game.
+    #[error("no such webhook subscription of yours in this game")]
+    HookNotFound,
     /// The route exists but not for this method.
     #[error("this resource supports only {allow}")]
     MethodNotAllowed {
@@ -78,7 +81,10 @@ impl ApiError {
             ApiError::BadRequest(_) => 400,
             ApiError::Unauthorized(_) => 401,
             ApiError::Forbidden(_) => 403,
-            ApiError::GameNotFound | ApiError::SeatNotFound(_) | ApiError::RouteNotFound => 404,
+            ApiError::GameNotFound
+            | ApiError::SeatNotFound(_)
+            | ApiError::RouteNotFound
+            | ApiError::HookNotFound => 404,
             ApiError::MethodNotAllowed { .. } => 405,
             ApiError::Conflict { .. } => 409,
             ApiError::StaleVersion { .. } => 412,
@@ -98,6 +104,7 @@ impl ApiError {
             ApiError::GameNotFound => "game-not-found",
             ApiError::SeatNotFound(_) => "seat-not-found",
             ApiError::RouteNotFound => "route-not-found",
+            ApiError::HookNotFound => "webhook-not-found",
             ApiError::MethodNotAllowed { .. } => "method-not-allowed",
             ApiError::Conflict { code, .. } | ApiError::Unprocessable { code, .. } => code,
             ApiError::StaleVersion { .. } => "stale-version",

@@ -37,6 +37,11 @@ impl Reply {
         }
     }
 
+    /// A reply without a body (204).
+    pub fn empty(status: u16) -> Reply {
+        Reply::raw(status, String::new())
+    }
+
     /// Adds a header.
     pub fn header(mut self, name: &'static str, value: String) -> Reply {
         self.headers.push((name, value));
@@ -48,9 +53,10 @@ impl Reply {
 pub fn respond(request: &Request, result: Result<Reply, ApiError>) -> Response<Body> {
     match result {
         Ok(reply) => {
-            let mut builder = Response::builder()
-                .status(reply.status)
-                .header("content-type", "application/json");
+            let mut builder = Response::builder().status(reply.status);
+            if !reply.body.is_empty() {
+                builder = builder.header("content-type", "application/json");
+            }
             for (name, value) in reply.headers {
                 builder = builder.header(name, value);
             }

@@ -26,6 +26,7 @@ pub mod http;
 pub mod openapi;
 pub mod routes;
 pub mod time;
+pub mod webhooks;
 
 #[cfg(feature = "dynamo")]
 pub use env::EnvError;
@@ -57,6 +58,8 @@ pub struct AppCtx {
     pub registry: Registry,
     /// The OpenAPI document, built once.
     pub openapi_json: serde_json::Value,
+    /// Webhook policy (dev mode, retries) and the delivery worker's wake-up signal.
+    pub webhooks: webhooks::WebhookConfig,
 }
 
 impl AppCtx {
@@ -68,6 +71,21 @@ impl AppCtx {
             store,
             registry,
             openapi_json,
+            webhooks: webhooks::WebhookConfig::default(),
+        }
+    }
+
+    /// The same context with another webhook configuration (dev mode, a test schedule).
+    pub fn with_webhooks(mut self, config: webhooks::WebhookConfig) -> AppCtx {
+        self.webhooks = config;
+        self
+    }
+
+    /// A delivery worker over this context's store and webhook configuration.
+    pub fn deliverer(&self) -> webhooks::Deliverer {
+        webhooks::Deliverer {
+            store: self.store.clone(),
+            config: self.webhooks.clone(),
         }
     }
 }
@@ -83,6 +101,10 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/v1/games/{id}/actions"),
     ("GET", "/v1/games/{id}/log"),
     ("GET", "/v1/games/{id}/audit"),
+    ("POST", "/v1/games/{id}/webhooks"),
+    ("GET", "/v1/games/{id}/webhooks"),
+    ("DELETE", "/v1/games/{id}/webhooks/{hook}"),
+    ("GET", "/v1/games/{id}/webhooks/{hook}/deliveries"),
     ("GET", "/openapi.json"),
     ("GET", "/docs"),
 ];
@@ -181,6 +203,14 @@ handlers_with_path_parameters! {
     get_log = routes::log::get_log, "/v1/games/{id}/log";
     /// `GET /v1/games/{id}/audit`: the audit document.
     get_audit = routes::log::get_audit, "/v1/games/{id}/audit";
+    /// `POST /v1/games/{id}/webhooks`: subscribes to notifications.
+    create_webhook = routes::webhooks::create_webhook, "/v1/games/{id}/webhooks";
+    /// `GET /v1/games/{id}/webhooks`: the caller's subscriptions.
+    list_webhooks = routes::webhooks::list_webhooks, "/v1/games/{id}/webhooks";
+    /// `DELETE /v1/games/{id}/webhooks/{hook}`: unsubscribes.
+    delete_webhook = routes::webhooks::delete_webhook, "/v1/games/{id}/webhooks/{hook}";
+    /// `GET /v1/games/{id}/webhooks/{hook}/deliveries`: a subscription's recent deliveries.
+    list_deliveries = routes::webhooks::list_deliveries, "/v1/games/{id}/webhooks/{hook}/deliveries";
 }
 
 /// Serves every route from one entry point (the local server and the tests): finds the
@@ -208,6 +238,12 @@ pub async fn route(ctx: &AppCtx, request: Request) -> Response<Body> {
             ("POST", "/v1/games/{id}/actions") => submit_action(ctx, request).await,
             ("GET", "/v1/games/{id}/log") => get_log(ctx, request).await,
             ("GET", "/v1/games/{id}/audit") => get_audit(ctx, request).await,
+            ("POST", "/v1/games/{id}/webhooks") => create_webhook(ctx, request).await,
+            ("GET", "/v1/games/{id}/webhooks") => list_webhooks(ctx, request).await,
+            ("DELETE", "/v1/games/{id}/webhooks/{hook}") => delete_webhook(ctx, request).await,
+            ("GET", "/v1/games/{id}/webhooks/{hook}/deliveries") => {
+                list_deliveries(ctx, request).await
+            }
             ("GET", "/openapi.json") => get_openapi(ctx, request).await,
             _ => get_docs(ctx, request).await,
         };
@@ -217,6 +253,7 @@ pub async fn route(ctx: &AppCtx, request: Request) -> Response<Body> {
         [] => error::ApiError::RouteNotFound,
         ["GET"] => error::ApiError::MethodNotAllowed { allow: "GET" },
         ["POST"] => error::ApiError::MethodNotAllowed { allow: "POST" },
+        ["DELETE"] => error::ApiError::MethodNotAllowed { allow: "DELETE" },
         _ => error::ApiError::MethodNotAllowed { allow: "GET, POST" },
     };
     http::respond(&request, Err(error))

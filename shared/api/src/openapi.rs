@@ -26,13 +26,19 @@ use utoipa::{Modify, OpenApi};
         routes::actions::submit_action,
         routes::log::get_log,
         routes::log::get_audit,
+        routes::webhooks::create_webhook,
+        routes::webhooks::list_webhooks,
+        routes::webhooks::delete_webhook,
+        routes::webhooks::list_deliveries,
     ),
     components(schemas(
         error::Problem,
         dto::RulesetInfo, dto::RulesetList, dto::CreateGame, dto::CreatedGame, dto::ClaimSeat,
         dto::ClaimedSeat, dto::SeatInfo, dto::You, dto::GameEnvelope, dto::GameSummary,
         dto::GameList, dto::LegalActions, dto::SubmitAction, dto::ActionResult, dto::LogItem,
-        dto::LogPage, audit::Audit, audit::AuditEntry, game_core::Outcome,
+        dto::LogPage, audit::Audit, audit::AuditEntry, game_core::Outcome, dto::WebhookEvent,
+        dto::CreateWebhook, dto::Webhook, dto::CreatedWebhook, dto::WebhookList,
+        dto::DeliveryAttempt, dto::Delivery, dto::DeliveryList,
     )),
     modifiers(&BearerAuth),
     tags(
@@ -40,6 +46,7 @@ use utoipa::{Modify, OpenApi};
         (name = "games", description = "Creating, listing, reading and auditing games"),
         (name = "seats", description = "Joining a game"),
         (name = "actions", description = "Playing: legal moves and submitting them"),
+        (name = "webhooks", description = "Signed notifications: subscriptions and deliveries"),
     )
 )]
 pub struct ApiDoc;

@@ -20,6 +20,12 @@ pub(crate) fn check_commit(commit: &Commit) -> Result<(), StoreError> {
             record.id, record.version, commit.expected_version
         )));
     }
+    if let Some(message) = commit.outbox.iter().find(|m| m.game_id != record.id) {
+        return Err(StoreError::Backend(format!(
+            "invalid commit for game {}: notification {} is for game {}",
+            record.id, message.id, message.game_id
+        )));
+    }
     Ok(())
 }
 

@@ -99,6 +99,97 @@ pub struct GameRecord {
     pub created_at: u64,
     /// Time of the last change, Unix milliseconds.
     pub updated_at: u64,
+    /// The game's webhook subscriptions. They live in the record so that a move, which must
+    /// know whom to notify, reads them with the game in its one read.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hooks: Vec<HookRecord>,
+}
+
+/// A webhook subscription of one seat or of the admin (DESIGN.md §6).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HookRecord {
+    /// The subscription id (`wh_…`).
+    pub id: String,
+    /// The subscribing seat; `None` for the admin.
+    pub seat: Option<u8>,
+    /// Where notifications are posted.
+    pub url: String,
+    /// The notification types subscribed to (`turn`, `action`, `finished`).
+    pub events: Vec<String>,
+    /// The signing secret (`whsec_…`). Shown to the subscriber once, when created; kept so the
+    /// server can sign, never shown again.
+    pub secret: String,
+    /// Creation time, Unix milliseconds.
+    pub created_at: u64,
+    /// Why deliveries stopped (the receiver answered 410 Gone), if they did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disabled: Option<String>,
+}
+
+/// Where a notification is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeliveryStatus {
+    /// Not delivered yet; due at `next_attempt_at`.
+    Pending,
+    /// A receiver answered 2xx.
+    Delivered,
+    /// Every attempt failed, or the receiver answered 410 Gone.
+    Failed,
+    /// The subscription was deleted or disabled before delivery.
+    Cancelled,
+}
+
+impl DeliveryStatus {
+    /// The status as stored and shown.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DeliveryStatus::Pending => "pending",
+            DeliveryStatus::Delivered => "delivered",
+            DeliveryStatus::Failed => "failed",
+            DeliveryStatus::Cancelled => "cancelled",
+        }
+    }
+}
+
+/// One delivery attempt of a notification.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Attempt {
+    /// 1 for the first attempt.
+    pub attempt: u32,
+    /// When it was made, Unix milliseconds.
+    pub at: u64,
+    /// The receiver's HTTP status, if it answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status_code: Option<u16>,
+    /// What went wrong before an answer (refused address, timeout, connection error).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// One notification in the outbox: written with the move that caused it, then delivered.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OutboxMessage {
+    /// The message id (`msg_…`): the `webhook-id`, the same on every attempt.
+    pub id: String,
+    /// The game.
+    pub game_id: String,
+    /// The subscription it is for.
+    pub hook_id: String,
+    /// The notification type.
+    pub event: String,
+    /// The JSON body, fixed when the move was committed.
+    pub body: String,
+    /// Creation time (the commit's), Unix milliseconds.
+    pub created_at: u64,
+    /// Where it is.
+    pub status: DeliveryStatus,
+    /// The attempts so far, oldest first.
+    #[serde(default)]
+    pub attempts: Vec<Attempt>,
+    /// When the next attempt is due, while pending; Unix milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_attempt_at: Option<u64>,
 }
 
 /// One entry of a game's log. Entry 0 is the setup.
@@ -144,6 +235,8 @@ pub struct Commit {
     pub entry: Option<LogEntry>,
     /// The idempotency record to keep with it.
     pub idempotency: Option<IdempotencyRecord>,
+    /// The notifications the change causes, stored with it (the transactional outbox).
+    pub outbox: Vec<OutboxMessage>,
 }
 
 /// A lobby listing filter.
@@ -224,4 +317,21 @@ pub trait GameStore: Send + Sync {
 
     /// The lobby: open, not invite-only games, oldest first, paginated.
     async fn list_open(&self, query: &ListQuery) -> Result<ListPage, StoreError>;
+
+    /// Pending notifications due at `now` (Unix ms) or earlier, most overdue first, at most
+    /// `limit`: what a local delivery worker drains. Stores whose outbox is drained by
+    /// something else (DynamoDB's stream) may return none.
+    async fn due_messages(&self, now: u64, limit: usize) -> Result<Vec<OutboxMessage>, StoreError>;
+
+    /// Saves a notification's new status, attempts and next attempt time (by `game_id`,
+    /// `hook_id`, `created_at` and `id`). `NotFound` if it is not in the outbox.
+    async fn update_message(&self, message: &OutboxMessage) -> Result<(), StoreError>;
+
+    /// One subscription's notifications, newest first, at most `limit`.
+    async fn messages(
+        &self,
+        game_id: &str,
+        hook_id: &str,
+        limit: usize,
+    ) -> Result<Vec<OutboxMessage>, StoreError>;
 }

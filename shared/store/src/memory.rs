@@ -5,8 +5,8 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::common::{check_commit, lobby_limit, LobbyCursor};
 use crate::{
-    Commit, GameRecord, GameStore, IdempotencyRecord, ListPage, ListQuery, LogEntry, Status,
-    StoreError,
+    Commit, DeliveryStatus, GameRecord, GameStore, IdempotencyRecord, ListPage, ListQuery,
+    LogEntry, OutboxMessage, Status, StoreError,
 };
 
 /// A store that keeps everything in memory and forgets it when dropped. For unit tests; it
@@ -26,6 +26,8 @@ struct Inner {
     log: BTreeMap<(String, u64), LogEntry>,
     /// Keyed by (game id, seat, key).
     idempotency: BTreeMap<(String, u8, String), IdempotencyRecord>,
+    /// The outbox, keyed by message id.
+    outbox: BTreeMap<String, OutboxMessage>,
 }
 
 impl MemoryStore {
@@ -96,6 +98,9 @@ impl GameStore for MemoryStore {
             inner
                 .idempotency
                 .insert((id.clone(), idem.seat, idem.key.clone()), idem.clone());
+        }
+        for message in &commit.outbox {
+            inner.outbox.insert(message.id.clone(), message.clone());
         }
         Ok(())
     }
@@ -169,5 +174,44 @@ impl GameStore for MemoryStore {
             None
         };
         Ok(ListPage { games, next_cursor })
+    }
+
+    async fn due_messages(&self, now: u64, limit: usize) -> Result<Vec<OutboxMessage>, StoreError> {
+        let inner = self.lock();
+        let mut due: Vec<&OutboxMessage> = inner
+            .outbox
+            .values()
+            .filter(|m| m.status == DeliveryStatus::Pending)
+            .filter(|m| m.next_attempt_at.unwrap_or(0) <= now)
+            .collect();
+        due.sort_by_key(|m| m.next_attempt_at.unwrap_or(0));
+        Ok(due.into_iter().take(limit).cloned().collect())
+    }
+
+    async fn update_message(&self, message: &OutboxMessage) -> Result<(), StoreError> {
+        let mut inner = self.lock();
+        match inner.outbox.get_mut(&message.id) {
+            Some(stored) if stored.game_id == message.game_id => {
+                *stored = message.clone();
+                Ok(())
+            }
+            _ => Err(StoreError::NotFound(message.id.clone())),
+        }
+    }
+
+    async fn messages(
+        &self,
+        game_id: &str,
+        hook_id: &str,
+        limit: usize,
+    ) -> Result<Vec<OutboxMessage>, StoreError> {
+        let inner = self.lock();
+        let mut found: Vec<&OutboxMessage> = inner
+            .outbox
+            .values()
+            .filter(|m| m.game_id == game_id && m.hook_id == hook_id)
+            .collect();
+        found.sort_by(|a, b| (b.created_at, &b.id).cmp(&(a.created_at, &a.id)));
+        Ok(found.into_iter().take(limit).cloned().collect())
     }
 }

@@ -17,7 +17,8 @@ use rusqlite::{
 
 use crate::common::{check_commit, lobby_limit, LobbyCursor};
 use crate::{
-    Commit, GameRecord, GameStore, IdempotencyRecord, ListPage, ListQuery, LogEntry, StoreError,
+    Commit, DeliveryStatus, GameRecord, GameStore, IdempotencyRecord, ListPage, ListQuery,
+    LogEntry, OutboxMessage, StoreError,
 };
 
 /// How long a statement waits for another process's write lock before failing. Our own
@@ -59,6 +60,20 @@ const MIGRATIONS: &[&str] = &[
         response TEXT NOT NULL,
         PRIMARY KEY (game_id, seat, key)
     ) STRICT, WITHOUT ROWID;",
+    // 2: the webhook outbox. `next_attempt_at` is set only while a message is pending, so the
+    // partial index of due messages holds exactly what the delivery worker still has to do.
+    "CREATE TABLE outbox (
+        id              TEXT PRIMARY KEY NOT NULL,
+        game_id         TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        hook_id         TEXT NOT NULL,
+        created_at      INTEGER NOT NULL,
+        status          TEXT NOT NULL
+            CHECK (status IN ('pending', 'delivered', 'failed', 'cancelled')),
+        next_attempt_at INTEGER,
+        message         TEXT NOT NULL
+    ) STRICT;
+    CREATE INDEX outbox_due ON outbox (next_attempt_at) WHERE status = 'pending';
+    CREATE INDEX outbox_by_hook ON outbox (game_id, hook_id, created_at);",
 ];
 
 /// A store in one SQLite database file (or in memory, for tests).
@@ -239,6 +254,11 @@ impl GameStore for SqliteStore {
             })
             .transpose()?;
         let expected_version = commit.expected_version;
+        let outbox = commit
+            .outbox
+            .iter()
+            .map(OutboxRow::new)
+            .collect::<Result<Vec<_>, _>>()?;
 
         self.run(move |conn| {
             let id = row.id.clone();
@@ -314,6 +334,25 @@ impl GameStore for SqliteStore {
                         ))
                     }
                 }
+            }
+            for message in &outbox {
+                tx.prepare_cached(
+                    "INSERT INTO outbox
+                         (id, game_id, hook_id, created_at, status, next_attempt_at, message)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                )
+                .and_then(|mut stmt| {
+                    stmt.execute(params![
+                        message.id,
+                        message.game_id,
+                        message.hook_id,
+                        message.created_at,
+                        message.status,
+                        message.next_attempt_at,
+                        message.message
+                    ])
+                })
+                .context(|| format!("queueing notification {} of game {id}", message.id))?;
             }
             tx.commit().context(|| format!("committing to game {id}"))
         })
@@ -437,6 +476,113 @@ impl GameStore for SqliteStore {
             Ok(ListPage { games, next_cursor })
         })
         .await
+    }
+
+    async fn due_messages(&self, now: u64, limit: usize) -> Result<Vec<OutboxMessage>, StoreError> {
+        let now = i64::try_from(now).unwrap_or(i64::MAX);
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        self.run(move |conn| {
+            let mut stmt = conn
+                .prepare_cached(
+                    "SELECT message FROM outbox
+                     WHERE status = 'pending' AND next_attempt_at <= ?1
+                     ORDER BY next_attempt_at LIMIT ?2",
+                )
+                .context(|| "reading due notifications")?;
+            let rows = stmt
+                .query_map(params![now, limit], |row| row.get::<_, String>(0))
+                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+                .context(|| "reading due notifications")?;
+            rows.iter()
+                .map(|json| from_json(json, || "decoding a notification"))
+                .collect()
+        })
+        .await
+    }
+
+    async fn update_message(&self, message: &OutboxMessage) -> Result<(), StoreError> {
+        let row = OutboxRow::new(message)?;
+        self.run(move |conn| {
+            let updated = conn
+                .prepare_cached(
+                    "UPDATE outbox SET status = ?3, next_attempt_at = ?4, message = ?5
+                     WHERE id = ?1 AND game_id = ?2",
+                )
+                .and_then(|mut stmt| {
+                    stmt.execute(params![
+                        row.id,
+                        row.game_id,
+                        row.status,
+                        row.next_attempt_at,
+                        row.message
+                    ])
+                })
+                .context(|| format!("updating notification {}", row.id))?;
+            if updated == 0 {
+                return Err(StoreError::NotFound(row.id.clone()));
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    async fn messages(
+        &self,
+        game_id: &str,
+        hook_id: &str,
+        limit: usize,
+    ) -> Result<Vec<OutboxMessage>, StoreError> {
+        let (game_id, hook_id) = (game_id.to_owned(), hook_id.to_owned());
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        self.run(move |conn| {
+            let mut stmt = conn
+                .prepare_cached(
+                    "SELECT message FROM outbox WHERE game_id = ?1 AND hook_id = ?2
+                     ORDER BY created_at DESC, id DESC LIMIT ?3",
+                )
+                .context(|| format!("listing deliveries of {hook_id}"))?;
+            let rows = stmt
+                .query_map(params![game_id, hook_id, limit], |row| {
+                    row.get::<_, String>(0)
+                })
+                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+                .context(|| format!("listing deliveries of {hook_id}"))?;
+            rows.iter()
+                .map(|json| from_json(json, || "decoding a notification"))
+                .collect()
+        })
+        .await
+    }
+}
+
+/// A notification as stored: the columns the worker queries on, and the full JSON.
+struct OutboxRow {
+    id: String,
+    game_id: String,
+    hook_id: String,
+    created_at: i64,
+    status: &'static str,
+    next_attempt_at: Option<i64>,
+    message: String,
+}
+
+impl OutboxRow {
+    fn new(message: &OutboxMessage) -> Result<OutboxRow, StoreError> {
+        let pending = message.status == DeliveryStatus::Pending;
+        Ok(OutboxRow {
+            id: message.id.clone(),
+            game_id: message.game_id.clone(),
+            hook_id: message.hook_id.clone(),
+            created_at: to_sql(message.created_at, "notification time")?,
+            status: message.status.as_str(),
+            next_attempt_at: match message.next_attempt_at {
+                Some(at) if pending => Some(to_sql(at, "next attempt time")?),
+                // A pending message without a time is due at once.
+                None if pending => Some(0),
+                _ => None,
+            },
+            message: to_json(message, "notification")?,
+        })
     }
 }
 

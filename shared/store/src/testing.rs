@@ -16,8 +16,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde_json::json;
 
 use crate::{
-    Commit, GameRecord, GameStore, IdempotencyRecord, ListPage, ListQuery, LogEntry, SeatRecord,
-    Status, StoreError,
+    Attempt, Commit, DeliveryStatus, GameRecord, GameStore, HookRecord, IdempotencyRecord,
+    ListPage, ListQuery, LogEntry, OutboxMessage, SeatRecord, Status, StoreError,
 };
 
 /// A plausible open game with id `id`: version 0, no log yet, three seats of which the first is
@@ -51,6 +51,7 @@ pub fn sample_record(id: &str) -> GameRecord {
         log_len: 0,
         created_at: 1_700_000_000_000,
         updated_at: 1_700_000_000_000,
+        hooks: Vec::new(),
     }
 }
 
@@ -74,6 +75,220 @@ pub async fn contract(store: &dyn GameStore) {
     lobby_drops_games_that_start(store, &run).await;
     bad_cursor_is_refused(store).await;
     racing_commits_have_exactly_one_winner(store, &run).await;
+    commit_keeps_hooks_and_queues_notifications(store, &run).await;
+    stale_commit_queues_no_notification(store, &run).await;
+    delivery_updates_round_trip(store, &run).await;
+}
+
+/// The part of the contract for stores drained by a local worker (SqliteStore, MemoryStore):
+/// due notifications come back in due order and leave once they are no longer pending.
+pub async fn polled_outbox_contract(store: &dyn GameStore) {
+    let run = RunIds::new();
+    let record = sample_record(&run.game("due"));
+    create(store, &record).await;
+    let mut change = next(&record);
+    change.log_len = record.log_len;
+    let later = message(&record.id, "wh_a", "msg_later", 5_000);
+    let sooner = message(&record.id, "wh_a", "msg_sooner", 1_000);
+    let mut done = message(&record.id, "wh_a", "msg_done", 0);
+    done.status = DeliveryStatus::Delivered;
+    done.next_attempt_at = None;
+    commit(
+        store,
+        &with_outbox(change, &record, vec![later, sooner, done]),
+    )
+    .await;
+
+    let ids = |messages: Vec<OutboxMessage>| -> Vec<String> {
+        messages
+            .into_iter()
+            .filter(|m| m.game_id == record.id)
+            .map(|m| m.id)
+            .collect()
+    };
+    assert_eq!(
+        ids(store.due_messages(999, 100).await.unwrap()),
+        Vec::<String>::new(),
+        "nothing is due before its time"
+    );
+    assert_eq!(
+        ids(store.due_messages(1_000, 100).await.unwrap()),
+        ["msg_sooner"]
+    );
+    assert_eq!(
+        ids(store.due_messages(10_000, 100).await.unwrap()),
+        ["msg_sooner", "msg_later"],
+        "most overdue first; a delivered message is never due"
+    );
+
+    let mut delivered = store.messages(&record.id, "wh_a", 10).await.unwrap();
+    delivered.retain(|m| m.id == "msg_sooner");
+    let mut delivered = delivered.pop().expect("msg_sooner is listed");
+    delivered.status = DeliveryStatus::Delivered;
+    delivered.next_attempt_at = None;
+    store.update_message(&delivered).await.unwrap();
+    assert_eq!(
+        ids(store.due_messages(10_000, 100).await.unwrap()),
+        ["msg_later"]
+    );
+}
+
+/// A pending notification of `hook` due at `due`.
+fn message(game_id: &str, hook: &str, id: &str, due: u64) -> OutboxMessage {
+    OutboxMessage {
+        id: id.to_owned(),
+        game_id: game_id.to_owned(),
+        hook_id: hook.to_owned(),
+        event: "turn".to_owned(),
+        body: format!(r#"{{"type":"turn","id":"{id}"}}"#),
+        created_at: 1_700_000_000_000 + due,
+        status: DeliveryStatus::Pending,
+        attempts: Vec::new(),
+        next_attempt_at: Some(due),
+    }
+}
+
+/// A commit of `record` (the next version of `from`) with notifications and no log entry.
+fn with_outbox(record: GameRecord, from: &GameRecord, outbox: Vec<OutboxMessage>) -> Commit {
+    Commit {
+        record,
+        expected_version: from.version,
+        entry: None,
+        idempotency: None,
+        outbox,
+    }
+}
+
+fn hook(id: &str, seat: Option<u8>) -> HookRecord {
+    HookRecord {
+        id: id.to_owned(),
+        seat,
+        url: format!("https://hooks.example/{id}"),
+        events: vec!["turn".to_owned(), "finished".to_owned()],
+        secret: "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ=".to_owned(),
+        created_at: 1_700_000_000_000,
+        disabled: None,
+    }
+}
+
+async fn commit_keeps_hooks_and_queues_notifications(store: &dyn GameStore, run: &RunIds) {
+    let record = sample_record(&run.game("outbox"));
+    create(store, &record).await;
+    let mut subscribed = next(&record);
+    subscribed.log_len = record.log_len;
+    subscribed.hooks = vec![hook("wh_seat", Some(1)), hook("wh_admin", None)];
+    commit(store, &with_outbox(subscribed.clone(), &record, Vec::new())).await;
+    assert_eq!(
+        store.load(&record.id).await.unwrap().map(|r| r.hooks),
+        Some(subscribed.hooks.clone()),
+        "subscriptions are part of the record"
+    );
+
+    let mut moved = next(&subscribed);
+    moved.log_len = subscribed.log_len;
+    let first = message(&record.id, "wh_seat", "msg_1", 10);
+    let second = message(&record.id, "wh_seat", "msg_2", 20);
+    let admin = message(&record.id, "wh_admin", "msg_3", 10);
+    commit(
+        store,
+        &with_outbox(
+            moved,
+            &subscribed,
+            vec![first.clone(), second.clone(), admin.clone()],
+        ),
+    )
+    .await;
+    assert_eq!(
+        store.messages(&record.id, "wh_seat", 10).await.unwrap(),
+        vec![second.clone(), first],
+        "one subscription's notifications, newest first"
+    );
+    assert_eq!(
+        store.messages(&record.id, "wh_seat", 1).await.unwrap(),
+        vec![second],
+        "at most `limit`"
+    );
+    assert_eq!(
+        store.messages(&record.id, "wh_admin", 10).await.unwrap(),
+        vec![admin]
+    );
+    assert!(store
+        .messages(&record.id, "wh_none", 10)
+        .await
+        .unwrap()
+        .is_empty());
+}
+
+async fn stale_commit_queues_no_notification(store: &dyn GameStore, run: &RunIds) {
+    let record = sample_record(&run.game("outbox-stale"));
+    create(store, &record).await;
+    let mut winner = next(&record);
+    winner.log_len = record.log_len;
+    commit(store, &with_outbox(winner, &record, Vec::new())).await;
+
+    let mut loser = next(&record);
+    loser.log_len = record.log_len;
+    let result = store
+        .commit(&with_outbox(
+            loser,
+            &record,
+            vec![message(&record.id, "wh_x", "msg_lost", 0)],
+        ))
+        .await;
+    assert_conflict(result, &record.id, record.version, "a stale commit");
+    assert!(
+        store
+            .messages(&record.id, "wh_x", 10)
+            .await
+            .unwrap()
+            .is_empty(),
+        "a commit that lost its race queues nothing"
+    );
+}
+
+async fn delivery_updates_round_trip(store: &dyn GameStore, run: &RunIds) {
+    let record = sample_record(&run.game("outbox-update"));
+    create(store, &record).await;
+    let mut change = next(&record);
+    change.log_len = record.log_len;
+    let queued = message(&record.id, "wh_u", "msg_u", 0);
+    commit(store, &with_outbox(change, &record, vec![queued.clone()])).await;
+
+    let mut retried = queued.clone();
+    retried.attempts.push(Attempt {
+        attempt: 1,
+        at: 1_700_000_000_500,
+        status_code: Some(503),
+        error: None,
+    });
+    retried.next_attempt_at = Some(1_700_000_005_500);
+    store.update_message(&retried).await.unwrap();
+    assert_eq!(
+        store.messages(&record.id, "wh_u", 10).await.unwrap(),
+        vec![retried.clone()]
+    );
+
+    let mut failed = retried;
+    failed.attempts.push(Attempt {
+        attempt: 2,
+        at: 1_700_000_006_000,
+        status_code: None,
+        error: Some("connection refused".to_owned()),
+    });
+    failed.status = DeliveryStatus::Failed;
+    failed.next_attempt_at = None;
+    store.update_message(&failed).await.unwrap();
+    assert_eq!(
+        store.messages(&record.id, "wh_u", 10).await.unwrap(),
+        vec![failed]
+    );
+
+    let mut unknown = queued;
+    unknown.id = "msg_never_queued".to_owned();
+    assert!(matches!(
+        store.update_message(&unknown).await,
+        Err(StoreError::NotFound(_))
+    ));
 }
 
 /// Ids unique to one run of the suite.
@@ -142,6 +357,7 @@ fn step(record: &GameRecord, seat: u8, key: &str) -> Commit {
         expected_version: record.version,
         entry: Some(entry(seq, Some(seat), Some(key))),
         idempotency: Some(idem(seat, key, seq)),
+        outbox: Vec::new(),
     }
 }
 
@@ -265,6 +481,7 @@ async fn commit_writes_record_entry_and_idempotency(store: &dyn GameStore, run: 
             expected_version: 1,
             entry: None,
             idempotency: None,
+            outbox: Vec::new(),
         },
     )
     .await;

@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
-use store::testing::{contract, sample_record};
+use store::testing::{contract, polled_outbox_contract, sample_record};
 use store::{
     Commit, GameRecord, GameStore, IdempotencyRecord, LogEntry, MemoryStore, SqliteStore, Status,
 };
@@ -47,11 +47,13 @@ impl Drop for TempDb {
 #[tokio::test]
 async fn memory_store_meets_the_contract() {
     contract(&MemoryStore::new()).await;
+    polled_outbox_contract(&MemoryStore::new()).await;
 }
 
 #[tokio::test]
 async fn sqlite_store_in_memory_meets_the_contract() {
     contract(&SqliteStore::open_in_memory().unwrap()).await;
+    polled_outbox_contract(&SqliteStore::open_in_memory().unwrap()).await;
 }
 
 // Multi-threaded, so that the racing commits really run on several threads at once.
@@ -98,6 +100,7 @@ fn acknowledged_move() -> (GameRecord, Commit) {
         expected_version: 0,
         entry: Some(entry),
         idempotency: Some(idempotency),
+        outbox: Vec::new(),
     };
     (record, commit)
 }

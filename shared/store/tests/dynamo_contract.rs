@@ -55,6 +55,7 @@ async fn dynamo_store_pays_one_request_per_operation() {
             expected_version: 0,
             entry: Some(entry),
             idempotency: None,
+            outbox: Vec::new(),
         })
         .await
         .unwrap();

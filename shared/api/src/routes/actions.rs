@@ -7,6 +7,7 @@ use crate::dto::{ActionResult, LegalActions, SubmitAction};
 use crate::error::{ApiError, Problem};
 use crate::http::{body_bytes, idempotency_key, if_match, json_body, path_param, respond, Reply};
 use crate::time::now_ms;
+use crate::webhooks::{self, Moment, MomentAction};
 use crate::AppCtx;
 use game_core::adapter::ActionError;
 use game_core::{GameRng, Seat, Viewer};
@@ -171,7 +172,12 @@ async fn submit(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
         }
         let (commit, reply) = apply(ctx, &record, seat, &body, key.as_deref())?;
         match ctx.store.commit(&commit).await {
-            Ok(()) => return Ok(reply),
+            Ok(()) => {
+                if !commit.outbox.is_empty() {
+                    ctx.webhooks.wake.notify_one();
+                }
+                return Ok(reply);
+            }
             Err(StoreError::VersionConflict { .. }) => continue,
             Err(error) => return Err(error.into()),
         }
@@ -203,6 +209,7 @@ fn apply(
     let mut engine = engine_of(ctx, record)?
         .ok_or_else(|| ApiError::Internal("active game without state".into()))?;
     let seq = record.log_len;
+    let waiting_before = engine.waiting_on();
     let mut rng = GameRng::for_entry(seed_of_record(record)?, seq);
     let applied = engine
         .apply_json(Seat(seat), &body.action, &mut rng)
@@ -235,7 +242,7 @@ fn apply(
     let entry = LogEntry {
         seq,
         seat: Some(seat),
-        action: serde_json::to_value(stored_action).expect("serializes"),
+        action: serde_json::to_value(&stored_action).expect("serializes"),
         events: serde_json::to_value(&applied.events).expect("serializes"),
         idempotency_key: key.map(str::to_string),
         state_hash: state_hash(&state),
@@ -255,6 +262,20 @@ fn apply(
         seq,
         response: response.clone(),
     });
+    let outbox = webhooks::notifications(
+        &Moment {
+            record: &next,
+            engine: engine.as_ref(),
+            waiting_before,
+            action: Some(MomentAction {
+                seq,
+                seat,
+                stored: &stored_action,
+                events: &applied.events,
+            }),
+        },
+        now,
+    )?;
     let reply = Reply::raw(200, response).header("etag", etag(next.version));
     Ok((
         Commit {
@@ -262,6 +283,7 @@ fn apply(
             expected_version: record.version,
             entry: Some(entry),
             idempotency,
+            outbox,
         },
         reply,
     ))

@@ -82,6 +82,7 @@ async fn create(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
         log_len: 0,
         created_at: now,
         updated_at: now,
+        hooks: Vec::new(),
     };
     ctx.store.create(&record).await?;
     let created = CreatedGame {

@@ -6,6 +6,7 @@ pub mod games;
 pub mod log;
 pub mod rulesets;
 pub mod seats;
+pub mod webhooks;
 
 use crate::audit::{parse_hex32, seed_of};
 use crate::auth::is_game_id;

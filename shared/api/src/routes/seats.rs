@@ -7,8 +7,9 @@ use crate::dto::{ClaimSeat, ClaimedSeat};
 use crate::error::{ApiError, Problem};
 use crate::http::{json_body, path_param, respond, Reply};
 use crate::time::now_ms;
+use crate::webhooks::{self, Moment};
 use crate::AppCtx;
-use game_core::Visibility;
+use game_core::{SeatSet, Visibility};
 use lambda_http::{Body, Request, Response};
 use serde_json::Value;
 use store::{Commit, LogEntry, Status, StoreError};
@@ -118,6 +119,7 @@ async fn claim(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
         next.version += 1;
         next.updated_at = now;
         let mut entry = None;
+        let mut outbox = Vec::new();
         if next.seats.iter().all(|seat| seat.is_claimed()) {
             // The last claim: the seed is now fixed, so deal (log entry 0).
             let seed = seed_of_record(&next)?;
@@ -148,15 +150,29 @@ async fn claim(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
             } else {
                 Status::Active
             };
+            // The start: every seat the game now waits on is notified of its turn.
+            outbox = webhooks::notifications(
+                &Moment {
+                    record: &next,
+                    engine: game.as_ref(),
+                    waiting_before: SeatSet::default(),
+                    action: None,
+                },
+                now,
+            )?;
         }
         let commit = Commit {
             record: next.clone(),
             expected_version,
             entry,
             idempotency: None,
+            outbox,
         };
         match ctx.store.commit(&commit).await {
             Ok(()) => {
+                if !commit.outbox.is_empty() {
+                    ctx.webhooks.wake.notify_one();
+                }
                 let claimed = ClaimedSeat {
                     game_id: id.clone(),
                     seat,

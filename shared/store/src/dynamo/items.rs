@@ -11,7 +11,7 @@ use std::time::Duration;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::keys;
-use crate::{GameRecord, IdempotencyRecord, LogEntry, Status, StoreError};
+use crate::{GameRecord, IdempotencyRecord, LogEntry, OutboxMessage, Status, StoreError};
 
 /// A DynamoDB item.
 pub(crate) type Item = HashMap<String, AttributeValue>;
@@ -117,6 +117,22 @@ pub(crate) fn idempotency_item(id: &str, record: &IdempotencyRecord) -> Result<I
 /// The record in an IDEM item.
 pub(crate) fn idempotency_of(item: &Item) -> Result<IdempotencyRecord, StoreError> {
     data_of(item, "idempotency record")
+}
+
+/// The OUT item of a notification. Its `status` attribute is plain, so the stream's event
+/// filter (infra/template.yaml) can pick new pending notifications without parsing `data`.
+pub(crate) fn outbox_item(message: &OutboxMessage) -> Result<Item, StoreError> {
+    let mut item = Item::new();
+    item.insert(keys::PK.into(), s(keys::game_pk(&message.game_id)));
+    item.insert(keys::SK.into(), s(keys::outbox_sk(message)));
+    item.insert("status".into(), s(message.status.as_str()));
+    item.insert(DATA.into(), s(to_json(message, "notification")?));
+    Ok(item)
+}
+
+/// The notification in an OUT item.
+pub fn message_of(item: &Item) -> Result<OutboxMessage, StoreError> {
+    data_of(item, "notification")
 }
 
 #[cfg(test)]

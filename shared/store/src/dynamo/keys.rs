@@ -15,13 +15,17 @@
 //! | 6 | the lobby, every ruleset | `Query` index `GSI1`: `GSI1PK=LOBBY`, `GSI1SK > <cursor>`, ascending |
 //! | 7 | the lobby of one ruleset | `Query` index `GSI2`: `GSI2PK=LOBBY#<ruleset>`, `GSI2SK > <cursor>`, ascending |
 //! | 8 | forget finished games | TTL on the `expires_at` attribute (Unix seconds) |
+//! | 9 | queue a notification with the move | a `Put` of `SK=OUT#<hook>#<created_at:013>#<msg>` in the commit's transaction; the table's stream carries it to `notify` |
+//! | 10 | record a delivery attempt | `PutItem` of that OUT item, `attribute_exists(SK)` |
+//! | 11 | a subscription's recent deliveries | `Query` `PK=GAME#<id>`, `begins_with(SK, OUT#<hook>#)`, descending |
 //!
 //! Both lobby indexes are sparse: only the META item of an open, public game carries their
 //! attributes, so a game leaves them (in the same `Put`) as soon as it starts or is found to be
 //! invite-only, and they stay as small as the lobby. Their sort key `<created_at:020>#<id>`
 //! orders by creation time, then id, which is exactly the order of the lobby and its cursor.
-//! `SK=HOOK#<id>` is reserved for webhook subscriptions (DESIGN.md §6); the store does not
-//! write it yet.
+//! Webhook subscriptions live inside the META item (DESIGN.md §4 reserved `SK=HOOK#<id>`; see
+//! docs/decisions.md): a move must know whom to notify, and reading them with the record keeps
+//! a move at one read.
 //!
 //! There is no `Scan` anywhere: every pattern above is a key lookup or a `Query`.
 
@@ -68,6 +72,22 @@ pub fn log_sk(seq: u64) -> Option<String> {
 /// followed by `#`, so no (seat, key) pair can spell another's sort key.
 pub fn idempotency_sk(seat: u8, key: &str) -> String {
     format!("IDEM#{seat}#{key}")
+}
+
+/// `OUT#<hook>#<created_at:013>#<msg>`: a notification in the outbox, sorted by subscription,
+/// then time, so one subscription's deliveries are one key range.
+pub fn outbox_sk(message: &crate::OutboxMessage) -> String {
+    format!(
+        "{}{:013}#{}",
+        outbox_prefix(&message.hook_id),
+        message.created_at,
+        message.id
+    )
+}
+
+/// `OUT#<hook>#`: the prefix of one subscription's notifications.
+pub fn outbox_prefix(hook_id: &str) -> String {
+    format!("OUT#{hook_id}#")
 }
 
 /// `LOBBY`: the one partition of [`GSI1`].

@@ -29,7 +29,8 @@ use aws_sdk_dynamodb::Client;
 
 use crate::common::{check_commit, lobby_limit, LobbyCursor};
 use crate::{
-    Commit, GameRecord, GameStore, IdempotencyRecord, ListPage, ListQuery, LogEntry, StoreError,
+    Commit, GameRecord, GameStore, IdempotencyRecord, ListPage, ListQuery, LogEntry, OutboxMessage,
+    StoreError,
 };
 use items::Item;
 
@@ -344,6 +345,10 @@ impl GameStore for DynamoStore {
             )?;
             writes.push(TransactWriteItem::builder().put(put).build());
         }
+        for message in &commit.outbox {
+            let put = self.put(items::outbox_item(message)?, "attribute_not_exists(SK)")?;
+            writes.push(TransactWriteItem::builder().put(put).build());
+        }
         self.client
             .transact_write_items()
             .set_transact_items(Some(writes))
@@ -451,5 +456,88 @@ impl GameStore for DynamoStore {
             None
         };
         Ok(ListPage { games, next_cursor })
+    }
+
+    /// DynamoDB's outbox is drained by the table's stream (`functions/notify`), not polled:
+    /// there is no index of due messages to read, and none is needed.
+    async fn due_messages(
+        &self,
+        _now: u64,
+        _limit: usize,
+    ) -> Result<Vec<OutboxMessage>, StoreError> {
+        Ok(Vec::new())
+    }
+
+    async fn update_message(&self, message: &OutboxMessage) -> Result<(), StoreError> {
+        let result = self
+            .client
+            .put_item()
+            .table_name(&self.table)
+            .set_item(Some(items::outbox_item(message)?))
+            .condition_expression("attribute_exists(SK)")
+            .send()
+            .await;
+        match result {
+            Ok(_) => Ok(()),
+            Err(error)
+                if error
+                    .as_service_error()
+                    .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
+            {
+                Err(StoreError::NotFound(message.id.clone()))
+            }
+            Err(error) => Err(backend(
+                &format!("updating notification {}", message.id),
+                error,
+            )),
+        }
+    }
+
+    async fn messages(
+        &self,
+        game_id: &str,
+        hook_id: &str,
+        limit: usize,
+    ) -> Result<Vec<OutboxMessage>, StoreError> {
+        let page = self
+            .client
+            .query()
+            .table_name(&self.table)
+            .key_condition_expression("PK = :pk AND begins_with(SK, :prefix)")
+            .expression_attribute_values(":pk", AttributeValue::S(keys::game_pk(game_id)))
+            .expression_attribute_values(":prefix", AttributeValue::S(keys::outbox_prefix(hook_id)))
+            .scan_index_forward(false)
+            .consistent_read(true)
+            .limit(i32::try_from(limit.max(1)).unwrap_or(i32::MAX))
+            .send()
+            .await
+            .map_err(|error| backend(&format!("listing deliveries of {hook_id}"), error))?;
+        page.items()
+            .iter()
+            .take(limit)
+            .map(items::message_of)
+            .collect()
+    }
+}
+
+impl DynamoStore {
+    /// One notification, by the key its stream record carries (`PK`, `SK`), read consistently:
+    /// what `notify` loads before each attempt.
+    pub async fn message_at(
+        &self,
+        pk: &str,
+        sk: &str,
+    ) -> Result<Option<OutboxMessage>, StoreError> {
+        let found = self
+            .client
+            .get_item()
+            .table_name(&self.table)
+            .key(keys::PK, AttributeValue::S(pk.to_owned()))
+            .key(keys::SK, AttributeValue::S(sk.to_owned()))
+            .consistent_read(true)
+            .send()
+            .await
+            .map_err(|error| backend(&format!("loading notification {sk}"), error))?;
+        found.item().map(items::message_of).transpose()
     }
 }

@@ -1,0 +1,369 @@
+//! `/v1/games/{id}/webhooks`: subscriptions and their deliveries (DESIGN.md §6).
+//!
+//! Subscriptions live in the game record, so creating or deleting one is a version-conditioned
+//! commit like any other change (and bumps the version). Each caller sees and manages only its
+//! own: a seat its seat's, the admin the admin's.
+
+use super::{backoff, load_record, MAX_ATTEMPTS};
+use crate::auth::{bearer_token_caller, Caller};
+use crate::dto::{
+    CreateWebhook, CreatedWebhook, Delivery, DeliveryAttempt, DeliveryList, Webhook, WebhookEvent,
+    WebhookList,
+};
+use crate::error::{ApiError, Problem};
+use crate::http::{json_body, path_param, query_params, respond, Reply};
+use crate::time::{now_ms, rfc3339};
+use crate::webhooks::{self, sign, url, MAX_HOOKS_PER_GAME};
+use crate::AppCtx;
+use lambda_http::{Body, Request, Response};
+use store::{Commit, GameRecord, HookRecord, OutboxMessage, Status, StoreError};
+
+/// The subscriber a caller is: its seat, or `None` for the admin.
+fn subscriber(caller: Caller) -> Result<Option<u8>, ApiError> {
+    match caller {
+        Caller::Seat(seat) => Ok(Some(seat)),
+        Caller::Admin => Ok(None),
+        Caller::Anonymous => Err(ApiError::Unauthorized(
+            "webhooks need a seat or admin token (Authorization: Bearer …)",
+        )),
+    }
+}
+
+fn webhook_of(hook: &HookRecord) -> Webhook {
+    let events = hook
+        .events
+        .iter()
+        .filter_map(|event| match event.as_str() {
+            webhooks::TURN => Some(WebhookEvent::Turn),
+            webhooks::ACTION => Some(WebhookEvent::Action),
+            webhooks::FINISHED => Some(WebhookEvent::Finished),
+            _ => None,
+        })
+        .collect();
+    Webhook {
+        id: hook.id.clone(),
+        url: hook.url.clone(),
+        events,
+        seat: hook.seat,
+        created_at: rfc3339(hook.created_at),
+        disabled: hook.disabled.clone(),
+    }
+}
+
+/// Subscribe to notifications
+///
+/// A seat token subscribes its seat to `turn` (the game now waits on the seat) and `finished`;
+/// the admin token subscribes to `action` (every move, public information only) and
+/// `finished`. Deliveries follow the Standard Webhooks specification (`webhook-id`,
+/// `webhook-timestamp`, `webhook-signature`), are retried with backoff for more than a day,
+/// and can be inspected under `…/deliveries`. The signing secret is shown only in this
+/// response. The URL must be `https` and must not resolve to a private, loopback, link-local
+/// or metadata address.
+#[utoipa::path(
+    post,
+    path = "/v1/games/{id}/webhooks",
+    tag = "webhooks",
+    params(("id" = String, Path, description = "The game id")),
+    request_body = CreateWebhook,
+    security(("bearer" = [])),
+    responses(
+        (status = 201, description = "Subscribed; the secret is shown only now", body = CreatedWebhook),
+        (status = 400, description = "Malformed body", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Missing or invalid token", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The game is over, or it kept changing", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over 64 KiB", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body is not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "URL refused, event not allowed for this caller, or too many subscriptions", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn create_webhook(
+    ctx: &AppCtx,
+    request: Request,
+) -> Result<Response<Body>, lambda_http::Error> {
+    Ok(respond(&request, create(ctx, &request).await))
+}
+
+async fn create(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
+    let id = path_param(request, "id")?;
+    let mut record = load_record(ctx, &id).await?;
+    let seat = subscriber(bearer_token_caller(&record, request)?)?;
+    let body: CreateWebhook = json_body(request)?;
+    let allowed = if seat.is_some() {
+        webhooks::SEAT_EVENTS
+    } else {
+        webhooks::ADMIN_EVENTS
+    };
+    let mut events: Vec<&'static str> = match &body.events {
+        None => allowed.to_vec(),
+        Some(events) if events.is_empty() => {
+            return Err(ApiError::unprocessable(
+                "invalid-events",
+                "events must name at least one notification type",
+            ))
+        }
+        Some(events) => events.iter().map(|event| event.as_str()).collect(),
+    };
+    events.sort_unstable();
+    events.dedup();
+    if let Some(refused) = events.iter().find(|event| !allowed.contains(event)) {
+        return Err(ApiError::unprocessable(
+            "event-not-allowed",
+            format!(
+                "{} may subscribe to {} only, not {refused}",
+                if seat.is_some() {
+                    "a seat"
+                } else {
+                    "the admin"
+                },
+                allowed.join(" and ")
+            ),
+        ));
+    }
+    let dev = ctx.webhooks.dev;
+    let target = url::parse(&body.url, dev).map_err(url_problem)?;
+    url::resolve(&target, dev).await.map_err(url_problem)?;
+
+    let hook = HookRecord {
+        id: sign::new_hook_id()?,
+        seat,
+        url: body.url.clone(),
+        events: events.iter().map(|event| event.to_string()).collect(),
+        secret: sign::new_secret()?,
+        created_at: now_ms(),
+        disabled: None,
+    };
+    for attempt in 0..MAX_ATTEMPTS {
+        if attempt > 0 {
+            backoff(attempt).await;
+            record = load_record(ctx, &id).await?;
+        }
+        if record.status == Status::Finished {
+            return Err(ApiError::conflict(
+                "game-over",
+                "the game is over: there is nothing left to notify",
+            ));
+        }
+        if record.hooks.len() >= MAX_HOOKS_PER_GAME {
+            return Err(ApiError::unprocessable(
+                "too-many-webhooks",
+                format!("a game has at most {MAX_HOOKS_PER_GAME} webhook subscriptions"),
+            ));
+        }
+        let mut next = record.clone();
+        next.hooks.push(hook.clone());
+        match commit_hooks(ctx, &record, next).await {
+            Ok(()) => {
+                let created = CreatedWebhook {
+                    webhook: webhook_of(&hook),
+                    secret: hook.secret.clone(),
+                };
+                return Ok(Reply::json(201, &created));
+            }
+            Err(StoreError::VersionConflict { .. }) => continue,
+            Err(error) => return Err(error.into()),
+        }
+    }
+    Err(ApiError::conflict(
+        "version-conflict",
+        "the game kept changing while subscribing; try again",
+    ))
+}
+
+fn url_problem(error: url::UrlError) -> ApiError {
+    ApiError::unprocessable(error.code(), error.to_string())
+}
+
+/// Commits a change of the record's subscriptions only.
+async fn commit_hooks(
+    ctx: &AppCtx,
+    record: &GameRecord,
+    mut next: GameRecord,
+) -> Result<(), StoreError> {
+    next.version += 1;
+    next.updated_at = now_ms();
+    ctx.store
+        .commit(&Commit {
+            record: next,
+            expected_version: record.version,
+            entry: None,
+            idempotency: None,
+            outbox: Vec::new(),
+        })
+        .await
+}
+
+/// List your subscriptions
+///
+/// The caller's own subscriptions in this game (a seat's, or the admin's), without secrets.
+#[utoipa::path(
+    get,
+    path = "/v1/games/{id}/webhooks",
+    tag = "webhooks",
+    params(("id" = String, Path, description = "The game id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Your subscriptions", body = WebhookList),
+        (status = 400, description = "Malformed header", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Missing or invalid token", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn list_webhooks(
+    ctx: &AppCtx,
+    request: Request,
+) -> Result<Response<Body>, lambda_http::Error> {
+    Ok(respond(&request, list(ctx, &request).await))
+}
+
+async fn list(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
+    let id = path_param(request, "id")?;
+    let record = load_record(ctx, &id).await?;
+    let seat = subscriber(bearer_token_caller(&record, request)?)?;
+    let webhooks = record
+        .hooks
+        .iter()
+        .filter(|hook| hook.seat == seat)
+        .map(webhook_of)
+        .collect();
+    Ok(Reply::json(200, &WebhookList { webhooks }))
+}
+
+/// The caller's subscription `hook` of the game, or 404.
+fn own_hook<'a>(
+    record: &'a GameRecord,
+    seat: Option<u8>,
+    hook: &str,
+) -> Result<&'a HookRecord, ApiError> {
+    record
+        .hooks
+        .iter()
+        .find(|candidate| candidate.id == hook && candidate.seat == seat)
+        .ok_or(ApiError::HookNotFound)
+}
+
+/// Unsubscribe
+///
+/// Deletes one of the caller's subscriptions. Notifications not yet delivered are cancelled.
+#[utoipa::path(
+    delete,
+    path = "/v1/games/{id}/webhooks/{hook}",
+    tag = "webhooks",
+    params(
+        ("id" = String, Path, description = "The game id"),
+        ("hook" = String, Path, description = "The subscription id"),
+    ),
+    security(("bearer" = [])),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 400, description = "Malformed header", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Missing or invalid token", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game or subscription of yours", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The game kept changing", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn delete_webhook(
+    ctx: &AppCtx,
+    request: Request,
+) -> Result<Response<Body>, lambda_http::Error> {
+    Ok(respond(&request, delete(ctx, &request).await))
+}
+
+async fn delete(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
+    let id = path_param(request, "id")?;
+    let hook_id = path_param(request, "hook")?;
+    let mut record = load_record(ctx, &id).await?;
+    let seat = subscriber(bearer_token_caller(&record, request)?)?;
+    for attempt in 0..MAX_ATTEMPTS {
+        if attempt > 0 {
+            backoff(attempt).await;
+            record = load_record(ctx, &id).await?;
+        }
+        own_hook(&record, seat, &hook_id)?;
+        let mut next = record.clone();
+        next.hooks.retain(|hook| hook.id != hook_id);
+        match commit_hooks(ctx, &record, next).await {
+            Ok(()) => return Ok(Reply::empty(204)),
+            Err(StoreError::VersionConflict { .. }) => continue,
+            Err(error) => return Err(error.into()),
+        }
+    }
+    Err(ApiError::conflict(
+        "version-conflict",
+        "the game kept changing while unsubscribing; try again",
+    ))
+}
+
+/// List recent deliveries
+///
+/// One subscription's notifications, newest first, each with its attempts (time, the
+/// receiver's status or the error) and, while pending, when the next attempt is due.
+#[utoipa::path(
+    get,
+    path = "/v1/games/{id}/webhooks/{hook}/deliveries",
+    tag = "webhooks",
+    params(
+        ("id" = String, Path, description = "The game id"),
+        ("hook" = String, Path, description = "The subscription id"),
+        ("limit" = Option<u32>, Query, description = "At most this many (1 to 100, default 50)", minimum = 1, maximum = 100),
+    ),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Recent deliveries", body = DeliveryList),
+        (status = 400, description = "Malformed query or header", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Missing or invalid token", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game or subscription of yours", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn list_deliveries(
+    ctx: &AppCtx,
+    request: Request,
+) -> Result<Response<Body>, lambda_http::Error> {
+    Ok(respond(&request, deliveries(ctx, &request).await))
+}
+
+async fn deliveries(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
+    let id = path_param(request, "id")?;
+    let hook_id = path_param(request, "hook")?;
+    let mut limit = 50usize;
+    for (name, value) in query_params(request)? {
+        if name == "limit" {
+            limit = value
+                .parse::<usize>()
+                .ok()
+                .filter(|limit| (1..=100).contains(limit))
+                .ok_or_else(|| {
+                    ApiError::BadRequest("limit must be an integer from 1 to 100".into())
+                })?;
+        }
+    }
+    let record = load_record(ctx, &id).await?;
+    let seat = subscriber(bearer_token_caller(&record, request)?)?;
+    if !sign::is_hook_id(&hook_id) {
+        return Err(ApiError::HookNotFound);
+    }
+    own_hook(&record, seat, &hook_id)?;
+    let messages = ctx.store.messages(&id, &hook_id, limit).await?;
+    let deliveries = messages.iter().map(delivery_of).collect();
+    Ok(Reply::json(200, &DeliveryList { deliveries }))
+}
+
+fn delivery_of(message: &OutboxMessage) -> Delivery {
+    Delivery {
+        id: message.id.clone(),
+        kind: message.event.clone(),
+        status: message.status.as_str().to_string(),
+        created_at: rfc3339(message.created_at),
+        attempts: message
+            .attempts
+            .iter()
+            .map(|attempt| DeliveryAttempt {
+                attempt: attempt.attempt,
+                at: rfc3339(attempt.at),
+                status_code: attempt.status_code,
+                error: attempt.error.clone(),
+            })
+            .collect(),
+        next_attempt_at: message.next_attempt_at.map(rfc3339),
+    }
+}

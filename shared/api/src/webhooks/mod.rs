@@ -1,0 +1,440 @@
+//! Webhooks (DESIGN.md §6): who is notified of what, the transactional outbox, and delivery.
+//!
+//! - A move (or the claim that starts a game) computes its notifications with
+//!   [`notifications`] and commits them in the same atomic commit as the move: the outbox.
+//! - A [`Deliverer`] makes delivery attempts: it signs ([`sign`]), re-checks the URL on fresh
+//!   DNS answers ([`url`]), posts ([`deliver`]) and records the attempt and the next one (with
+//!   [`RetryPolicy`]). Locally `beurs serve` runs [`Deliverer::run`] over the SQLite outbox;
+//!   on AWS `functions/notify` calls [`Deliverer::attempt`] from the table's stream and SQS.
+//!
+//! Architecture invariant: a notification's body is fixed when its move commits, from the
+//! projections the recipient may see (a seat's own view; the spectator's for the admin), so
+//! retries resend the same bytes and nothing hidden can leak into a payload later.
+
+pub mod deliver;
+pub mod sign;
+pub mod url;
+
+use crate::audit::StoredAction;
+use crate::error::ApiError;
+use crate::routes::project_events;
+use crate::time::{now_ms, rfc3339};
+use game_core::adapter::LoggedJson;
+use game_core::{DynGame, Seat, SeatSet, Viewer};
+use serde::Serialize;
+use serde_json::{json, Value};
+use std::sync::Arc;
+use std::time::Duration;
+use store::{
+    Attempt, DeliveryStatus, GameRecord, GameStore, HookRecord, OutboxMessage, StoreError,
+};
+use tokio::sync::Notify;
+
+/// The most subscriptions one game may have (all seats and the admin together).
+pub const MAX_HOOKS_PER_GAME: usize = 16;
+
+/// A seat's notification: the game is now waiting on it.
+pub const TURN: &str = "turn";
+/// The admin's notification: a move was made (public information only).
+pub const ACTION: &str = "action";
+/// The game is over (to seats and the admin).
+pub const FINISHED: &str = "finished";
+
+/// The notification types a seat may subscribe to, and its default.
+pub const SEAT_EVENTS: &[&str] = &[TURN, FINISHED];
+/// The notification types the admin may subscribe to, and its default.
+pub const ADMIN_EVENTS: &[&str] = &[ACTION, FINISHED];
+
+/// When attempts are retried: exponential backoff with jitter (DESIGN.md §6).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RetryPolicy {
+    /// The wait after the n-th failed attempt (before jitter); its length + 1 is the number of
+    /// attempts.
+    pub delays: Vec<Duration>,
+    /// Each wait is multiplied by a random factor in `1 - jitter ..= 1 + jitter`.
+    pub jitter: f64,
+    /// The deadline of one attempt, connection to status line.
+    pub attempt_timeout: Duration,
+}
+
+impl Default for RetryPolicy {
+    /// 12 attempts: after 5 s, 30 s, 2 min, 10 min, 1 h, 3 h and then every 6 h, each ±20 %.
+    /// The last attempt comes 34 h (at least 27 h with the jitter) after the first, so a
+    /// receiver may be down for a day and lose nothing.
+    fn default() -> RetryPolicy {
+        const MINUTE: u64 = 60;
+        const HOUR: u64 = 60 * MINUTE;
+        let seconds = [5, 30, 2 * MINUTE, 10 * MINUTE, HOUR, 3 * HOUR];
+        let mut delays: Vec<Duration> = seconds.iter().map(|&s| Duration::from_secs(s)).collect();
+        delays.extend([Duration::from_secs(6 * HOUR); 5]);
+        RetryPolicy {
+            delays,
+            jitter: 0.2,
+            attempt_timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+impl RetryPolicy {
+    /// The same schedule with every wait multiplied by `factor` (tests and demos use small
+    /// factors; the number of attempts is unchanged).
+    pub fn scaled(factor: f64) -> RetryPolicy {
+        let mut policy = RetryPolicy::default();
+        for delay in &mut policy.delays {
+            *delay = delay.mul_f64(factor.max(0.0));
+        }
+        policy
+    }
+
+    /// How many attempts a notification gets.
+    pub fn max_attempts(&self) -> u32 {
+        u32::try_from(self.delays.len() + 1).unwrap_or(u32::MAX)
+    }
+
+    /// The wait after failed attempt `attempt` (1-based), jittered by `unit` in `0.0..1.0`, or
+    /// `None` when that was the last attempt.
+    pub fn delay_after(&self, attempt: u32, unit: f64) -> Option<Duration> {
+        let base = *self
+            .delays
+            .get(usize::try_from(attempt).ok()?.checked_sub(1)?)?;
+        let factor = 1.0 + self.jitter * (2.0 * unit.clamp(0.0, 1.0) - 1.0);
+        Some(base.mul_f64(factor.max(0.0)))
+    }
+}
+
+/// How this server treats webhooks.
+#[derive(Clone, Debug)]
+pub struct WebhookConfig {
+    /// Dev mode: plain `http` (and `https`) to loopback receivers is allowed.
+    pub dev: bool,
+    /// The retry schedule.
+    pub retry: RetryPolicy,
+    /// Poked after a commit that queued notifications, so a local worker delivers at once.
+    pub wake: Arc<Notify>,
+}
+
+impl Default for WebhookConfig {
+    fn default() -> WebhookConfig {
+        WebhookConfig {
+            dev: false,
+            retry: RetryPolicy::default(),
+            wake: Arc::new(Notify::new()),
+        }
+    }
+}
+
+/// What just happened to a game, from which its notifications follow.
+pub struct Moment<'a> {
+    /// The record after the change (its hooks are the subscribers).
+    pub record: &'a GameRecord,
+    /// The engine after the change.
+    pub engine: &'a dyn DynGame,
+    /// Who the game waited on before the change (nobody before it started).
+    pub waiting_before: SeatSet,
+    /// The move, for a move; `None` for the claim that started the game.
+    pub action: Option<MomentAction<'a>>,
+}
+
+/// The move of a [`Moment`].
+pub struct MomentAction<'a> {
+    /// Its log position.
+    pub seq: u64,
+    /// Who made it.
+    pub seat: u8,
+    /// The action and who may read it.
+    pub stored: &'a StoredAction,
+    /// Its events, with their visibility.
+    pub events: &'a [LoggedJson],
+}
+
+/// The body of every notification (Standard Webhooks' recommended shape).
+#[derive(Serialize)]
+struct Payload<'a> {
+    #[serde(rename = "type")]
+    kind: &'a str,
+    timestamp: String,
+    data: Value,
+}
+
+/// The notifications `moment` causes, one per interested, enabled subscription, ready to be
+/// committed with the change.
+pub fn notifications(moment: &Moment<'_>, now: u64) -> Result<Vec<OutboxMessage>, ApiError> {
+    let record = moment.record;
+    let engine = moment.engine;
+    let outcome = engine.outcome();
+    let waiting_now = engine.waiting_on();
+    let seats = |set: SeatSet| -> Vec<u8> { set.iter().map(|seat| seat.0).collect() };
+    let mut messages = Vec::new();
+    for hook in record.hooks.iter().filter(|hook| hook.disabled.is_none()) {
+        let wants = |kind: &str| hook.events.iter().any(|event| event == kind);
+        let mut queue = |kind: &str, data: Value| -> Result<(), ApiError> {
+            let body = Payload {
+                kind,
+                timestamp: rfc3339(now),
+                data,
+            };
+            messages.push(OutboxMessage {
+                id: sign::new_message_id()?,
+                game_id: record.id.clone(),
+                hook_id: hook.id.clone(),
+                event: kind.to_string(),
+                body: serde_json::to_string(&body).expect("a payload serializes"),
+                created_at: now,
+                status: DeliveryStatus::Pending,
+                attempts: Vec::new(),
+                next_attempt_at: Some(now),
+            });
+            Ok(())
+        };
+        let common = json!({
+            "game_id": record.id,
+            "ruleset": record.ruleset,
+            "version": record.version,
+        });
+        let with = |mut data: Value, extra: Value| {
+            if let (Some(data), Value::Object(extra)) = (data.as_object_mut(), extra) {
+                data.extend(extra);
+            }
+            data
+        };
+        match hook.seat {
+            Some(seat) => {
+                let viewer = Viewer::Seat(Seat(seat));
+                let entered =
+                    waiting_now.contains(Seat(seat)) && !moment.waiting_before.contains(Seat(seat));
+                if wants(TURN) && outcome.is_none() && entered {
+                    let data = json!({
+                        "seat": seat,
+                        "seq": record.log_len.saturating_sub(1),
+                        "to_act": seats(engine.to_act()),
+                        "waiting_on": seats(waiting_now),
+                        "view": engine.view_json(viewer),
+                    });
+                    queue(TURN, with(common.clone(), data))?;
+                }
+                if let (true, Some(outcome)) = (wants(FINISHED), &outcome) {
+                    let data = json!({
+                        "seat": seat,
+                        "outcome": outcome,
+                        "view": engine.view_json(viewer),
+                    });
+                    queue(FINISHED, with(common.clone(), data))?;
+                }
+            }
+            None => {
+                if let (true, Some(action)) = (wants(ACTION), &moment.action) {
+                    let public = action.stored.visibility.shows(Viewer::Spectator);
+                    let data = json!({
+                        "seq": action.seq,
+                        "seat": action.seat,
+                        "action": if public { action.stored.action.clone() } else { Value::Null },
+                        "events": project_events(action.events, Viewer::Spectator),
+                        "status": record.status.as_str(),
+                        "to_act": seats(engine.to_act()),
+                    });
+                    queue(ACTION, with(common.clone(), data))?;
+                }
+                if let (true, Some(outcome)) = (wants(FINISHED), &outcome) {
+                    let data = json!({
+                        "outcome": outcome,
+                        "view": engine.view_json(Viewer::Spectator),
+                    });
+                    queue(FINISHED, with(common.clone(), data))?;
+                }
+            }
+        }
+    }
+    Ok(messages)
+}
+
+/// Makes delivery attempts and records them in the store.
+#[derive(Clone)]
+pub struct Deliverer {
+    /// Where the outbox and the subscriptions are.
+    pub store: Arc<dyn GameStore>,
+    /// Dev mode, the schedule and the wake-up signal.
+    pub config: WebhookConfig,
+}
+
+impl Deliverer {
+    /// Makes one attempt at `message` (which must be pending) and saves the outcome: delivered
+    /// on 2xx; failed and the subscription disabled on 410 Gone; otherwise pending again at the
+    /// next time of the schedule, or failed when the attempts are used up. A deleted or
+    /// disabled subscription cancels the message without an attempt. Returns the message as
+    /// saved.
+    pub async fn attempt(&self, mut message: OutboxMessage) -> Result<OutboxMessage, StoreError> {
+        let record = self.store.load(&message.game_id).await?;
+        let hook = record
+            .as_ref()
+            .and_then(|record| record.hooks.iter().find(|hook| hook.id == message.hook_id))
+            .filter(|hook| hook.disabled.is_none())
+            .cloned();
+        let Some(hook) = hook else {
+            message.status = DeliveryStatus::Cancelled;
+            message.next_attempt_at = None;
+            self.store.update_message(&message).await?;
+            return Ok(message);
+        };
+
+        let now = now_ms();
+        let number = u32::try_from(message.attempts.len() + 1).unwrap_or(u32::MAX);
+        let result = self.post(&hook, &message).await;
+        message.attempts.push(Attempt {
+            attempt: number,
+            at: now,
+            status_code: result.as_ref().ok().copied(),
+            error: result.as_ref().err().cloned(),
+        });
+        match result {
+            Ok(status) if (200..300).contains(&status) => {
+                message.status = DeliveryStatus::Delivered;
+                message.next_attempt_at = None;
+            }
+            Ok(410) => {
+                message.status = DeliveryStatus::Failed;
+                message.next_attempt_at = None;
+                self.disable(&message.game_id, &hook.id, now).await?;
+            }
+            _ => match self.config.retry.delay_after(number, unit_random()) {
+                Some(delay) => {
+                    message.next_attempt_at = Some(
+                        now.saturating_add(u64::try_from(delay.as_millis()).unwrap_or(u64::MAX)),
+                    );
+                }
+                None => {
+                    message.status = DeliveryStatus::Failed;
+                    message.next_attempt_at = None;
+                }
+            },
+        }
+        self.store.update_message(&message).await?;
+        Ok(message)
+    }
+
+    /// Checks the URL again on fresh DNS answers, signs and posts.
+    async fn post(&self, hook: &HookRecord, message: &OutboxMessage) -> Result<u16, String> {
+        let target = url::parse(&hook.url, self.config.dev).map_err(|error| error.to_string())?;
+        let addrs = url::resolve(&target, self.config.dev)
+            .await
+            .map_err(|error| format!("refused before connecting: {error}"))?;
+        let timestamp = now_ms() / 1000;
+        let signature = sign::signature(&hook.secret, &message.id, timestamp, &message.body)
+            .ok_or_else(|| "the subscription's secret is malformed".to_string())?;
+        let signed = deliver::Signed {
+            id: &message.id,
+            timestamp,
+            signature,
+            body: &message.body,
+        };
+        deliver::post(&target, &addrs, &signed, self.config.retry.attempt_timeout).await
+    }
+
+    /// Marks a subscription disabled (its receiver answered 410 Gone), retrying lost races.
+    async fn disable(&self, game_id: &str, hook_id: &str, now: u64) -> Result<(), StoreError> {
+        for _ in 0..crate::routes::MAX_ATTEMPTS {
+            let Some(record) = self.store.load(game_id).await? else {
+                return Ok(());
+            };
+            let mut next = record.clone();
+            let Some(hook) = next.hooks.iter_mut().find(|hook| hook.id == hook_id) else {
+                return Ok(());
+            };
+            hook.disabled = Some(format!(
+                "the receiver answered 410 Gone at {}",
+                rfc3339(now)
+            ));
+            next.version += 1;
+            next.updated_at = now;
+            let commit = store::Commit {
+                record: next,
+                expected_version: record.version,
+                entry: None,
+                idempotency: None,
+                outbox: Vec::new(),
+            };
+            match self.store.commit(&commit).await {
+                Err(StoreError::VersionConflict { .. }) => continue,
+                other => return other,
+            }
+        }
+        Ok(())
+    }
+
+    /// Attempts every due message once (at most `batch`, several at a time); returns how many.
+    pub async fn drain_once(&self, batch: usize) -> Result<usize, StoreError> {
+        let due = self.store.due_messages(now_ms(), batch).await?;
+        let count = due.len();
+        let mut tasks = tokio::task::JoinSet::new();
+        for message in due {
+            let deliverer = self.clone();
+            tasks.spawn(async move { deliverer.attempt(message).await });
+        }
+        while let Some(joined) = tasks.join_next().await {
+            match joined {
+                Ok(Ok(_)) => {}
+                Ok(Err(error)) => eprintln!("webhooks: recording an attempt failed: {error}"),
+                Err(error) => eprintln!("webhooks: a delivery task failed: {error}"),
+            }
+        }
+        Ok(count)
+    }
+
+    /// Drains the outbox forever: at once when woken by a commit, otherwise every `poll`.
+    /// Pending notifications left by an earlier run are picked up on start.
+    pub async fn run(self, poll: Duration) {
+        loop {
+            match self.drain_once(32).await {
+                // A full batch: there may be more due right now.
+                Ok(32) => continue,
+                Ok(_) => {}
+                Err(error) => eprintln!("webhooks: reading the outbox failed: {error}"),
+            }
+            let _ = tokio::time::timeout(poll, self.config.wake.notified()).await;
+        }
+    }
+}
+
+/// A uniform number in `0.0..1.0` for jitter (not security relevant).
+fn unit_random() -> f64 {
+    crate::auth::random_bytes::<4>()
+        .map(|bytes| f64::from(u32::from_le_bytes(bytes)) / (f64::from(u32::MAX) + 1.0))
+        .unwrap_or(0.5)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_schedule_spans_more_than_a_day_with_eight_or_more_attempts() {
+        let policy = RetryPolicy::default();
+        assert!(policy.max_attempts() >= 8);
+        let shortest: Duration = (1..policy.max_attempts())
+            .map(|n| policy.delay_after(n, 0.0).unwrap())
+            .sum();
+        assert!(
+            shortest >= Duration::from_secs(24 * 3600),
+            "even with the jitter at its lowest the attempts span {shortest:?}"
+        );
+        assert_eq!(policy.delay_after(1, 0.5), Some(Duration::from_secs(5)));
+        assert_eq!(
+            policy.delay_after(policy.max_attempts() - 1, 0.5),
+            Some(Duration::from_secs(6 * 3600)),
+            "the waits grow to about six hours"
+        );
+        assert_eq!(policy.delay_after(policy.max_attempts(), 0.5), None);
+        assert_eq!(policy.delay_after(0, 0.5), None);
+    }
+
+    #[test]
+    fn jitter_stays_within_its_band() {
+        let policy = RetryPolicy::default();
+        let low = policy.delay_after(2, 0.0).unwrap();
+        let high = policy.delay_after(2, 0.999_999).unwrap();
+        assert_eq!(low, Duration::from_secs(24));
+        assert!(high > Duration::from_secs(35) && high <= Duration::from_secs(36));
+        let scaled = RetryPolicy::scaled(0.01);
+        assert_eq!(scaled.delay_after(1, 0.5), Some(Duration::from_millis(50)));
+        assert_eq!(scaled.max_attempts(), policy.max_attempts());
+    }
+}

@@ -1,0 +1,597 @@
+//! Webhooks end to end (DESIGN.md §6): subscriptions, `turn`/`action`/`finished` at the right
+//! moments with the right views, signatures checked by the reference Standard Webhooks
+//! package, delivery surviving a receiver outage and a server restart, 410 Gone, and refused
+//! URLs.
+
+use crate::options_for;
+use api::webhooks::{RetryPolicy, WebhookConfig};
+use api_tests::webhooks::{verify_with_reference, Received, Receiver};
+use api_tests::{random_move, remove_db, spawn_app, spawn_app_at, temp_db, StartedGame, TestApp};
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
+
+/// Tulip Bubble with 3 seats: random games finish in a few hundred moves.
+const RULESET: &str = "tulip-bubble";
+const SEATS: u8 = 3;
+
+/// Dev mode (loopback receivers) and a quick retry schedule: 12 attempts `delay` apart.
+fn config_with(delay: Duration) -> WebhookConfig {
+    WebhookConfig {
+        dev: true,
+        retry: RetryPolicy {
+            delays: vec![delay; 11],
+            jitter: 0.2,
+            attempt_timeout: Duration::from_secs(2),
+        },
+        ..WebhookConfig::default()
+    }
+}
+
+/// [`config_with`] 150 ms.
+fn test_config() -> WebhookConfig {
+    config_with(Duration::from_millis(150))
+}
+
+fn seq_of(value: &Value) -> u64 {
+    value.as_u64().expect("a number")
+}
+
+/// Creates a game and claims every seat but the last; returns its id, admin token and tokens.
+async fn open_game(app: &TestApp) -> StartedGame {
+    let created = app
+        .post(
+            "/v1/games",
+            None,
+            &json!({"ruleset": RULESET, "seats": SEATS, "options": options_for(RULESET, SEATS)}),
+            &[],
+        )
+        .await;
+    assert_eq!(created.status, 201, "{}", created.text());
+    let created = created.json();
+    let id = created["id"].as_str().unwrap().to_string();
+    let mut tokens = Vec::new();
+    for seat in 0..SEATS - 1 {
+        tokens.push(claim(app, &id, seat).await);
+    }
+    StartedGame {
+        id,
+        admin_token: created["admin_token"].as_str().unwrap().to_string(),
+        seed_commitment: created["seed_commitment"].as_str().unwrap().to_string(),
+        tokens,
+    }
+}
+
+async fn claim(app: &TestApp, id: &str, seat: u8) -> String {
+    let claimed = app
+        .post(
+            &format!("/v1/games/{id}/seats/{seat}"),
+            None,
+            &json!({"name": format!("player {seat}")}),
+            &[],
+        )
+        .await;
+    assert_eq!(claimed.status, 201, "{}", claimed.text());
+    claimed.json()["player_token"].as_str().unwrap().to_string()
+}
+
+/// Subscribes with `token`; returns the created subscription (with its secret).
+async fn subscribe(
+    app: &TestApp,
+    id: &str,
+    token: &str,
+    url: &str,
+    events: Option<Value>,
+) -> Value {
+    let mut body = json!({ "url": url });
+    if let Some(events) = events {
+        body["events"] = events;
+    }
+    let reply = app
+        .post(&format!("/v1/games/{id}/webhooks"), Some(token), &body, &[])
+        .await;
+    assert_eq!(reply.status, 201, "{}", reply.text());
+    reply.json()
+}
+
+async fn envelope(app: &TestApp, id: &str, token: Option<&str>) -> Value {
+    let reply = app.get(&format!("/v1/games/{id}"), token).await;
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    reply.json()
+}
+
+fn seats_of(value: &Value) -> BTreeSet<u64> {
+    value
+        .as_array()
+        .expect("a seat list")
+        .iter()
+        .map(seq_of)
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_complete_game_notifies_each_seat_of_its_turns_with_its_own_view() {
+    let receiver = Receiver::start().await;
+    let db = temp_db("webhooks-game");
+    let app = spawn_app_at(&db, test_config()).await;
+    let mut game = open_game(&app).await;
+    let id = game.id.clone();
+
+    // Seats 0 and 1 subscribe before the start; the admin too; the last seat right after
+    // its claim (which starts the game).
+    let mut secrets: BTreeMap<String, String> = BTreeMap::new();
+    for seat in 0..SEATS - 1 {
+        let url = receiver.url(&format!("/seat/{seat}"));
+        let hook = subscribe(&app, &id, &game.tokens[seat as usize], &url, None).await;
+        assert_eq!(hook["events"], json!(["finished", "turn"]));
+        assert_eq!(hook["seat"], json!(seat));
+        secrets.insert(
+            format!("/seat/{seat}"),
+            hook["secret"].as_str().unwrap().into(),
+        );
+    }
+    let admin = subscribe(&app, &id, &game.admin_token, &receiver.url("/admin"), None).await;
+    assert_eq!(admin["seat"], Value::Null);
+    secrets.insert("/admin".into(), admin["secret"].as_str().unwrap().into());
+
+    // Expected `turn` notifications: (seat, version) for every seat that entered waiting_on.
+    let mut expected_turns: BTreeMap<(u64, u64), Value> = BTreeMap::new();
+    let last = SEATS - 1;
+    game.tokens.push(claim(&app, &id, last).await);
+    let started = envelope(&app, &id, None).await;
+    let start_version = seq_of(&started["version"]);
+    for seat in seats_of(&started["waiting_on"]) {
+        if seat != u64::from(last) {
+            let view = envelope(&app, &id, Some(&game.tokens[seat as usize])).await["view"].clone();
+            expected_turns.insert((seat, start_version), view);
+        }
+    }
+    let url = receiver.url(&format!("/seat/{last}"));
+    let hook = subscribe(&app, &id, &game.tokens[last as usize], &url, None).await;
+    secrets.insert(
+        format!("/seat/{last}"),
+        hook["secret"].as_str().unwrap().into(),
+    );
+
+    let mut before = envelope(&app, &id, None).await;
+    let mut moves = 0u64;
+    while random_move(&app, &game, 7, moves + 1).await.is_some() {
+        moves += 1;
+        assert!(moves < 5_000, "the game did not finish");
+        let after = envelope(&app, &id, None).await;
+        if after["status"] != "finished" {
+            let entered: Vec<u64> = seats_of(&after["waiting_on"])
+                .difference(&seats_of(&before["waiting_on"]))
+                .copied()
+                .collect();
+            for seat in entered {
+                let mine = envelope(&app, &id, Some(&game.tokens[seat as usize])).await;
+                assert_eq!(mine["version"], after["version"], "nothing moved meanwhile");
+                expected_turns.insert((seat, seq_of(&after["version"])), mine["view"].clone());
+            }
+        }
+        before = after;
+    }
+    let finished = envelope(&app, &id, None).await;
+    let final_version = seq_of(&finished["version"]);
+
+    // Every move: one `action` to the admin; the end: one `finished` to each subscriber.
+    let expected_total = expected_turns.len() + moves as usize + usize::from(SEATS) + 1;
+    let received = receiver
+        .wait_for(60, "every notification", |got| got.len() >= expected_total)
+        .await;
+    assert_eq!(received.len(), expected_total, "no notification twice");
+
+    let mut turns: BTreeMap<(u64, u64), Value> = BTreeMap::new();
+    let mut actions = BTreeSet::new();
+    let mut finished_to = BTreeSet::new();
+    for delivery in &received {
+        let body = delivery.json();
+        let data = &body["data"];
+        assert_eq!(data["game_id"], json!(id));
+        match (delivery.path.as_str(), body["type"].as_str().unwrap()) {
+            (path, "turn") if path.starts_with("/seat/") => {
+                assert_eq!(
+                    path,
+                    format!("/seat/{}", data["seat"]),
+                    "a seat's own turn only"
+                );
+                turns.insert(
+                    (seq_of(&data["seat"]), seq_of(&data["version"])),
+                    data["view"].clone(),
+                );
+            }
+            ("/admin", "action") => {
+                assert!(actions.insert(seq_of(&data["seq"])), "one action per move");
+                assert!(data.get("view").is_none(), "the admin gets no seat's view");
+            }
+            (path, "finished") => {
+                assert_eq!(data["version"], json!(final_version));
+                assert_eq!(data["outcome"], finished["outcome"]);
+                finished_to.insert(path.to_string());
+            }
+            (path, kind) => panic!("unexpected {kind} to {path}"),
+        }
+    }
+    assert_eq!(
+        turns.keys().collect::<Vec<_>>(),
+        expected_turns.keys().collect::<Vec<_>>(),
+        "turn notifications go to exactly the seats the game started waiting on, when it did"
+    );
+    assert_eq!(
+        turns, expected_turns,
+        "each carries the seat's own view at that version"
+    );
+    assert_eq!(
+        actions,
+        (1..=moves).collect(),
+        "one action notification per move"
+    );
+    assert_eq!(finished_to.len(), usize::from(SEATS) + 1);
+
+    let signed: Vec<(String, Received)> = received
+        .iter()
+        .map(|delivery| (secrets[&delivery.path].clone(), delivery.clone()))
+        .collect();
+    verify_with_reference(&signed);
+
+    // The deliveries route shows them, delivered at the first attempt.
+    let hook_id = admin["id"].as_str().unwrap();
+    let listed = app
+        .get(
+            &format!("/v1/games/{id}/webhooks/{hook_id}/deliveries?limit=100"),
+            Some(&game.admin_token),
+        )
+        .await;
+    assert_eq!(listed.status, 200, "{}", listed.text());
+    let listed = listed.json();
+    let deliveries = listed["deliveries"].as_array().unwrap();
+    assert!(!deliveries.is_empty());
+    assert!(deliveries.iter().all(|d| d["status"] == "delivered"
+        && d["attempts"].as_array().unwrap().len() == 1
+        && d["attempts"][0]["status_code"] == 204));
+    drop(app);
+    remove_db(&db);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn notifications_survive_a_receiver_outage_and_a_server_restart() {
+    let mut receiver = Receiver::start().await;
+    receiver.answer(503);
+    let db = temp_db("webhooks-restart");
+    // Retries 400 ms apart: 12 attempts outlast the outage below by seconds.
+    let config = config_with(Duration::from_millis(400));
+    let app = spawn_app_at(&db, config.clone()).await;
+    let game = open_game(&app).await;
+    let id = game.id.clone();
+    let admin = subscribe(&app, &id, &game.admin_token, &receiver.url("/admin"), None).await;
+    let secret = admin["secret"].as_str().unwrap().to_string();
+    let mut game = game;
+    game.tokens.push(claim(&app, &id, SEATS - 1).await);
+
+    // Moves while the receiver fails (503), then while it is down (connection refused).
+    for step in 1..=4 {
+        random_move(&app, &game, 11, step)
+            .await
+            .expect("the game goes on");
+    }
+    receiver
+        .wait_for(10, "a failed attempt of every move", |got| {
+            got.iter()
+                .map(|r| r.id.as_str())
+                .collect::<BTreeSet<_>>()
+                .len()
+                >= 4
+        })
+        .await;
+    receiver.stop();
+    for step in 5..=6 {
+        random_move(&app, &game, 11, step)
+            .await
+            .expect("the game goes on");
+    }
+    let failed_ids: BTreeSet<String> = receiver.received().into_iter().map(|r| r.id).collect();
+
+    // The server stops with notifications pending; another starts on the same database.
+    drop(app);
+    let app = spawn_app_at(&db, config).await;
+    let store = app.store.clone();
+    let hook_id = admin["id"].as_str().unwrap().to_string();
+    let pending = store.messages(&id, &hook_id, 100).await.unwrap();
+    assert_eq!(
+        pending.len(),
+        6,
+        "one action notification per move, all kept"
+    );
+    for step in 7..=8 {
+        random_move(&app, &game, 11, step)
+            .await
+            .expect("the game goes on");
+    }
+
+    // The receiver comes back and answers 2xx: everything is delivered.
+    receiver.answer(204);
+    receiver.resume().await;
+    let received = receiver
+        .wait_for(20, "every notification delivered", |got| {
+            got.iter()
+                .filter(|r| r.answered == 204)
+                .map(|r| r.id.as_str())
+                .collect::<BTreeSet<_>>()
+                .len()
+                >= 8
+        })
+        .await;
+    let delivered: BTreeSet<String> = received
+        .iter()
+        .filter(|r| r.answered == 204)
+        .map(|r| r.id.clone())
+        .collect();
+    let queued: BTreeSet<String> = store
+        .messages(&id, &hook_id, 100)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|m| m.id)
+        .collect();
+    assert_eq!(
+        delivered, queued,
+        "every queued notification arrived, nothing else"
+    );
+    assert!(
+        failed_ids.is_subset(&delivered),
+        "retries keep their webhook-id, so the receiver can tell a repeat"
+    );
+    let seqs: BTreeSet<u64> = received
+        .iter()
+        .filter(|r| r.answered == 204)
+        .map(|r| seq_of(&r.json()["data"]["seq"]))
+        .collect();
+    assert_eq!(seqs, (1..=8).collect(), "one per move, none lost");
+    // Each id's body is the same on every attempt, and every attempt is correctly signed.
+    for delivery in &received {
+        let first = received.iter().find(|r| r.id == delivery.id).unwrap();
+        assert_eq!(first.body, delivery.body, "a retry resends the same body");
+    }
+    verify_with_reference(
+        &received
+            .iter()
+            .map(|r| (secret.clone(), r.clone()))
+            .collect::<Vec<_>>(),
+    );
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let messages = store.messages(&id, &hook_id, 100).await.unwrap();
+    assert!(messages
+        .iter()
+        .all(|m| m.status == store::DeliveryStatus::Delivered));
+    assert!(
+        messages.iter().any(|m| m.attempts.len() > 1
+            && m.attempts[0].status_code == Some(503)
+            && m.attempts.last().unwrap().status_code == Some(204)),
+        "the attempts are recorded"
+    );
+    drop(app);
+    remove_db(&db);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_receiver_answering_410_disables_its_subscription() {
+    let receiver = Receiver::start().await;
+    receiver.answer(410);
+    let db = temp_db("webhooks-gone");
+    let app = spawn_app_at(&db, test_config()).await;
+    let mut game = open_game(&app).await;
+    let id = game.id.clone();
+    let admin = subscribe(&app, &id, &game.admin_token, &receiver.url("/admin"), None).await;
+    game.tokens.push(claim(&app, &id, SEATS - 1).await);
+    random_move(&app, &game, 3, 1).await.expect("a move");
+    receiver
+        .wait_for(10, "the first attempt", |got| !got.is_empty())
+        .await;
+
+    let hook_id = admin["id"].as_str().unwrap();
+    let mut listed = Value::Null;
+    for _ in 0..100 {
+        listed = app
+            .get(&format!("/v1/games/{id}/webhooks"), Some(&game.admin_token))
+            .await
+            .json();
+        if !listed["webhooks"][0]["disabled"].is_null() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(
+        listed["webhooks"][0]["disabled"]
+            .as_str()
+            .unwrap()
+            .contains("410"),
+        "{listed}"
+    );
+    random_move(&app, &game, 3, 2).await.expect("a move");
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(
+        receiver.received().len(),
+        1,
+        "a gone receiver is not called again"
+    );
+    let deliveries = app
+        .get(
+            &format!("/v1/games/{id}/webhooks/{hook_id}/deliveries"),
+            Some(&game.admin_token),
+        )
+        .await
+        .json();
+    assert_eq!(deliveries["deliveries"].as_array().unwrap().len(), 1);
+    assert_eq!(deliveries["deliveries"][0]["status"], "failed");
+    assert_eq!(
+        deliveries["deliveries"][0]["attempts"][0]["status_code"],
+        410
+    );
+    drop(app);
+    remove_db(&db);
+}
+
+#[tokio::test]
+async fn forbidden_and_malformed_urls_are_refused_and_change_nothing() {
+    // Not in dev mode: plain http is refused even to loopback.
+    let app = spawn_app().await;
+    let game = app
+        .start_game(RULESET, SEATS, options_for(RULESET, SEATS))
+        .await;
+    let id = &game.id;
+    let version = envelope(&app, id, None).await["version"].clone();
+    let token = game.tokens[0].as_str();
+    for (url, code) in [
+        ("http://127.0.0.1:8080/hook", "forbidden-webhook-url"),
+        ("http://hooks.example/hook", "forbidden-webhook-url"),
+        ("https://10.1.2.3/hook", "forbidden-webhook-url"),
+        ("https://192.168.0.10/hook", "forbidden-webhook-url"),
+        ("https://172.20.0.1/hook", "forbidden-webhook-url"),
+        ("https://127.0.0.1/hook", "forbidden-webhook-url"),
+        (
+            "https://169.254.169.254/latest/meta-data/",
+            "forbidden-webhook-url",
+        ),
+        ("https://[fd00:ec2::254]/", "forbidden-webhook-url"),
+        ("https://[::ffff:10.0.0.1]/", "forbidden-webhook-url"),
+        ("https://localhost/hook", "forbidden-webhook-url"),
+        ("https://hooks.invalid/hook", "unresolvable-webhook-url"),
+        ("not a url", "invalid-webhook-url"),
+        ("ftp://hooks.example/", "invalid-webhook-url"),
+        ("https://user:secret@hooks.example/", "invalid-webhook-url"),
+        ("https:///nohost", "invalid-webhook-url"),
+    ] {
+        let reply = app
+            .post(
+                &format!("/v1/games/{id}/webhooks"),
+                Some(token),
+                &json!({"url": url}),
+                &[],
+            )
+            .await;
+        assert_eq!(reply.status, 422, "{url}: {}", reply.text());
+        assert_eq!(
+            reply.header("content-type"),
+            Some("application/problem+json")
+        );
+        assert_eq!(reply.json()["code"], code, "{url}");
+    }
+    // Who may subscribe to what.
+    let reply = app
+        .post(
+            &format!("/v1/games/{id}/webhooks"),
+            Some(token),
+            &json!({"url": "https://93.184.215.14/", "events": ["action"]}),
+            &[],
+        )
+        .await;
+    assert_eq!(reply.status, 422);
+    assert_eq!(reply.json()["code"], "event-not-allowed");
+    let reply = app
+        .post(
+            &format!("/v1/games/{id}/webhooks"),
+            None,
+            &json!({"url": "https://93.184.215.14/"}),
+            &[],
+        )
+        .await;
+    assert_eq!(reply.status, 401);
+    let reply = app
+        .post(
+            &format!("/v1/games/{id}/webhooks"),
+            Some(token),
+            &json!({"url": 5}),
+            &[],
+        )
+        .await;
+    assert_eq!(reply.status, 400);
+    assert_eq!(
+        envelope(&app, id, None).await["version"],
+        version,
+        "nothing changed"
+    );
+    assert!(app.record(id).await.hooks.is_empty());
+}
+
+#[tokio::test]
+async fn subscriptions_are_private_capped_and_deletable() {
+    let db = temp_db("webhooks-manage");
+    let app = spawn_app_at(&db, test_config()).await;
+    let game = app
+        .start_game(RULESET, SEATS, options_for(RULESET, SEATS))
+        .await;
+    let id = &game.id;
+    let url = "http://127.0.0.1:9/hook";
+    let mine = subscribe(&app, id, &game.tokens[0], url, Some(json!(["turn"]))).await;
+    assert!(mine["secret"].as_str().unwrap().starts_with("whsec_"));
+    let hook = mine["id"].as_str().unwrap();
+
+    // Listed for its seat only, and never with the secret.
+    let listed = app
+        .get(&format!("/v1/games/{id}/webhooks"), Some(&game.tokens[0]))
+        .await;
+    assert_eq!(listed.status, 200);
+    assert_eq!(listed.json()["webhooks"][0]["id"], json!(hook));
+    assert!(
+        !listed.text().contains("whsec_"),
+        "the secret is shown once only"
+    );
+    let theirs = app
+        .get(&format!("/v1/games/{id}/webhooks"), Some(&game.tokens[1]))
+        .await;
+    assert_eq!(theirs.json()["webhooks"], json!([]));
+    let envelope_text = app
+        .get(&format!("/v1/games/{id}"), Some(&game.tokens[1]))
+        .await
+        .text();
+    assert!(!envelope_text.contains("whsec_") && !envelope_text.contains(hook));
+
+    // Another seat cannot read its deliveries or delete it.
+    let path = format!("/v1/games/{id}/webhooks/{hook}");
+    let other = app
+        .get(&format!("{path}/deliveries"), Some(&game.tokens[1]))
+        .await;
+    assert_eq!(other.status, 404);
+    assert_eq!(other.json()["code"], "webhook-not-found");
+    let auth = format!("Bearer {}", game.tokens[1]);
+    let other = app
+        .send("DELETE", &path, &[("authorization", &auth)], Vec::new())
+        .await;
+    assert_eq!(other.status, 404);
+
+    // The cap: 16 per game.
+    for n in 1..16 {
+        let token = &game.tokens[n % usize::from(SEATS)];
+        subscribe(&app, id, token, &format!("http://127.0.0.1:9/{n}"), None).await;
+    }
+    let reply = app
+        .post(
+            &format!("/v1/games/{id}/webhooks"),
+            Some(&game.admin_token),
+            &json!({"url": url}),
+            &[],
+        )
+        .await;
+    assert_eq!(reply.status, 422);
+    assert_eq!(reply.json()["code"], "too-many-webhooks");
+
+    // Its owner deletes it.
+    let auth = format!("Bearer {}", game.tokens[0]);
+    let deleted = app
+        .send("DELETE", &path, &[("authorization", &auth)], Vec::new())
+        .await;
+    assert_eq!(deleted.status, 204, "{}", deleted.text());
+    let again = app
+        .send("DELETE", &path, &[("authorization", &auth)], Vec::new())
+        .await;
+    assert_eq!(again.status, 404);
+    assert_eq!(app.record(id).await.hooks.len(), 15);
+    let wrong_method = app
+        .send("PUT", &path, &[("authorization", &auth)], Vec::new())
+        .await;
+    assert_eq!(wrong_method.status, 405);
+    assert_eq!(wrong_method.header("allow"), Some("DELETE"));
+    drop(app);
+    remove_db(&db);
+}
