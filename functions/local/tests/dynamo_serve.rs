@@ -4,7 +4,7 @@
 //!
 //! Built only with the feature: `cargo test -p local --features dynamo --test dynamo_serve`.
 
-use api_tests::{play_randomly, temp_db, TestApp};
+use api_tests::{play_randomly, TestApp};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
@@ -69,11 +69,7 @@ async fn beurs_serves_a_complete_game_from_a_dynamodb_table() {
         banner.contains(&format!("DynamoDB table {table}")),
         "{banner}"
     );
-    let app = TestApp {
-        addr,
-        store: Arc::new(store),
-        db: temp_db("unused"),
-    };
+    let app = TestApp::external(addr, Arc::new(store));
 
     let game = app
         .start_game("tulip-bubble", 3, serde_json::json!({}))
