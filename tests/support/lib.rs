@@ -2,6 +2,7 @@
 //! database, a minimal HTTP client, and a random player that uses only `legal-actions`.
 
 pub mod apigw;
+pub mod apigw_webhooks;
 pub mod webhooks;
 
 use game_core::GameRng;
@@ -146,6 +147,28 @@ pub async fn spawn_app_with(store: Arc<dyn store::GameStore>) -> TestApp {
     let ctx = Arc::new(api::AppCtx::new(store.clone()));
     let server = tokio::spawn(local::serve::serve(listener, ctx));
     // No database file is created; the path only satisfies `TestApp`'s cleanup.
+    TestApp {
+        addr,
+        store,
+        db: temp_db("unused"),
+        tasks: vec![server.abort_handle()],
+        remove_db: true,
+    }
+}
+
+/// Like [`spawn_app_with`], with the webhook configuration `webhooks` (e.g. dev mode, so that
+/// subscriptions to a loopback receiver are accepted). No delivery worker runs: on DynamoDB the
+/// table's stream drives deliveries (`functions/notify`), and its tests trigger it themselves.
+pub async fn spawn_app_with_webhooks(
+    store: Arc<dyn store::GameStore>,
+    webhooks: api::webhooks::WebhookConfig,
+) -> TestApp {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind a free port");
+    let addr = listener.local_addr().expect("local address");
+    let ctx = Arc::new(api::AppCtx::new(store.clone()).with_webhooks(webhooks));
+    let server = tokio::spawn(local::serve::serve(listener, ctx));
     TestApp {
         addr,
         store,

@@ -23,7 +23,8 @@ use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, AttributeValue, BillingMode, GlobalSecondaryIndex, KeySchemaElement,
     KeyType, Projection, ProjectionType, Put, ReturnValuesOnConditionCheckFailure,
-    ScalarAttributeType, TableStatus, TimeToLiveSpecification, TransactWriteItem,
+    ScalarAttributeType, StreamSpecification, StreamViewType, TableStatus, TimeToLiveSpecification,
+    TransactWriteItem,
 };
 use aws_sdk_dynamodb::Client;
 
@@ -92,8 +93,9 @@ impl DynamoStore {
     }
 
     /// Creates the table with the layout of [`keys`] (as `infra/template.yaml` declares it:
-    /// on-demand, both lobby indexes, TTL on `expires_at`), and waits until it is active. For
-    /// tests and local use; deployments create it from the template.
+    /// on-demand, both lobby indexes, TTL on `expires_at`, a `KEYS_ONLY` stream for
+    /// `functions/notify`), and waits until it is active. For tests and local use; deployments
+    /// create it from the template.
     pub async fn create_table(&self) -> Result<(), StoreError> {
         let built = |error| backend("building the table definition", error);
         let string_attribute = |name: &str| {
@@ -131,7 +133,14 @@ impl DynamoStore {
             .key_schema(key(keys::PK, KeyType::Hash)?)
             .key_schema(key(keys::SK, KeyType::Range)?)
             .global_secondary_indexes(index(keys::GSI1, keys::GSI1PK, keys::GSI1SK)?)
-            .global_secondary_indexes(index(keys::GSI2, keys::GSI2PK, keys::GSI2SK)?);
+            .global_secondary_indexes(index(keys::GSI2, keys::GSI2PK, keys::GSI2SK)?)
+            .stream_specification(
+                StreamSpecification::builder()
+                    .stream_enabled(true)
+                    .stream_view_type(StreamViewType::KeysOnly)
+                    .build()
+                    .map_err(built)?,
+            );
         for name in [
             keys::PK,
             keys::SK,

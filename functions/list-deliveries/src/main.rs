@@ -1,0 +1,14 @@
+//! The `list-deliveries` Lambda function: `GET /v1/games/{id}/webhooks/{hook}/deliveries`. Lists a
+//! subscription's recent deliveries; the handler is `api::list_deliveries`, the very function the
+//! local server calls for this route.
+
+#[tokio::main]
+async fn main() -> Result<(), lambda_http::Error> {
+    // Built once per cold start and reused by every invocation: the DynamoDB client (its
+    // connection pool), the game registry and the OpenAPI document.
+    let ctx = api::AppCtx::from_env().await?;
+    lambda_http::run(lambda_http::service_fn(|request| {
+        api::list_deliveries(&ctx, request)
+    }))
+    .await
+}
