@@ -140,20 +140,7 @@ pub async fn spawn_app_at(db: &std::path::Path, webhooks: api::webhooks::Webhook
 /// Starts a server on `127.0.0.1:0` over `store` instead of SQLite (e.g. a DynamoStore on the
 /// moto server of `store::dynamo::testing`). `spawn_app` is unchanged; this is the opt-in.
 pub async fn spawn_app_with(store: Arc<dyn store::GameStore>) -> TestApp {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind a free port");
-    let addr = listener.local_addr().expect("local address");
-    let ctx = Arc::new(api::AppCtx::new(store.clone()));
-    let server = tokio::spawn(local::serve::serve(listener, ctx));
-    // No database file is created; the path only satisfies `TestApp`'s cleanup.
-    TestApp {
-        addr,
-        store,
-        db: temp_db("unused"),
-        tasks: vec![server.abort_handle()],
-        remove_db: true,
-    }
+    spawn_app_with_webhooks(store, api::webhooks::WebhookConfig::default()).await
 }
 
 /// Like [`spawn_app_with`], with the webhook configuration `webhooks` (e.g. dev mode, so that
@@ -169,6 +156,7 @@ pub async fn spawn_app_with_webhooks(
     let addr = listener.local_addr().expect("local address");
     let ctx = Arc::new(api::AppCtx::new(store.clone()).with_webhooks(webhooks));
     let server = tokio::spawn(local::serve::serve(listener, ctx));
+    // No database file is created; the path only satisfies `TestApp`'s cleanup.
     TestApp {
         addr,
         store,

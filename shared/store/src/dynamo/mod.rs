@@ -292,23 +292,10 @@ impl DynamoStore {
 #[async_trait::async_trait]
 impl GameStore for DynamoStore {
     async fn create(&self, record: &GameRecord) -> Result<(), StoreError> {
-        let result = self
-            .client
-            .put_item()
-            .table_name(&self.table)
-            .set_item(Some(items::meta_item(record, self.finished_ttl)?))
-            .condition_expression("attribute_not_exists(PK)")
-            .send()
-            .await;
-        match result {
-            Ok(_) => Ok(()),
-            Err(error)
-                if error
-                    .as_service_error()
-                    .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
-            {
-                Err(StoreError::AlreadyExists(record.id.clone()))
-            }
+        let item = items::meta_item(record, self.finished_ttl)?;
+        match self.conditional_put(item, "attribute_not_exists(PK)").await {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(StoreError::AlreadyExists(record.id.clone())),
             Err(error) => Err(backend(&format!("creating game {}", record.id), error)),
         }
     }
@@ -478,23 +465,10 @@ impl GameStore for DynamoStore {
     }
 
     async fn update_message(&self, message: &OutboxMessage) -> Result<(), StoreError> {
-        let result = self
-            .client
-            .put_item()
-            .table_name(&self.table)
-            .set_item(Some(items::outbox_item(message)?))
-            .condition_expression("attribute_exists(SK)")
-            .send()
-            .await;
-        match result {
-            Ok(_) => Ok(()),
-            Err(error)
-                if error
-                    .as_service_error()
-                    .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
-            {
-                Err(StoreError::NotFound(message.id.clone()))
-            }
+        let item = items::outbox_item(message)?;
+        match self.conditional_put(item, "attribute_exists(SK)").await {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(StoreError::NotFound(message.id.clone())),
             Err(error) => Err(backend(
                 &format!("updating notification {}", message.id),
                 error,
@@ -530,6 +504,34 @@ impl GameStore for DynamoStore {
 }
 
 impl DynamoStore {
+    /// `PutItem` of `item` if `condition` holds: `Ok(false)` when the condition failed (nothing
+    /// was written), the SDK's error otherwise.
+    async fn conditional_put(
+        &self,
+        item: Item,
+        condition: &str,
+    ) -> Result<bool, SdkError<aws_sdk_dynamodb::operation::put_item::PutItemError>> {
+        let result = self
+            .client
+            .put_item()
+            .table_name(&self.table)
+            .set_item(Some(item))
+            .condition_expression(condition)
+            .send()
+            .await;
+        match result {
+            Ok(_) => Ok(true),
+            Err(error)
+                if error
+                    .as_service_error()
+                    .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
+            {
+                Ok(false)
+            }
+            Err(error) => Err(error),
+        }
+    }
+
     /// One notification, by the key its stream record carries (`PK`, `SK`), read consistently:
     /// what `notify` loads before each attempt.
     pub async fn message_at(
