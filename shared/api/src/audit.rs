@@ -7,6 +7,7 @@ use game_core::{GameRng, Outcome, Registry, Seat, Visibility};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
+use store::GameRecord;
 use utoipa::ToSchema;
 
 /// The game seed: `sha256(server_secret ‖ sha256(entropy_0) ‖ … ‖ sha256(entropy_n-1))`.
@@ -18,6 +19,19 @@ pub fn seed_of(server_secret: &[u8; 32], entropies: &[Option<String>]) -> [u8; 3
         hasher.update(Sha256::digest(entropy.as_deref().unwrap_or("").as_bytes()));
     }
     hasher.finalize().into()
+}
+
+/// The seed of a started game.
+pub fn seed_of_record(record: &GameRecord) -> Result<[u8; 32], crate::error::ApiError> {
+    let secret = parse_hex32(&record.server_secret).ok_or_else(|| {
+        crate::error::ApiError::Internal(format!("game {} has a malformed secret", record.id))
+    })?;
+    let entropies: Vec<Option<String>> = record
+        .seats
+        .iter()
+        .map(|seat| seat.entropy.clone())
+        .collect();
+    Ok(seed_of(&secret, &entropies))
 }
 
 /// The hash recorded after every log entry: SHA-256 (hex) of the state's JSON.

@@ -1,6 +1,6 @@
 //! `GET /v1/games/{id}/legal-actions` and `POST /v1/games/{id}/actions`.
 
-use super::{backoff, engine_of, etag, load_record, project_events, seed_of_record, MAX_ATTEMPTS};
+use super::{backoff, engine_of, etag, load_record, project_events, MAX_ATTEMPTS};
 use crate::audit::{state_hash, StoredAction};
 use crate::auth::{bearer_token_caller, Caller};
 use crate::dto::{ActionResult, LegalActions, SubmitAction};
@@ -210,7 +210,7 @@ fn apply(
         .ok_or_else(|| ApiError::Internal("active game without state".into()))?;
     let seq = record.log_len;
     let waiting_before = engine.waiting_on();
-    let mut rng = GameRng::for_entry(seed_of_record(record)?, seq);
+    let mut rng = GameRng::for_entry(crate::audit::seed_of_record(record)?, seq);
     let applied = engine
         .apply_json(Seat(seat), &body.action, &mut rng)
         .map_err(|error| match error {

@@ -8,7 +8,6 @@ pub mod rulesets;
 pub mod seats;
 pub mod webhooks;
 
-use crate::audit::{parse_hex32, seed_of};
 use crate::auth::is_game_id;
 use crate::error::ApiError;
 use crate::AppCtx;
@@ -51,18 +50,6 @@ pub fn engine_of(ctx: &AppCtx, record: &GameRecord) -> Result<Option<Box<dyn Dyn
         ApiError::Internal(format!("game {} state does not load: {error}", record.id))
     })?;
     Ok(Some(engine))
-}
-
-/// The seed of a started game.
-pub fn seed_of_record(record: &GameRecord) -> Result<[u8; 32], ApiError> {
-    let secret = parse_hex32(&record.server_secret)
-        .ok_or_else(|| ApiError::Internal(format!("game {} has a malformed secret", record.id)))?;
-    let entropies: Vec<Option<String>> = record
-        .seats
-        .iter()
-        .map(|seat| seat.entropy.clone())
-        .collect();
-    Ok(seed_of(&secret, &entropies))
 }
 
 /// The events `viewer` may see.

@@ -1,6 +1,6 @@
 //! `POST /v1/games/{id}/seats/{seat}`: claiming seats; the last claim starts the game.
 
-use super::{backoff, etag, load_record, ruleset_of, seed_of_record, MAX_ATTEMPTS};
+use super::{backoff, etag, load_record, ruleset_of, MAX_ATTEMPTS};
 use crate::audit::{state_hash, StoredAction};
 use crate::auth::{bearer_token_caller, new_token, sha256_hex, Caller, SEAT_PREFIX};
 use crate::dto::{ClaimSeat, ClaimedSeat};
@@ -122,7 +122,7 @@ async fn claim(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
         let mut outbox = Vec::new();
         if next.seats.iter().all(|seat| seat.is_claimed()) {
             // The last claim: the seed is now fixed, so deal (log entry 0).
-            let seed = seed_of_record(&next)?;
+            let seed = crate::audit::seed_of_record(&next)?;
             let ruleset = ruleset_of(ctx, &next)?;
             let game = ruleset
                 .setup(next.seats.len() as u8, &next.options, seed)
