@@ -9,7 +9,7 @@ use serde_json::json;
 async fn an_active_games_audit_hides_the_secret_and_state_hashes() {
     let app = spawn_app().await;
     let game = app.start_game("tulipmania-1637", 3, json!({})).await;
-    let reply = app.get(&format!("/v1/games/{}/audit", game.id), None).await;
+    let reply = app.full_audit(&game.id).await;
     assert_eq!(reply.status, 200);
     let audit: Audit = serde_json::from_slice(&reply.body).expect("an audit");
     assert_eq!(audit.status, "active");
@@ -35,12 +35,7 @@ async fn any_tampering_makes_verification_fail() {
         .start_game("tulipmania-1637", 3, test_options("tulipmania-1637"))
         .await;
     play_randomly(&app, &game, 11, 20_000).await;
-    let audit: Audit = serde_json::from_slice(
-        &app.get(&format!("/v1/games/{}/audit", game.id), None)
-            .await
-            .body,
-    )
-    .expect("audit");
+    let audit: Audit = serde_json::from_slice(&app.full_audit(&game.id).await.body).expect("audit");
     let registry = api::registry();
     assert!(verify(&registry, &audit).is_ok());
 

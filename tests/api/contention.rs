@@ -481,7 +481,7 @@ async fn sixty_four_clients_lose_and_duplicate_nothing() {
             record.status
         );
         if record.status == store::Status::Finished {
-            let audit = app.get(&format!("/v1/games/{}/audit", game.id), None).await;
+            let audit = app.full_audit(&game.id).await;
             let audit: api::audit::Audit = serde_json::from_slice(&audit.body).expect("an audit");
             api::audit::verify(&api::registry(), &audit).expect("the audit verifies");
         }

@@ -94,7 +94,7 @@ async fn a_random_game_on_dynamodb_costs_two_requests_per_move() {
     }
 
     // The finished game is complete and verifiable from what DynamoDB kept.
-    let reply = app.get(&format!("/v1/games/{}/audit", game.id), None).await;
+    let reply = app.full_audit(&game.id).await;
     assert_eq!(reply.status, 200, "{}", reply.text());
     let audit: api::audit::Audit = serde_json::from_slice(&reply.body).expect("an audit");
     let verified = api::audit::verify(&api::registry(), &audit).expect("the audit verifies");

@@ -410,7 +410,7 @@ async fn a_complete_game_through_the_function_binaries_under_the_runtime_emulato
     };
 
     // The audit, through get-audit, verifies offline.
-    let audit = app.get(&format!("/v1/games/{}/audit", game.id), None).await;
+    let audit = app.full_audit(&game.id).await;
     assert_eq!(audit.status, 200, "{}", audit.text());
     let audit: api::audit::Audit = serde_json::from_slice(&audit.body).expect("an audit");
     let verified = api::audit::verify(&api::registry(), &audit).expect("the audit verifies");

@@ -34,7 +34,7 @@ async fn random_clients_finish_every_ruleset_at_every_seat_count() {
                     ruleset.id()
                 );
 
-                let reply = app.get(&format!("/v1/games/{}/audit", game.id), None).await;
+                let reply = app.full_audit(&game.id).await;
                 assert_eq!(reply.status, 200);
                 let audit: api::audit::Audit =
                     serde_json::from_slice(&reply.body).expect("an audit");

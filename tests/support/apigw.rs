@@ -1,12 +1,14 @@
-//! API Gateway (HTTP API, payload 2.0) events for the Lambda handler tests in
-//! `functions/*/tests/`: JSON fixtures in `tests/fixtures/apigw/`, with `{{name}}`
-//! placeholders for what only a running game knows (its id, a token, a base64 body), parsed
-//! exactly as the Lambda runtime parses them (`lambda_http::request::from_str`).
+//! API Gateway (HTTP API, payload 2.0) events for the Lambda tests in `tests/lambda/`: JSON
+//! fixtures in `tests/fixtures/apigw/`, with `{{name}}` placeholders for what only a running
+//! game knows (its id, a token, a base64 body), parsed exactly as the Lambda runtime parses
+//! them (`lambda_http::request::from_str`), and answered by the app every function serves.
 
 use base64::Engine;
+use http_body_util::BodyExt;
 use lambda_http::{Body, Request, Response};
 use serde_json::{json, Value};
 use std::sync::Arc;
+use tower::ServiceExt;
 
 /// The fixture `tests/fixtures/apigw/<name>.json` with each `{{key}}` replaced by its value.
 pub fn fixture(name: &str, substitutions: &[(&str, &str)]) -> String {
@@ -57,14 +59,36 @@ pub fn reply(response: Response<Body>) -> (u16, String, Value) {
 }
 
 /// A context over a fresh MemoryStore, as the handler tests use it.
-pub fn memory_ctx() -> api::AppCtx {
-    api::AppCtx::new(Arc::new(store::MemoryStore::new()))
+pub fn memory_ctx() -> Arc<api::AppCtx> {
+    Arc::new(api::AppCtx::new(Arc::new(store::MemoryStore::new())))
+}
+
+/// Answers `request` as a Lambda function does: the whole app (edge included) over `ctx`,
+/// the response body read in full as the runtime reads it.
+pub async fn call(
+    ctx: &Arc<api::AppCtx>,
+    request: Request,
+) -> Result<Response<Body>, std::convert::Infallible> {
+    let app = api::edge::app(ctx.clone(), &api::edge::EdgeConfig::default());
+    let response = app.oneshot(request).await?;
+    let (parts, body) = response.into_parts();
+    let bytes = body
+        .collect()
+        .await
+        .expect("the app's bodies are in memory")
+        .to_bytes();
+    let body = if bytes.is_empty() {
+        Body::Empty
+    } else {
+        Body::Binary(bytes.to_vec())
+    };
+    Ok(Response::from_parts(parts, body))
 }
 
 /// A game created and fully claimed through the `create-game` and `claim-seat` fixtures and
 /// handlers: three seats of Tulip Bubble.
-pub async fn started_game(ctx: &api::AppCtx) -> crate::StartedGame {
-    let response = api::create_game(ctx, event("create-game", &[]))
+pub async fn started_game(ctx: &Arc<api::AppCtx>) -> crate::StartedGame {
+    let response = call(ctx, event("create-game", &[]))
         .await
         .expect("handlers always answer");
     let (status, _, created) = reply(response);
@@ -74,9 +98,7 @@ pub async fn started_game(ctx: &api::AppCtx) -> crate::StartedGame {
     for seat in 0..3 {
         let seat = seat.to_string();
         let request = event("claim-seat", &[("id", &id), ("seat", &seat)]);
-        let response = api::claim_seat(ctx, request)
-            .await
-            .expect("handlers always answer");
+        let response = call(ctx, request).await.expect("handlers always answer");
         let (status, _, claimed) = reply(response);
         assert_eq!(status, 201, "claim-seat {seat}: {claimed}");
         tokens.push(
@@ -99,9 +121,9 @@ pub async fn started_game(ctx: &api::AppCtx) -> crate::StartedGame {
 
 /// A seat that may act now in `game`, its token, the version and one of its legal actions
 /// (a concrete one), read through the `get-game` and `list-legal-actions` handlers.
-pub async fn next_move(ctx: &api::AppCtx, game: &crate::StartedGame) -> (String, u64, Value) {
+pub async fn next_move(ctx: &Arc<api::AppCtx>, game: &crate::StartedGame) -> (String, u64, Value) {
     let token = &game.tokens[0];
-    let response = api::get_game(
+    let response = call(
         ctx,
         event("get-game", &[("id", &game.id), ("token", token)]),
     )
@@ -110,7 +132,7 @@ pub async fn next_move(ctx: &api::AppCtx, game: &crate::StartedGame) -> (String,
     let (_, _, envelope) = reply(response);
     let seat = envelope["to_act"][0].as_u64().expect("someone acts") as usize;
     let token = game.tokens[seat].clone();
-    let response = api::list_legal_actions(
+    let response = call(
         ctx,
         event("list-legal-actions", &[("id", &game.id), ("token", &token)]),
     )

@@ -1,8 +1,7 @@
-//! Webhook helpers for the Lambda handler tests of the webhook routes (`functions/*-webhook*/`,
-//! `functions/list-deliveries/`): a context whose webhooks run in dev mode (so a loopback URL
+//! Webhook helpers for the Lambda tests of the webhook routes: a context whose webhooks run in dev mode (so a loopback URL
 //! is accepted without DNS), and a subscription made through the `create-webhook` fixture.
 
-use crate::apigw::{base64_body, event, reply};
+use crate::apigw::{base64_body, call, event, reply};
 use serde_json::{json, Value};
 use std::sync::Arc;
 
@@ -11,32 +10,35 @@ use std::sync::Arc;
 pub const LOOPBACK_URL: &str = "http://127.0.0.1:9/hooks/beurs";
 
 /// A context over a fresh MemoryStore with webhooks in dev mode.
-pub fn dev_memory_ctx() -> api::AppCtx {
+pub fn dev_memory_ctx() -> Arc<api::AppCtx> {
     let config = api::webhooks::WebhookConfig {
         dev: true,
         ..api::webhooks::WebhookConfig::default()
     };
-    api::AppCtx::new(Arc::new(store::MemoryStore::new())).with_webhooks(config)
+    Arc::new(api::AppCtx::new(Arc::new(store::MemoryStore::new())).with_webhooks(config))
 }
 
 /// Posts `body` as the holder of `token` to game `id` through the `create-webhook`
 /// fixture and handler; returns the status and the body.
-pub async fn subscribe(ctx: &api::AppCtx, id: &str, token: &str, body: &Value) -> (u16, Value) {
+pub async fn subscribe(
+    ctx: &Arc<api::AppCtx>,
+    id: &str,
+    token: &str,
+    body: &Value,
+) -> (u16, Value) {
     let body = base64_body(&body.to_string());
     let request = event(
         "create-webhook",
         &[("id", id), ("token", token), ("body", &body)],
     );
-    let response = api::create_webhook(ctx, request)
-        .await
-        .expect("handlers always answer");
+    let response = call(ctx, request).await.expect("handlers always answer");
     let (status, _, body) = reply(response);
     (status, body)
 }
 
 /// Subscribes the holder of `token` to `events` at [`LOOPBACK_URL`]; returns the new
 /// subscription's id (panics unless it was created: a test failure).
-pub async fn subscribed(ctx: &api::AppCtx, id: &str, token: &str, events: &[&str]) -> String {
+pub async fn subscribed(ctx: &Arc<api::AppCtx>, id: &str, token: &str, events: &[&str]) -> String {
     let (status, created) = subscribe(
         ctx,
         id,

@@ -221,6 +221,45 @@ impl TestApp {
         .await
     }
 
+    /// The complete audit of game `id`: every page of `GET …/audit` (1000 entries a page)
+    /// joined into one document, as `beurs verify` joins them. A failed first page is
+    /// returned as it is.
+    pub async fn full_audit(&self, id: &str) -> Reply {
+        let path = format!("/v1/games/{id}/audit?limit=1000");
+        let first = self.get(&path, None).await;
+        if first.status != 200 {
+            return first;
+        }
+        let mut audit = first.json();
+        while let Some(after) = audit["next_after"].as_u64() {
+            let page = self.get(&format!("{path}&after={after}"), None).await;
+            assert_eq!(
+                page.status,
+                200,
+                "audit page after {after}: {}",
+                page.text()
+            );
+            let mut page = page.json();
+            let entries = page["entries"]
+                .as_array_mut()
+                .expect("entries")
+                .split_off(0);
+            audit["entries"]
+                .as_array_mut()
+                .expect("entries")
+                .extend(entries);
+            audit["next_after"] = page["next_after"].take();
+        }
+        if let Some(object) = audit.as_object_mut() {
+            object.remove("next_after");
+        }
+        Reply {
+            status: first.status,
+            headers: first.headers,
+            body: serde_json::to_vec(&audit).expect("serializes"),
+        }
+    }
+
     /// Creates a game and claims every seat; returns the game id, admin token and seat tokens.
     pub async fn start_game(&self, ruleset: &str, seats: u8, options: Value) -> StartedGame {
         let created = self

@@ -1,13 +1,10 @@
-//! The `create-game` Lambda function: `POST /v1/games`. Creates a game; the handler is
-//! `api::create_game`, the very function the local server calls for this route.
+//! The `create-game` Lambda function: API Gateway sends it `POST /v1/games`.
+//!
+//! Like every route function it serves the whole router behind the edge, the very app
+//! `beurs serve` runs; only API Gateway's routing decides which requests reach it
+//! (docs/decisions.md #1).
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    // Built once per cold start and reused by every invocation: the DynamoDB client (its
-    // connection pool), the game registry and the OpenAPI document.
-    let ctx = api::AppCtx::from_env().await?;
-    lambda_http::run(lambda_http::service_fn(|request| {
-        api::create_game(&ctx, request)
-    }))
-    .await
+    api::run_lambda().await
 }

@@ -1,13 +1,10 @@
-//! The `get-game` Lambda function: `GET /v1/games/{id}`. Shows a game to its caller; the handler is
-//! `api::get_game`, the very function the local server calls for this route.
+//! The `get-game` Lambda function: API Gateway sends it `GET /v1/games/{id}`.
+//!
+//! Like every route function it serves the whole router behind the edge, the very app
+//! `beurs serve` runs; only API Gateway's routing decides which requests reach it
+//! (docs/decisions.md #1).
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    // Built once per cold start and reused by every invocation: the DynamoDB client (its
-    // connection pool), the game registry and the OpenAPI document.
-    let ctx = api::AppCtx::from_env().await?;
-    lambda_http::run(lambda_http::service_fn(|request| {
-        api::get_game(&ctx, request)
-    }))
-    .await
+    api::run_lambda().await
 }

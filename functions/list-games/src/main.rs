@@ -1,13 +1,10 @@
-//! The `list-games` Lambda function: `GET /v1/games`. Lists the lobby; the handler is
-//! `api::list_games`, the very function the local server calls for this route.
+//! The `list-games` Lambda function: API Gateway sends it `GET /v1/games`.
+//!
+//! Like every route function it serves the whole router behind the edge, the very app
+//! `beurs serve` runs; only API Gateway's routing decides which requests reach it
+//! (docs/decisions.md #1).
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    // Built once per cold start and reused by every invocation: the DynamoDB client (its
-    // connection pool), the game registry and the OpenAPI document.
-    let ctx = api::AppCtx::from_env().await?;
-    lambda_http::run(lambda_http::service_fn(|request| {
-        api::list_games(&ctx, request)
-    }))
-    .await
+    api::run_lambda().await
 }

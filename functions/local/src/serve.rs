@@ -1,16 +1,20 @@
-//! `beurs serve`: every route on one port, over SQLite.
+//! `beurs serve`: every route on one port, over SQLite (or DynamoDB).
+//!
+//! The accept loop is hyper-util's connection builder around the axum app rather than
+//! `axum::serve`, because it must bound what a client can hold (docs/decisions.md #1):
+//! a deadline for a request's head that also closes idle keep-alive connections, a cap on
+//! open connections, and accept errors (EMFILE) that pause accepting instead of ending it.
 
 use anyhow::{bail, Context};
-use http_body_util::{BodyExt, Full, Limited};
-use hyper::body::{Bytes, Incoming};
-use hyper::server::conn::http1;
-use hyper::service::service_fn;
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::server::conn::auto;
+use hyper_util::service::TowerToHyperService;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
 
 /// Where to listen and where the database lives.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,6 +27,29 @@ pub struct Config {
     pub store: crate::store_choice::StoreChoice,
     /// Dev mode: webhooks may call loopback receivers over plain http.
     pub dev: bool,
+    /// Origins allowed to call the API from a browser; empty: any origin.
+    pub cors_origins: Vec<String>,
+    /// What one client may hold.
+    pub limits: Limits,
+}
+
+/// What the server lets connections hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Open connections at most; further clients wait in the listen backlog.
+    pub max_connections: usize,
+    /// How long a connection may take to send a request's head, and how long an idle
+    /// keep-alive connection is kept, before it is closed.
+    pub header_timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_connections: 1024,
+            header_timeout: Duration::from_secs(10),
+        }
+    }
 }
 
 impl Config {
@@ -35,6 +62,8 @@ impl Config {
                 .into(),
             store: crate::store_choice::StoreChoice::from_env()?,
             dev: std::env::var("BEURS_DEV").is_ok_and(|value| value == "1" || value == "true"),
+            cors_origins: api::edge::EdgeConfig::from_env().cors_origins,
+            limits: Limits::default(),
         };
         let mut args = args.iter();
         while let Some(flag) = args.next() {
@@ -46,6 +75,16 @@ impl Config {
                     config.store.set_flag(flag, || value().cloned())?
                 }
                 "--dev" => config.dev = true,
+                "--cors-origin" => config
+                    .cors_origins
+                    .extend(api::edge::split_origins(value()?)),
+                "--max-connections" => {
+                    config.limits.max_connections = value()?.parse().context("--max-connections")?
+                }
+                "--header-timeout-ms" => {
+                    config.limits.header_timeout =
+                        Duration::from_millis(value()?.parse().context("--header-timeout-ms")?)
+                }
                 other => bail!("unknown flag '{other}' (try: beurs help)"),
             }
         }
@@ -55,6 +94,7 @@ impl Config {
 
 /// Opens the store and serves until the process is stopped.
 pub async fn run(config: Config) -> anyhow::Result<()> {
+    init_tracing();
     let (store, location) = config.store.open(&config.db).await?;
     let listener = TcpListener::bind(&config.addr)
         .await
@@ -73,74 +113,66 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     // The webhook worker drains the outbox in the background; notifications left pending by
     // an earlier run (a crash, a restart) are picked up on start.
     tokio::spawn(ctx.deliverer().run(Duration::from_secs(1)));
-    serve(listener, ctx).await
+    let edge = api::edge::EdgeConfig {
+        cors_origins: config.cors_origins.clone(),
+    };
+    serve_with(listener, ctx, &edge, &config.limits).await
 }
 
-/// Serves connections from `listener` forever.
+/// Serves connections from `listener` forever, with the default edge and limits.
 pub async fn serve(listener: TcpListener, ctx: Arc<api::AppCtx>) -> anyhow::Result<()> {
+    serve_with(
+        listener,
+        ctx,
+        &api::edge::EdgeConfig::default(),
+        &Limits::default(),
+    )
+    .await
+}
+
+/// Serves connections from `listener` forever. Nothing a client does ends the loop: a
+/// failed accept (out of file descriptors, a connection reset before it was accepted) is
+/// logged and accepting resumes shortly after.
+pub async fn serve_with(
+    listener: TcpListener,
+    ctx: Arc<api::AppCtx>,
+    edge: &api::edge::EdgeConfig,
+    limits: &Limits,
+) -> anyhow::Result<()> {
+    let app = api::edge::app(ctx, edge);
+    let slots = Arc::new(Semaphore::new(limits.max_connections.max(1)));
+    let mut builder = auto::Builder::new(TokioExecutor::new()).http1_only();
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        .header_read_timeout(limits.header_timeout);
+    let builder = Arc::new(builder);
     loop {
-        let (stream, _) = listener.accept().await?;
-        let ctx = ctx.clone();
+        let slot = slots
+            .clone()
+            .acquire_owned()
+            .await
+            .context("the connection semaphore closed")?;
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(error) => {
+                drop(slot);
+                tracing::warn!(%error, "accept failed; accepting again shortly");
+                // EMFILE and friends clear only when connections close: do not spin.
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        let service = TowerToHyperService::new(app.clone());
+        let builder = builder.clone();
         tokio::spawn(async move {
-            let service = service_fn(move |request| {
-                let ctx = ctx.clone();
-                async move { Ok::<_, std::convert::Infallible>(handle(&ctx, request).await) }
-            });
-            // Client disconnects and protocol errors end the connection only.
-            let _ = http1::Builder::new()
+            // Client disconnects, timeouts and protocol errors end this connection only.
+            let _ = builder
                 .serve_connection(TokioIo::new(stream), service)
                 .await;
+            drop(slot);
         });
     }
-}
-
-/// One request: read the body (at most 64 KiB), convert, route, convert back.
-///
-/// The route runs in its own task so that a panic (a bug: client input must never cause one)
-/// becomes a logged 500 problem instead of a dropped connection.
-pub async fn handle(
-    ctx: &Arc<api::AppCtx>,
-    request: hyper::Request<Incoming>,
-) -> hyper::Response<Full<Bytes>> {
-    let (parts, body) = request.into_parts();
-    let limit = api::http::MAX_BODY_BYTES;
-    let response = match Limited::new(body, limit + 1).collect().await {
-        Ok(collected) => {
-            let bytes = collected.to_bytes();
-            let body = if bytes.is_empty() {
-                lambda_http::Body::Empty
-            } else {
-                match String::from_utf8(bytes.to_vec()) {
-                    Ok(text) => lambda_http::Body::Text(text),
-                    Err(error) => lambda_http::Body::Binary(error.into_bytes()),
-                }
-            };
-            let path = parts.uri.path().to_string();
-            let ctx = ctx.clone();
-            let request = lambda_http::Request::from_parts(parts, body);
-            match tokio::spawn(async move { api::route(&ctx, request).await }).await {
-                Ok(response) => response,
-                Err(error) => {
-                    api::http::respond_internal(&path, &format!("handler panicked: {error}"))
-                }
-            }
-        }
-        Err(_) => {
-            // Too large (or the client went away): answer 413 without reading further.
-            let request = lambda_http::Request::from_parts(parts, lambda_http::Body::Empty);
-            api::http::respond(
-                &request,
-                Err(api::error::ApiError::PayloadTooLarge { limit }),
-            )
-        }
-    };
-    let (parts, body) = response.into_parts();
-    let bytes = match body {
-        lambda_http::Body::Text(text) => Bytes::from(text),
-        lambda_http::Body::Binary(bytes) => Bytes::from(bytes),
-        _ => Bytes::new(),
-    };
-    hyper::Response::from_parts(parts, Full::new(bytes))
 }
 
 /// Binds `addr` and returns the listener and its actual address (for port 0).
@@ -148,4 +180,16 @@ pub async fn bind(addr: &str) -> anyhow::Result<(TcpListener, SocketAddr)> {
     let listener = TcpListener::bind(addr).await?;
     let local = listener.local_addr()?;
     Ok((listener, local))
+}
+
+/// Logs for `beurs serve`: human-readable lines on stderr, filtered by `RUST_LOG` (default
+/// `info`: one line per request with its id, route, status and latency). The Lambda
+/// functions log JSON through `lambda_http`'s subscriber instead.
+pub fn init_tracing() {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
 }

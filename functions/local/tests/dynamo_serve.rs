@@ -79,7 +79,7 @@ async fn beurs_serves_a_complete_game_from_a_dynamodb_table() {
     // What the process committed is in the table, read back with a client of our own.
     let record = app.record(&game.id).await;
     assert_eq!(record.status, store::Status::Finished);
-    let audit = app.get(&format!("/v1/games/{}/audit", game.id), None).await;
+    let audit = app.full_audit(&game.id).await;
     assert_eq!(audit.status, 200, "{}", audit.text());
     let audit: api::audit::Audit = serde_json::from_slice(&audit.body).expect("an audit");
     let verified = api::audit::verify(&api::registry(), &audit).expect("the audit verifies");

@@ -322,10 +322,7 @@ async fn verify_cli_accepts_real_audits_and_rejects_altered_ones() {
         .start_game("tulipmania-1637", 3, json!({"max_turns": 60}))
         .await;
     api_tests::play_randomly(&app, &game, 5, 20_000).await;
-    let audit = app
-        .get(&format!("/v1/games/{}/audit", game.id), None)
-        .await
-        .json();
+    let audit = app.full_audit(&game.id).await.json();
     let dir = std::env::temp_dir();
     let run = |name: &str, audit: &Value| {
         let path = dir.join(format!("beurs-audit-{}-{name}.json", game.id));

@@ -93,10 +93,14 @@ pub struct Audit {
     pub server_secret: Option<String>,
     /// Each seat's entropy (null if it gave none); only once the game is finished.
     pub entropies: Option<Vec<Option<String>>>,
-    /// The log: public projection while the game runs, complete once it is finished.
+    /// The log: public projection while the game runs, complete once it is finished. One
+    /// page of it when read over HTTP (`after`, `limit`).
     pub entries: Vec<AuditEntry>,
     /// The result, once finished.
     pub outcome: Option<Outcome>,
+    /// Pass as `after` to get the next page of `entries`; absent on the last page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_after: Option<u64>,
 }
 
 /// One log entry in an audit.

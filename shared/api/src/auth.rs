@@ -99,14 +99,6 @@ pub fn identify(record: &GameRecord, token: Option<&str>) -> Result<Caller, ApiE
     ))
 }
 
-/// Identifies the caller of `record` from the request's `Authorization` header.
-pub fn bearer_token_caller(
-    record: &GameRecord,
-    request: &lambda_http::Request,
-) -> Result<Caller, ApiError> {
-    identify(record, crate::http::bearer_token(request)?)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -38,3 +38,17 @@ impl AppCtx {
         Ok(AppCtx::new(Arc::new(store)))
     }
 }
+
+/// The whole body of a Lambda function's `main`: JSON logs (when the function's log format
+/// is JSON) through `lambda_http`'s subscriber, the context from the environment, and the
+/// router behind the edge, served by the Lambda runtime.
+///
+/// Every function mounts the whole router, not just its route: API Gateway sends each
+/// function only its own routes, so the others are never reached, and a function URL or the
+/// emulator routes by path exactly like `beurs serve` (docs/decisions.md #1 has the cost).
+pub async fn run_lambda() -> Result<(), lambda_http::Error> {
+    lambda_http::tracing::init_default_subscriber();
+    let ctx = Arc::new(AppCtx::from_env().await?);
+    let app = crate::edge::app(ctx, &crate::edge::EdgeConfig::from_env());
+    lambda_http::run(app).await
+}

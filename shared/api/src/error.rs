@@ -39,12 +39,12 @@ pub enum ApiError {
     /// No such webhook subscription of the caller's in this game.
     #[error("no such webhook subscription of yours in this game")]
     HookNotFound,
-    /// The route exists but not for this method.
-    #[error("this resource supports only {allow}")]
-    MethodNotAllowed {
-        /// The methods the resource supports, for the `Allow` header.
-        allow: &'static str,
-    },
+    /// The route exists but not for this method (the `Allow` header lists those it has).
+    #[error("this resource does not support this method; the Allow header lists those it does")]
+    MethodNotAllowed,
+    /// The request was not answered in time (DESIGN.md §5's limits).
+    #[error("the request was not completed in time; if it was a move, retry it with the same Idempotency-Key")]
+    Timeout,
     /// A conflict with the game's state (seat taken, game not active, not your turn, ...).
     #[error("{message}")]
     Conflict {
@@ -85,13 +85,14 @@ impl ApiError {
             | ApiError::SeatNotFound(_)
             | ApiError::RouteNotFound
             | ApiError::HookNotFound => 404,
-            ApiError::MethodNotAllowed { .. } => 405,
+            ApiError::MethodNotAllowed => 405,
             ApiError::Conflict { .. } => 409,
             ApiError::StaleVersion { .. } => 412,
             ApiError::PayloadTooLarge { .. } => 413,
             ApiError::UnsupportedMediaType => 415,
             ApiError::Unprocessable { .. } => 422,
             ApiError::Internal(_) => 500,
+            ApiError::Timeout => 503,
         }
     }
 
@@ -105,7 +106,8 @@ impl ApiError {
             ApiError::SeatNotFound(_) => "seat-not-found",
             ApiError::RouteNotFound => "route-not-found",
             ApiError::HookNotFound => "webhook-not-found",
-            ApiError::MethodNotAllowed { .. } => "method-not-allowed",
+            ApiError::MethodNotAllowed => "method-not-allowed",
+            ApiError::Timeout => "timeout",
             ApiError::Conflict { code, .. } | ApiError::Unprocessable { code, .. } => code,
             ApiError::StaleVersion { .. } => "stale-version",
             ApiError::PayloadTooLarge { .. } => "payload-too-large",
@@ -120,7 +122,8 @@ impl ApiError {
         let detail = match self {
             // Never show internals to the client.
             ApiError::Internal(_) => {
-                "something went wrong on our side; the request id is in our logs".to_string()
+                "something went wrong on our side; our logs have the details under this request_id"
+                    .to_string()
             }
             other => other.to_string(),
         };
@@ -131,6 +134,7 @@ impl ApiError {
             detail,
             instance: instance.to_string(),
             code: self.code().to_string(),
+            request_id: String::new(),
         }
     }
 
@@ -174,14 +178,15 @@ fn title_of(code: &str) -> String {
 }
 
 /// An RFC 9457 problem document (`application/problem+json`).
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize, ToSchema)]
 #[schema(example = json!({
     "type": "https://beurs.dev/problems/not-your-turn",
     "title": "Not your turn",
     "status": 409,
     "detail": "seat 2 may not act now",
     "instance": "/v1/games/g_5bWq1t0yqgGQm3WJcS4XxQ/actions",
-    "code": "not-your-turn"
+    "code": "not-your-turn",
+    "request_id": "req_0N8fQmXc2kS4v7pYbL1wHg"
 }))]
 pub struct Problem {
     /// A URI naming the problem type; its last segment is `code`.
@@ -196,4 +201,28 @@ pub struct Problem {
     pub instance: String,
     /// The stable kebab-case code (a game's rule code for 422s).
     pub code: String,
+    /// The request's id, also in the `x-request-id` header and in the server's log: quote it
+    /// when reporting a problem.
+    pub request_id: String,
+}
+
+/// A problem on its way out: the edge ([`crate::edge`]) fills in `instance` and
+/// `request_id` and writes the body.
+#[derive(Clone, Debug)]
+pub struct PendingProblem(pub Problem);
+
+impl axum::response::IntoResponse for ApiError {
+    fn into_response(self) -> axum::response::Response {
+        if let ApiError::Internal(detail) = &self {
+            // 5xx: the detail goes to the log only, inside the request's span (so with its
+            // request id). Client errors are not logged as errors.
+            tracing::error!(detail = %detail, "internal error");
+        }
+        let problem = self.to_problem("");
+        let status = axum::http::StatusCode::from_u16(problem.status)
+            .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR);
+        let mut response = status.into_response();
+        response.extensions_mut().insert(PendingProblem(problem));
+        response
+    }
 }

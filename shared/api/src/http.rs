@@ -1,37 +1,41 @@
-//! Request parsing and response building shared by every route.
+//! The HTTP vocabulary of the routes: typed extractors whose rejections are our problems,
+//! and [`Reply`], a successful answer.
+//!
+//! Every extractor here rejects with an [`ApiError`], so a malformed path, query, header or
+//! body becomes an RFC 9457 problem with a stable code, never axum's plain-text rejection.
 
 use crate::error::ApiError;
-use lambda_http::{Body, Request, RequestExt, Response};
+use axum::body::Bytes;
+use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request};
+use axum::http::request::Parts;
+use axum::http::{HeaderName, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 /// Bodies larger than this are refused with 413 (DESIGN.md §5).
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
 
-/// A successful reply before it becomes a response.
+/// A successful reply: a status, a JSON body (or none) and extra headers.
 pub struct Reply {
-    /// HTTP status.
-    pub status: u16,
-    /// JSON body.
-    pub body: String,
-    /// Extra headers.
-    pub headers: Vec<(&'static str, String)>,
+    status: StatusCode,
+    body: String,
+    headers: Vec<(HeaderName, String)>,
 }
 
 impl Reply {
     /// A JSON reply.
     pub fn json(status: u16, value: &impl Serialize) -> Reply {
-        Reply {
+        Reply::raw(
             status,
-            body: serde_json::to_string(value).expect("responses serialize"),
-            headers: Vec::new(),
-        }
+            serde_json::to_string(value).expect("responses serialize"),
+        )
     }
 
     /// A reply whose body is already serialized JSON.
     pub fn raw(status: u16, body: String) -> Reply {
         Reply {
-            status,
+            status: StatusCode::from_u16(status).expect("a valid status"),
             body,
             headers: Vec::new(),
         }
@@ -44,77 +48,103 @@ impl Reply {
 
     /// Adds a header.
     pub fn header(mut self, name: &'static str, value: String) -> Reply {
-        self.headers.push((name, value));
+        self.headers.push((HeaderName::from_static(name), value));
         self
     }
 }
 
-/// Turns a route's result into a response: the one place errors become problem+json.
-pub fn respond(request: &Request, result: Result<Reply, ApiError>) -> Response<Body> {
-    match result {
-        Ok(reply) => {
-            let mut builder = Response::builder().status(reply.status);
-            if !reply.body.is_empty() {
-                builder = builder.header("content-type", "application/json");
-            }
-            for (name, value) in reply.headers {
-                builder = builder.header(name, value);
-            }
-            builder
-                .body(Body::Text(reply.body))
-                .expect("valid response")
+impl IntoResponse for Reply {
+    fn into_response(self) -> Response {
+        let empty = self.body.is_empty();
+        let mut response = (self.status, self.body).into_response();
+        let headers = response.headers_mut();
+        if empty {
+            headers.remove(axum::http::header::CONTENT_TYPE);
+        } else {
+            headers.insert(
+                axum::http::header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            );
         }
-        Err(error) => {
-            if let ApiError::Internal(detail) = &error {
-                // 5xx: the detail goes to the log only. Client errors are not logged as errors.
-                eprintln!(
-                    "internal error on {} {}: {detail}",
-                    request.method(),
-                    request.uri().path()
-                );
+        for (name, value) in self.headers {
+            if let Ok(value) = HeaderValue::from_str(&value) {
+                headers.append(name, value);
             }
-            let problem = error.to_problem(request.uri().path());
-            let mut builder = Response::builder()
-                .status(problem.status)
-                .header("content-type", "application/problem+json");
-            if let ApiError::MethodNotAllowed { allow } = &error {
-                builder = builder.header("allow", *allow);
-            }
-            builder
-                .body(Body::Text(
-                    serde_json::to_string(&problem).expect("problems serialize"),
-                ))
-                .expect("valid response")
+        }
+        response
+    }
+}
+
+/// Path parameters, deserialized; a parameter that does not fit is a 400 problem.
+pub struct Params<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for Params<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        match Path::<T>::from_request_parts(parts, state).await {
+            Ok(Path(value)) => Ok(Params(value)),
+            Err(rejection) => Err(ApiError::BadRequest(rejection.body_text())),
         }
     }
 }
 
-/// The request body as bytes, refusing oversized bodies.
-pub fn body_bytes(request: &Request) -> Result<&[u8], ApiError> {
-    let bytes: &[u8] = match request.body() {
-        Body::Empty => &[],
-        Body::Text(text) => text.as_bytes(),
-        Body::Binary(bytes) => bytes,
-        _ => &[],
-    };
-    if bytes.len() > MAX_BODY_BYTES {
-        return Err(ApiError::PayloadTooLarge {
-            limit: MAX_BODY_BYTES,
-        });
-    }
-    Ok(bytes)
-}
+/// Query parameters, deserialized; a parameter that does not fit is a 400 problem.
+/// Parameters the route does not know are ignored.
+pub struct QueryParams<T>(pub T);
 
-/// Parses a JSON body into `T` (whose serde attributes reject unknown fields).
-pub fn json_body<T: DeserializeOwned>(request: &Request) -> Result<T, ApiError> {
-    let bytes = body_bytes(request)?;
-    if let Some(content_type) = request.headers().get("content-type") {
-        let content_type = content_type.to_str().unwrap_or("").to_ascii_lowercase();
-        let media_type = content_type.split(';').next().unwrap_or("").trim();
-        if media_type != "application/json" && !media_type.ends_with("+json") {
-            return Err(ApiError::UnsupportedMediaType);
+impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for QueryParams<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        match Query::<T>::from_request_parts(parts, state).await {
+            Ok(Query(value)) => Ok(QueryParams(value)),
+            Err(rejection) => Err(ApiError::BadRequest(format!(
+                "bad query string: {}",
+                rejection.body_text()
+            ))),
         }
     }
+}
+
+/// A JSON request body, parsed into `T` (whose serde attributes reject unknown fields).
+///
+/// Unlike `axum::Json`, a body without `Content-Type` is accepted (curl users forget it), and
+/// integral floats count as integers (see [`integral_floats_to_integers`]). A `Content-Type`
+/// that is not JSON is a 415; a body over [`MAX_BODY_BYTES`] is a 413.
+pub struct JsonBody<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
+        if let Some(content_type) = request.headers().get(axum::http::header::CONTENT_TYPE) {
+            let content_type = content_type.to_str().unwrap_or("").to_ascii_lowercase();
+            let media_type = content_type.split(';').next().unwrap_or("").trim();
+            if media_type != "application/json" && !media_type.ends_with("+json") {
+                return Err(ApiError::UnsupportedMediaType);
+            }
+        }
+        let bytes = Bytes::from_request(request, state)
+            .await
+            .map_err(|rejection| {
+                if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                    ApiError::PayloadTooLarge {
+                        limit: MAX_BODY_BYTES,
+                    }
+                } else {
+                    ApiError::BadRequest(format!(
+                        "the request body could not be read: {}",
+                        rejection.body_text()
+                    ))
+                }
+            })?;
+        json_body(&bytes).map(JsonBody)
+    }
+}
+
+/// Parses a JSON body into `T`.
+pub fn json_body<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     if bytes.is_empty() {
         return Err(ApiError::BadRequest("the request needs a JSON body".into()));
     }
@@ -144,59 +174,9 @@ pub fn integral_floats_to_integers(value: &mut serde_json::Value) {
     }
 }
 
-/// A path parameter set by the router (locally) or by API Gateway.
-pub fn path_param(request: &Request, name: &str) -> Result<String, ApiError> {
-    request
-        .path_parameters_ref()
-        .and_then(|parameters| parameters.first(name))
-        .map(str::to_string)
-        .ok_or(ApiError::RouteNotFound)
-}
-
-/// The query string's parameters (decoded), from the request URI.
-pub fn query_params(request: &Request) -> Result<Vec<(String, String)>, ApiError> {
-    let Some(query) = request.uri().query() else {
-        return Ok(Vec::new());
-    };
-    query
-        .split('&')
-        .filter(|pair| !pair.is_empty())
-        .map(|pair| {
-            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-            Ok((percent_decode(name)?, percent_decode(value)?))
-        })
-        .collect()
-}
-
-fn percent_decode(text: &str) -> Result<String, ApiError> {
-    let bad = || ApiError::BadRequest("the query string is not valid percent-encoded UTF-8".into());
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'%' => {
-                let hex = bytes.get(i + 1..i + 3).ok_or_else(bad)?;
-                let hex = std::str::from_utf8(hex).map_err(|_| bad())?;
-                out.push(u8::from_str_radix(hex, 16).map_err(|_| bad())?);
-                i += 3;
-            }
-            b'+' => {
-                out.push(b' ');
-                i += 1;
-            }
-            byte => {
-                out.push(byte);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8(out).map_err(|_| bad())
-}
-
 /// A header's value as text, if present. Non-ASCII header values are a bad request.
-pub fn header<'a>(request: &'a Request, name: &str) -> Result<Option<&'a str>, ApiError> {
-    match request.headers().get(name) {
+fn header<'a>(parts: &'a Parts, name: &str) -> Result<Option<&'a str>, ApiError> {
+    match parts.headers.get(name) {
         None => Ok(None),
         Some(value) => value
             .to_str()
@@ -205,59 +185,150 @@ pub fn header<'a>(request: &'a Request, name: &str) -> Result<Option<&'a str>, A
     }
 }
 
-/// The bearer token, if an `Authorization` header is present.
-pub fn bearer_token(request: &Request) -> Result<Option<&str>, ApiError> {
-    match header(request, "authorization")? {
-        None => Ok(None),
-        Some(value) => {
-            let (scheme, token) = value.split_once(' ').unwrap_or((value, ""));
-            if !scheme.eq_ignore_ascii_case("bearer") || token.trim().is_empty() {
-                return Err(ApiError::Unauthorized(
-                    "the Authorization header must be 'Bearer <token>'",
-                ));
+/// The bearer token of the request, if it sent an `Authorization` header.
+pub struct Bearer(pub Option<String>);
+
+impl<S: Send + Sync> FromRequestParts<S> for Bearer {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
+        match header(parts, "authorization")? {
+            None => Ok(Bearer(None)),
+            Some(value) => {
+                let (scheme, token) = value.split_once(' ').unwrap_or((value, ""));
+                if !scheme.eq_ignore_ascii_case("bearer") || token.trim().is_empty() {
+                    return Err(ApiError::Unauthorized(
+                        "the Authorization header must be 'Bearer <token>'",
+                    ));
+                }
+                Ok(Bearer(Some(token.trim().to_string())))
             }
-            Ok(Some(token.trim()))
         }
     }
 }
 
-/// The version named by `If-Match` (`"7"`, `W/"7"` or `7`), if the header is present.
-pub fn if_match(request: &Request) -> Result<Option<String>, ApiError> {
-    Ok(header(request, "if-match")?.map(|value| {
+impl Bearer {
+    /// The token, if any.
+    pub fn token(&self) -> Option<&str> {
+        self.0.as_deref()
+    }
+}
+
+/// The `If-Match` precondition (RFC 9110 §13.1.1), if the request sent one.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum IfMatch {
+    /// No `If-Match`: no precondition.
+    #[default]
+    Absent,
+    /// `If-Match: *`: the game must exist (it always does by then).
+    Any,
+    /// A list of entity tags; `true` marks a weak one (`W/"5"`), which never matches.
+    Tags(Vec<(bool, String)>),
+}
+
+impl IfMatch {
+    /// Parses the header's value: `*` or a comma-separated list of entity tags.
+    pub fn parse(value: &str) -> Result<IfMatch, ApiError> {
         let value = value.trim();
-        let value = value.strip_prefix("W/").unwrap_or(value);
-        value.trim_matches('"').to_string()
-    }))
+        if value == "*" {
+            return Ok(IfMatch::Any);
+        }
+        let malformed = || {
+            ApiError::BadRequest(
+                "If-Match must be * or entity tags as the ETag header gives them, e.g. \"7\""
+                    .into(),
+            )
+        };
+        let mut tags = Vec::new();
+        for tag in value.split(',') {
+            let tag = tag.trim();
+            let (weak, quoted) = match tag.strip_prefix("W/") {
+                Some(rest) => (true, rest),
+                None => (false, tag),
+            };
+            let opaque = quoted
+                .strip_prefix('"')
+                .and_then(|rest| rest.strip_suffix('"'))
+                .filter(|opaque| {
+                    opaque
+                        .bytes()
+                        .all(|byte| byte == 0x21 || (0x23..=0x7e).contains(&byte))
+                })
+                .ok_or_else(malformed)?;
+            tags.push((weak, opaque.to_string()));
+        }
+        Ok(IfMatch::Tags(tags))
+    }
+
+    /// Whether a game at `version` satisfies the precondition. Comparison is strong: a weak
+    /// tag never matches (RFC 9110 §13.1.1).
+    pub fn matches(&self, version: u64) -> bool {
+        match self {
+            IfMatch::Absent | IfMatch::Any => true,
+            IfMatch::Tags(tags) => {
+                let current = version.to_string();
+                tags.iter().any(|(weak, tag)| !weak && *tag == current)
+            }
+        }
+    }
+
+    /// The tags as the client sent them, for the 412's message.
+    pub fn describe(&self) -> String {
+        match self {
+            IfMatch::Absent => String::new(),
+            IfMatch::Any => "*".into(),
+            IfMatch::Tags(tags) => tags
+                .iter()
+                .map(|(weak, tag)| format!("{}\"{tag}\"", if *weak { "W/" } else { "" }))
+                .collect::<Vec<_>>()
+                .join(", "),
+        }
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for IfMatch {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
+        match header(parts, "if-match")? {
+            None => Ok(IfMatch::Absent),
+            Some(value) => IfMatch::parse(value),
+        }
+    }
 }
 
 /// The `Idempotency-Key`, validated: 1 to 255 visible ASCII characters.
-pub fn idempotency_key(request: &Request) -> Result<Option<String>, ApiError> {
-    match header(request, "idempotency-key")? {
-        None => Ok(None),
-        Some(key)
-            if !key.is_empty()
-                && key.len() <= 255
-                && key.bytes().all(|byte| byte.is_ascii_graphic()) =>
-        {
-            Ok(Some(key.to_string()))
+pub struct IdempotencyKey(pub Option<String>);
+
+impl<S: Send + Sync> FromRequestParts<S> for IdempotencyKey {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
+        match header(parts, "idempotency-key")? {
+            None => Ok(IdempotencyKey(None)),
+            Some(key)
+                if !key.is_empty()
+                    && key.len() <= 255
+                    && key.bytes().all(|byte| byte.is_ascii_graphic()) =>
+            {
+                Ok(IdempotencyKey(Some(key.to_string())))
+            }
+            Some(_) => Err(ApiError::BadRequest(
+                "Idempotency-Key must be 1 to 255 visible ASCII characters".into(),
+            )),
         }
-        Some(_) => Err(ApiError::BadRequest(
-            "Idempotency-Key must be 1 to 255 visible ASCII characters".into(),
-        )),
     }
 }
 
-/// A bare 500 problem, for the (never expected) case of a handler returning `Err`.
-pub fn respond_internal(path: &str, detail: &str) -> Response<Body> {
-    eprintln!("handler error on {path}: {detail}");
-    let problem = ApiError::Internal(detail.to_string()).to_problem(path);
-    Response::builder()
-        .status(500)
-        .header("content-type", "application/problem+json")
-        .body(Body::Text(
-            serde_json::to_string(&problem).expect("problems serialize"),
-        ))
-        .expect("valid response")
+/// A page size from a query, checked against its range.
+pub fn limit_in(limit: Option<u32>, default: u32, max: u32) -> Result<usize, ApiError> {
+    match limit {
+        None => Ok(default as usize),
+        Some(limit) if (1..=max).contains(&limit) => Ok(limit as usize),
+        Some(_) => Err(ApiError::BadRequest(format!(
+            "limit must be an integer from 1 to {max}"
+        ))),
+    }
 }
 
 #[cfg(test)]
@@ -265,10 +336,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn percent_decoding() {
-        assert_eq!(percent_decode("a%20b+c").unwrap(), "a b c");
-        assert!(percent_decode("%zz").is_err());
-        assert!(percent_decode("%ff").is_err());
-        assert!(percent_decode("%2").is_err());
+    fn if_match_compares_strongly() {
+        let strong = IfMatch::parse("\"5\"").unwrap();
+        assert!(strong.matches(5));
+        assert!(!strong.matches(6));
+        let weak = IfMatch::parse("W/\"5\"").unwrap();
+        assert!(!weak.matches(5), "a weak tag never matches If-Match");
+        let list = IfMatch::parse("W/\"5\", \"6\"").unwrap();
+        assert!(list.matches(6) && !list.matches(5));
+        assert!(IfMatch::parse("*").unwrap().matches(99));
+    }
+
+    #[test]
+    fn malformed_if_match_is_refused() {
+        for value in ["5", "\"5", "W/5", "\"5\" \"6\"", "", "\"a b\""] {
+            assert!(IfMatch::parse(value).is_err(), "{value:?}");
+        }
     }
 }

@@ -2,7 +2,7 @@
 //! options, action, view and event schemas, and the game-specific fields of the DTOs are
 //! narrowed to the `anyOf` of those schemas.
 
-use crate::{audit, dto, error, routes};
+use crate::{audit, dto, error};
 use game_core::{DynRuleset, Registry};
 use serde_json::{json, Map, Value};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
@@ -15,21 +15,6 @@ use utoipa::{Modify, OpenApi};
         title = "Beurs",
         description = "Rules as a service for speculative-market board games: create games, claim seats, read each seat's view, list legal moves and submit them. Every shuffle and die roll is auditable from a committed seed.",
         license(name = "MIT"),
-    ),
-    paths(
-        routes::rulesets::list_rulesets,
-        routes::games::create_game,
-        routes::games::list_games,
-        routes::games::get_game,
-        routes::seats::claim_seat,
-        routes::actions::list_legal_actions,
-        routes::actions::submit_action,
-        routes::log::get_log,
-        routes::log::get_audit,
-        routes::webhooks::create_webhook,
-        routes::webhooks::list_webhooks,
-        routes::webhooks::delete_webhook,
-        routes::webhooks::list_deliveries,
     ),
     components(schemas(
         error::Problem,
@@ -76,7 +61,9 @@ fn schema_ref(name: &str) -> Value {
 
 /// The complete OpenAPI document as JSON.
 pub fn spec(registry: &Registry) -> Value {
-    let mut doc = serde_json::to_value(ApiDoc::openapi()).expect("the OpenAPI document serializes");
+    // The paths come from the one route list ([`crate::api_routes`]).
+    let (_, openapi) = crate::api_routes().split_for_parts();
+    let mut doc = serde_json::to_value(openapi).expect("the OpenAPI document serializes");
     let mut options = Vec::new();
     let mut actions = Vec::new();
     let mut views = Vec::new();

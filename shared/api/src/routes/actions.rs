@@ -1,18 +1,19 @@
 //! `GET /v1/games/{id}/legal-actions` and `POST /v1/games/{id}/actions`.
 
-use super::{backoff, engine_of, etag, load_record, project_events, MAX_ATTEMPTS};
+use super::{engine_of, etag, load_record, project_events, update, Change, Guard, Updated};
 use crate::audit::{state_hash, StoredAction};
-use crate::auth::{bearer_token_caller, Caller};
+use crate::auth::{identify, Caller};
 use crate::dto::{ActionResult, LegalActions, SubmitAction};
 use crate::error::{ApiError, Problem};
-use crate::http::{body_bytes, idempotency_key, if_match, json_body, path_param, respond, Reply};
+use crate::http::{Bearer, IdempotencyKey, IfMatch, JsonBody, Params, Reply};
 use crate::time::now_ms;
 use crate::webhooks::{self, Moment, MomentAction};
 use crate::AppCtx;
+use axum::extract::State;
 use game_core::adapter::ActionError;
 use game_core::{GameRng, Seat, Viewer};
-use lambda_http::{Body, Request, Response};
-use store::{Commit, GameRecord, IdempotencyRecord, LogEntry, Status, StoreError};
+use std::sync::Arc;
+use store::{GameRecord, IdempotencyRecord, LogEntry, Status};
 
 /// The seat of a caller who must hold a seat token.
 fn seat_of(caller: Caller) -> Result<u8, ApiError> {
@@ -48,17 +49,13 @@ fn seat_of(caller: Caller) -> Result<u8, ApiError> {
     )
 )]
 pub async fn list_legal_actions(
-    ctx: &AppCtx,
-    request: Request,
-) -> Result<Response<Body>, lambda_http::Error> {
-    Ok(respond(&request, legal(ctx, &request).await))
-}
-
-async fn legal(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
-    let id = path_param(request, "id")?;
-    let record = load_record(ctx, &id).await?;
-    let seat = seat_of(bearer_token_caller(&record, request)?)?;
-    let engine = engine_of(ctx, &record)?
+    State(ctx): State<Arc<AppCtx>>,
+    Params(id): Params<String>,
+    bearer: Bearer,
+) -> Result<Reply, ApiError> {
+    let record = load_record(&ctx, &id).await?;
+    let seat = seat_of(identify(&record, bearer.token())?)?;
+    let engine = engine_of(&ctx, &record)?
         .ok_or_else(|| ApiError::conflict("game-not-active", "the game has not started"))?;
     let actions = engine.legal_actions(Seat(seat));
     Ok(Reply::json(
@@ -103,89 +100,68 @@ async fn legal(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
     )
 )]
 pub async fn submit_action(
-    ctx: &AppCtx,
-    request: Request,
-) -> Result<Response<Body>, lambda_http::Error> {
-    Ok(respond(&request, submit(ctx, &request).await))
+    State(ctx): State<Arc<AppCtx>>,
+    Params(id): Params<String>,
+    bearer: Bearer,
+    if_match: IfMatch,
+    IdempotencyKey(key): IdempotencyKey,
+    JsonBody(body): JsonBody<SubmitAction>,
+) -> Result<Reply, ApiError> {
+    let record = load_record(&ctx, &id).await?;
+    let seat = seat_of(identify(&record, bearer.token())?)?;
+    check_ruleset(&ctx, &record, &body)?;
+    let guard = Guard {
+        if_match,
+        replay: key.clone().map(|key| (seat, key)),
+    };
+    let updated = update(&ctx, record, &guard, |record| {
+        apply(&ctx, record, seat, &body, key.as_deref())
+    })
+    .await?;
+    Ok(match updated {
+        Updated::Committed { value, version } => {
+            Reply::raw(200, value).header("etag", etag(version))
+        }
+        Updated::Replayed(first) => {
+            Reply::raw(200, first).header("idempotent-replay", "true".into())
+        }
+    })
 }
 
-async fn submit(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
-    body_bytes(request)?;
-    let id = path_param(request, "id")?;
-    let key = idempotency_key(request)?;
-    let given_version = if_match(request)?;
-    let mut record = load_record(ctx, &id).await?;
-    let seat = seat_of(bearer_token_caller(&record, request)?)?;
-    let body: SubmitAction = json_body(request)?;
-    // A body that is not an action of this game is refused whatever the version says: 422 if
-    // it is a well-formed action of another ruleset (the contract allows it, this game does
-    // not), 400 if it is no action at all.
-    let this_ruleset = super::ruleset_of(ctx, &record)?;
-    if let Err(error) = this_ruleset.parse_action(&body.action) {
-        // Another game's action: it parses as one, or its `type` is one of that game's action
-        // types and none of this game's (its fields may still be wrong for that game).
-        let tag = body.action.get("type").and_then(serde_json::Value::as_str);
-        let is_tag_of = |ruleset: &dyn game_core::DynRuleset| {
-            tag.is_some_and(|tag| {
-                crate::openapi::action_types(ruleset)
-                    .iter()
-                    .any(|known| known == tag)
-            })
-        };
-        let other_ruleset = ctx.registry.iter().find(|ruleset| {
-            ruleset.id() != record.ruleset
-                && (ruleset.parse_action(&body.action).is_ok()
-                    || (is_tag_of(*ruleset) && !is_tag_of(this_ruleset)))
-        });
-        return Err(match other_ruleset {
-            Some(other) => ApiError::unprocessable(
-                "wrong-ruleset",
-                format!(
-                    "this is an action of {}, and this game is {}",
-                    other.id(),
-                    record.ruleset
-                ),
+/// Refuses a body that is not an action of this game, whatever the version says: 422 if it
+/// is a well-formed action of another ruleset (the contract allows it, this game does not),
+/// 400 if it is no action at all.
+fn check_ruleset(ctx: &AppCtx, record: &GameRecord, body: &SubmitAction) -> Result<(), ApiError> {
+    let this_ruleset = super::ruleset_of(ctx, record)?;
+    let Err(error) = this_ruleset.parse_action(&body.action) else {
+        return Ok(());
+    };
+    // Another game's action: it parses as one, or its `type` is one of that game's action
+    // types and none of this game's (its fields may still be wrong for that game).
+    let tag = body.action.get("type").and_then(serde_json::Value::as_str);
+    let is_tag_of = |ruleset: &dyn game_core::DynRuleset| {
+        tag.is_some_and(|tag| {
+            crate::openapi::action_types(ruleset)
+                .iter()
+                .any(|known| known == tag)
+        })
+    };
+    let other_ruleset = ctx.registry.iter().find(|ruleset| {
+        ruleset.id() != record.ruleset
+            && (ruleset.parse_action(&body.action).is_ok()
+                || (is_tag_of(*ruleset) && !is_tag_of(this_ruleset)))
+    });
+    Err(match other_ruleset {
+        Some(other) => ApiError::unprocessable(
+            "wrong-ruleset",
+            format!(
+                "this is an action of {}, and this game is {}",
+                other.id(),
+                record.ruleset
             ),
-            None => ApiError::BadRequest(error.to_string()),
-        });
-    }
-
-    for attempt in 0..MAX_ATTEMPTS {
-        if attempt > 0 {
-            backoff(attempt).await;
-            record = load_record(ctx, &id).await?;
-        }
-        if let Some(key) = &key {
-            if let Some(first) = ctx.store.idempotency(&id, seat, key).await? {
-                return Ok(
-                    Reply::raw(200, first.response).header("idempotent-replay", "true".into())
-                );
-            }
-        }
-        if let Some(given) = &given_version {
-            if given != "*" && *given != record.version.to_string() {
-                return Err(ApiError::StaleVersion {
-                    given: given.clone(),
-                    current: record.version,
-                });
-            }
-        }
-        let (commit, reply) = apply(ctx, &record, seat, &body, key.as_deref())?;
-        match ctx.store.commit(&commit).await {
-            Ok(()) => {
-                if !commit.outbox.is_empty() {
-                    ctx.webhooks.wake.notify_one();
-                }
-                return Ok(reply);
-            }
-            Err(StoreError::VersionConflict { .. }) => continue,
-            Err(error) => return Err(error.into()),
-        }
-    }
-    Err(ApiError::conflict(
-        "version-conflict",
-        "the game kept changing; the move was not applied, try again",
-    ))
+        ),
+        None => ApiError::BadRequest(error.to_string()),
+    })
 }
 
 /// Applies the move to a copy of the game and builds the commit and the reply.
@@ -195,7 +171,7 @@ fn apply(
     seat: u8,
     body: &SubmitAction,
     key: Option<&str>,
-) -> Result<(Commit, Reply), ApiError> {
+) -> Result<Change<String>, ApiError> {
     match record.status {
         Status::Open => {
             return Err(ApiError::conflict(
@@ -276,15 +252,11 @@ fn apply(
         },
         now,
     )?;
-    let reply = Reply::raw(200, response).header("etag", etag(next.version));
-    Ok((
-        Commit {
-            record: next,
-            expected_version: record.version,
-            entry: Some(entry),
-            idempotency,
-            outbox,
-        },
-        reply,
-    ))
+    Ok(Change {
+        next,
+        entry: Some(entry),
+        idempotency,
+        outbox,
+        value: response,
+    })
 }

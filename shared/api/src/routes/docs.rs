@@ -1,33 +1,26 @@
-//! `GET /openapi.json` and `GET /docs`: the contract, raw and browsable.
+//! `GET /openapi.json`, `GET /docs` and `GET /`: the contract, raw and browsable.
 
-use crate::http::{respond, Reply};
+use crate::http::Reply;
 use crate::AppCtx;
-use lambda_http::{Body, Request, Response};
+use axum::extract::State;
+use axum::response::{Html, Redirect};
 use serde_json::Value;
 use std::fmt::Write;
+use std::sync::Arc;
 
 /// Serve the OpenAPI document.
-pub async fn get_openapi(
-    ctx: &AppCtx,
-    request: Request,
-) -> Result<Response<Body>, lambda_http::Error> {
-    Ok(respond(
-        &request,
-        Ok(Reply::raw(200, ctx.openapi_json.to_string())),
-    ))
+pub async fn get_openapi(State(ctx): State<Arc<AppCtx>>) -> Reply {
+    Reply::raw(200, ctx.openapi_json.to_string())
 }
 
 /// Serve a browsable, self-contained reference page (no scripts, no CDN).
-pub async fn get_docs(
-    ctx: &AppCtx,
-    _request: Request,
-) -> Result<Response<Body>, lambda_http::Error> {
-    let html = render(&ctx.openapi_json);
-    Ok(Response::builder()
-        .status(200)
-        .header("content-type", "text/html; charset=utf-8")
-        .body(Body::Text(html))
-        .expect("valid response"))
+pub async fn get_docs(State(ctx): State<Arc<AppCtx>>) -> Html<String> {
+    Html(render(&ctx.openapi_json))
+}
+
+/// `/` points newcomers to the reference.
+pub async fn get_root() -> Redirect {
+    Redirect::to("/docs")
 }
 
 fn escape(text: &str) -> String {

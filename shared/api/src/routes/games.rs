@@ -7,11 +7,13 @@ use crate::auth::{
 };
 use crate::dto::{CreateGame, CreatedGame, GameEnvelope, GameList, GameSummary, SeatInfo, You};
 use crate::error::{ApiError, Problem};
-use crate::http::{bearer_token, json_body, path_param, query_params, respond, Reply};
+use crate::http::{limit_in, Bearer, JsonBody, Params, QueryParams, Reply};
 use crate::time::{now_ms, rfc3339};
 use crate::AppCtx;
-use lambda_http::{Body, Request, Response};
+use axum::extract::State;
+use serde::Deserialize;
 use serde_json::Value;
+use std::sync::Arc;
 use store::{GameRecord, ListQuery, SeatRecord, Status};
 
 /// Create a game
@@ -34,14 +36,9 @@ use store::{GameRecord, ListQuery, SeatRecord, Status};
     )
 )]
 pub async fn create_game(
-    ctx: &AppCtx,
-    request: Request,
-) -> Result<Response<Body>, lambda_http::Error> {
-    Ok(respond(&request, create(ctx, &request).await))
-}
-
-async fn create(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
-    let body: CreateGame = json_body(request)?;
+    State(ctx): State<Arc<AppCtx>>,
+    JsonBody(body): JsonBody<CreateGame>,
+) -> Result<Reply, ApiError> {
     let ruleset = ctx.registry.get(&body.ruleset).ok_or_else(|| {
         ApiError::unprocessable(
             "unknown-ruleset",
@@ -99,6 +96,15 @@ async fn create(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
         .header("etag", etag(record.version)))
 }
 
+/// The lobby's query parameters.
+#[derive(Deserialize)]
+pub struct LobbyParams {
+    ruleset: Option<String>,
+    status: Option<String>,
+    cursor: Option<String>,
+    limit: Option<u32>,
+}
+
 /// List open games (the lobby)
 ///
 /// Open games that anyone may join, oldest first, a page at a time.
@@ -118,40 +124,23 @@ async fn create(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
     )
 )]
 pub async fn list_games(
-    ctx: &AppCtx,
-    request: Request,
-) -> Result<Response<Body>, lambda_http::Error> {
-    Ok(respond(&request, list(ctx, &request).await))
-}
-
-async fn list(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
-    let mut query = ListQuery {
-        ruleset: None,
-        cursor: None,
-        limit: 20,
-    };
-    for (name, value) in query_params(request)? {
-        match name.as_str() {
-            "ruleset" => query.ruleset = Some(value),
-            "status" if value == "open" => {}
-            "status" => {
-                return Err(ApiError::BadRequest(
-                    "the lobby lists open games only: status must be 'open'".into(),
-                ))
-            }
-            "cursor" => query.cursor = Some(value),
-            "limit" => {
-                query.limit = value
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|limit| (1..=100).contains(limit))
-                    .ok_or_else(|| {
-                        ApiError::BadRequest("limit must be an integer from 1 to 100".into())
-                    })?
-            }
-            _ => {}
-        }
+    State(ctx): State<Arc<AppCtx>>,
+    QueryParams(params): QueryParams<LobbyParams>,
+) -> Result<Reply, ApiError> {
+    if params
+        .status
+        .as_deref()
+        .is_some_and(|status| status != "open")
+    {
+        return Err(ApiError::BadRequest(
+            "the lobby lists open games only: status must be 'open'".into(),
+        ));
     }
+    let query = ListQuery {
+        ruleset: params.ruleset,
+        cursor: params.cursor,
+        limit: limit_in(params.limit, 20, 100)?,
+    };
     let page = ctx.store.list_open(&query).await?;
     let games = page
         .games
@@ -195,17 +184,13 @@ async fn list(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
     )
 )]
 pub async fn get_game(
-    ctx: &AppCtx,
-    request: Request,
-) -> Result<Response<Body>, lambda_http::Error> {
-    Ok(respond(&request, get(ctx, &request).await))
-}
-
-async fn get(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
-    let id = path_param(request, "id")?;
-    let record = load_record(ctx, &id).await?;
-    let caller = identify(&record, bearer_token(request)?)?;
-    let envelope = envelope(ctx, &record, caller)?;
+    State(ctx): State<Arc<AppCtx>>,
+    Params(id): Params<String>,
+    bearer: Bearer,
+) -> Result<Reply, ApiError> {
+    let record = load_record(&ctx, &id).await?;
+    let caller = identify(&record, bearer.token())?;
+    let envelope = envelope(&ctx, &record, caller)?;
     Ok(Reply::json(200, &envelope).header("etag", etag(record.version)))
 }
 

@@ -2,15 +2,17 @@
 
 use super::{load_record, project_events};
 use crate::audit::{stored_events, Audit, AuditEntry, StoredAction};
-use crate::auth::bearer_token_caller;
+use crate::auth::identify;
 use crate::dto::{LogItem, LogPage};
 use crate::error::{ApiError, Problem};
-use crate::http::{path_param, query_params, respond, Reply};
+use crate::http::{limit_in, Bearer, Params, QueryParams, Reply};
 use crate::time::rfc3339;
 use crate::AppCtx;
+use axum::extract::State;
 use game_core::{Viewer, Visibility};
-use lambda_http::{Body, Request, Response};
+use serde::Deserialize;
 use serde_json::Value;
+use std::sync::Arc;
 use store::{LogEntry, Status};
 
 /// The action of a stored entry, if `viewer` may read it (its author always may).
@@ -48,48 +50,17 @@ fn visible_action(entry: &LogEntry, viewer: Viewer) -> Value {
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
     )
 )]
-pub async fn get_log(ctx: &AppCtx, request: Request) -> Result<Response<Body>, lambda_http::Error> {
-    Ok(respond(&request, log(ctx, &request).await))
-}
-
-async fn log(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
-    let id = path_param(request, "id")?;
-    let mut after = None;
-    let mut limit = 50usize;
-    for (name, value) in query_params(request)? {
-        match name.as_str() {
-            "after" => {
-                after = Some(
-                    value
-                        .parse::<i64>()
-                        .ok()
-                        .filter(|after| *after >= 0)
-                        .map(|after| after as u64)
-                        .ok_or(())
-                        .map_err(|_| {
-                            ApiError::BadRequest("after must be a non-negative integer".into())
-                        })?,
-                )
-            }
-            "limit" => {
-                limit = value
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|limit| (1..=200).contains(limit))
-                    .ok_or_else(|| {
-                        ApiError::BadRequest("limit must be an integer from 1 to 200".into())
-                    })?
-            }
-            _ => {}
-        }
-    }
-    let record = load_record(ctx, &id).await?;
-    let viewer = bearer_token_caller(&record, request)?.viewer();
-    let entries = ctx.store.log(&id, after, limit).await?;
-    let next_after = entries
-        .last()
-        .map(|entry| entry.seq)
-        .filter(|&seq| seq + 1 < record.log_len);
+pub async fn get_log(
+    State(ctx): State<Arc<AppCtx>>,
+    Params(id): Params<String>,
+    QueryParams(page): QueryParams<PageParams>,
+    bearer: Bearer,
+) -> Result<Reply, ApiError> {
+    let limit = limit_in(page.limit, 50, 200)?;
+    let record = load_record(&ctx, &id).await?;
+    let viewer = identify(&record, bearer.token())?.viewer();
+    let entries = ctx.store.log(&id, page.after, limit).await?;
+    let next_after = next_after(&entries, &record);
     let entries = entries
         .iter()
         .map(|entry| LogItem {
@@ -109,6 +80,24 @@ async fn log(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
     ))
 }
 
+/// A page of a list ordered by `seq`: the entries after `after`, at most `limit`.
+#[derive(Deserialize)]
+pub struct PageParams {
+    after: Option<u64>,
+    limit: Option<u32>,
+}
+
+/// The `after` of the next page: the last entry's seq, unless it is the log's last.
+fn next_after(entries: &[LogEntry], record: &store::GameRecord) -> Option<u64> {
+    entries
+        .last()
+        .map(|entry| entry.seq)
+        .filter(|&seq| seq + 1 < record.log_len)
+}
+
+/// Most audit entries one response carries (`limit`'s maximum; the default is 200).
+pub const MAX_AUDIT_PAGE: u32 = 1000;
+
 /// Audit a game
 ///
 /// While the game runs: the seed commitment and the public log. Once it is finished: also
@@ -118,23 +107,26 @@ async fn log(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
     get,
     path = "/v1/games/{id}/audit",
     tag = "games",
-    params(("id" = String, Path, description = "The game id")),
+    params(
+        ("id" = String, Path, description = "The game id"),
+        ("after" = Option<i64>, Query, description = "Only entries with a greater seq", minimum = 0),
+        ("limit" = Option<u32>, Query, description = "Entries per page, 1 to 1000 (default 200)", minimum = 1, maximum = 1000),
+    ),
     responses(
-        (status = 200, description = "The audit", body = Audit),
+        (status = 200, description = "The audit, with one page of its entries", body = Audit),
+        (status = 400, description = "Bad query parameter", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
     )
 )]
 pub async fn get_audit(
-    ctx: &AppCtx,
-    request: Request,
-) -> Result<Response<Body>, lambda_http::Error> {
-    Ok(respond(&request, audit(ctx, &request).await))
-}
-
-async fn audit(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
-    let id = path_param(request, "id")?;
-    let record = load_record(ctx, &id).await?;
-    let entries = ctx.store.log(&id, None, usize::MAX).await?;
+    State(ctx): State<Arc<AppCtx>>,
+    Params(id): Params<String>,
+    QueryParams(page): QueryParams<PageParams>,
+) -> Result<Reply, ApiError> {
+    let limit = limit_in(page.limit, 200, MAX_AUDIT_PAGE)?;
+    let record = load_record(&ctx, &id).await?;
+    let entries = ctx.store.log(&id, page.after, limit).await?;
+    let next_after = next_after(&entries, &record);
     let finished = record.status == Status::Finished;
     let entries = entries
         .iter()
@@ -164,7 +156,7 @@ async fn audit(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
         })
         .collect();
     let outcome = match &record.state {
-        Some(_) if finished => super::engine_of(ctx, &record)?.and_then(|engine| engine.outcome()),
+        Some(_) if finished => super::engine_of(&ctx, &record)?.and_then(|engine| engine.outcome()),
         _ => None,
     };
     let audit = Audit {
@@ -185,6 +177,7 @@ async fn audit(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
         }),
         entries,
         outcome,
+        next_after,
     };
     Ok(Reply::json(200, &audit))
 }

@@ -10,12 +10,14 @@ pub mod webhooks;
 
 use crate::auth::is_game_id;
 use crate::error::ApiError;
+use crate::http::IfMatch;
+use crate::time::now_ms;
 use crate::AppCtx;
 use game_core::adapter::LoggedJson;
 use game_core::{DynGame, DynRuleset, Viewer};
 use serde_json::Value;
 use std::time::Duration;
-use store::GameRecord;
+use store::{Commit, GameRecord, IdempotencyRecord, LogEntry, OutboxMessage, StoreError};
 
 /// How many times a write is retried after losing a race (DESIGN.md §4).
 pub const MAX_ATTEMPTS: u32 = 5;
@@ -62,7 +64,7 @@ pub fn project_events(events: &[LoggedJson], viewer: Viewer) -> Vec<Value> {
 }
 
 /// Waits a little before retrying a lost race: 2 to 20 ms times the attempt, jittered.
-pub async fn backoff(attempt: u32) {
+async fn backoff(attempt: u32) {
     let jitter = crate::auth::random_bytes::<1>()
         .map(|bytes| u64::from(bytes[0] % 10))
         .unwrap_or(5);
@@ -70,6 +72,121 @@ pub async fn backoff(attempt: u32) {
         (2 + 2 * jitter) * u64::from(attempt + 1),
     ))
     .await;
+}
+
+/// What one change to a game commits: the next record and what is stored with it.
+pub struct Change<T> {
+    /// The record after the change. [`update`] sets its `version` and `updated_at`.
+    pub next: GameRecord,
+    /// The log entry the change appends, if any.
+    pub entry: Option<LogEntry>,
+    /// The idempotency record kept with it, if any.
+    pub idempotency: Option<IdempotencyRecord>,
+    /// The notifications it causes (the transactional outbox).
+    pub outbox: Vec<OutboxMessage>,
+    /// What the handler answers once the change is committed.
+    pub value: T,
+}
+
+impl<T> Change<T> {
+    /// A change of the record alone.
+    pub fn record(next: GameRecord, value: T) -> Change<T> {
+        Change {
+            next,
+            entry: None,
+            idempotency: None,
+            outbox: Vec::new(),
+            value,
+        }
+    }
+}
+
+/// The preconditions of a change.
+#[derive(Default)]
+pub struct Guard {
+    /// The client's `If-Match` (checked on every attempt: 412 once the game has moved on).
+    pub if_match: IfMatch,
+    /// A seat's `Idempotency-Key`: if that seat already committed a change under it, the
+    /// first response is returned instead (checked before anything else, on every attempt).
+    pub replay: Option<(u8, String)>,
+}
+
+/// How a change ended.
+pub enum Updated<T> {
+    /// It was committed; the game is now at `version`.
+    Committed {
+        /// The handler's value.
+        value: T,
+        /// The committed version.
+        version: u64,
+    },
+    /// The idempotency key had been used: the first response, unchanged.
+    Replayed(String),
+}
+
+/// The one optimistic-concurrency loop (DESIGN.md §4): checks the guard, computes the change
+/// from the record, commits it conditioned on the record's version and, on a lost race,
+/// reloads and tries again (at most [`MAX_ATTEMPTS`] times, jittered), then answers 409
+/// `version-conflict`. `change` runs on each attempt's record and may refuse with any
+/// problem; nothing is committed then.
+///
+/// `record` is the game as the handler loaded it (to authenticate the caller): the first
+/// attempt uses it as it is.
+pub async fn update<T>(
+    ctx: &AppCtx,
+    mut record: GameRecord,
+    guard: &Guard,
+    mut change: impl FnMut(&GameRecord) -> Result<Change<T>, ApiError>,
+) -> Result<Updated<T>, ApiError> {
+    for attempt in 0..MAX_ATTEMPTS {
+        if attempt > 0 {
+            backoff(attempt).await;
+            record = load_record(ctx, &record.id).await?;
+        }
+        if let Some((seat, key)) = &guard.replay {
+            if let Some(first) = ctx.store.idempotency(&record.id, *seat, key).await? {
+                return Ok(Updated::Replayed(first.response));
+            }
+        }
+        if !guard.if_match.matches(record.version) {
+            return Err(ApiError::StaleVersion {
+                given: guard.if_match.describe(),
+                current: record.version,
+            });
+        }
+        let Change {
+            mut next,
+            entry,
+            idempotency,
+            outbox,
+            value,
+        } = change(&record)?;
+        next.version = record.version + 1;
+        next.updated_at = now_ms();
+        let version = next.version;
+        let notify = !outbox.is_empty();
+        let commit = Commit {
+            record: next,
+            expected_version: record.version,
+            entry,
+            idempotency,
+            outbox,
+        };
+        match ctx.store.commit(&commit).await {
+            Ok(()) => {
+                if notify {
+                    ctx.webhooks.wake.notify_one();
+                }
+                return Ok(Updated::Committed { value, version });
+            }
+            Err(StoreError::VersionConflict { .. }) => continue,
+            Err(error) => return Err(error.into()),
+        }
+    }
+    Err(ApiError::conflict(
+        "version-conflict",
+        "the game kept changing; nothing was applied, try again",
+    ))
 }
 
 /// The `ETag` of a version.

@@ -2,9 +2,10 @@
 
 use crate::dto::{RulesetInfo, RulesetList};
 use crate::error::Problem;
-use crate::http::{respond, Reply};
+use crate::http::Reply;
 use crate::AppCtx;
-use lambda_http::{Body, Request, Response};
+use axum::extract::State;
+use std::sync::Arc;
 
 /// List the games this server can host
 ///
@@ -19,10 +20,7 @@ use lambda_http::{Body, Request, Response};
         (status = 500, description = "Server error", body = Problem, content_type = "application/problem+json"),
     )
 )]
-pub async fn list_rulesets(
-    ctx: &AppCtx,
-    request: Request,
-) -> Result<Response<Body>, lambda_http::Error> {
+pub async fn list_rulesets(State(ctx): State<Arc<AppCtx>>) -> Reply {
     let rulesets = ctx
         .registry
         .iter()
@@ -38,8 +36,5 @@ pub async fn list_rulesets(
             }
         })
         .collect();
-    Ok(respond(
-        &request,
-        Ok(Reply::json(200, &RulesetList { rulesets })),
-    ))
+    Reply::json(200, &RulesetList { rulesets })
 }

@@ -1,18 +1,19 @@
 //! `POST /v1/games/{id}/seats/{seat}`: claiming seats; the last claim starts the game.
 
-use super::{backoff, etag, load_record, ruleset_of, MAX_ATTEMPTS};
+use super::{etag, load_record, ruleset_of, update, Change, Guard, Updated};
 use crate::audit::{state_hash, StoredAction};
-use crate::auth::{bearer_token_caller, new_token, sha256_hex, Caller, SEAT_PREFIX};
+use crate::auth::{identify, new_token, sha256_hex, Caller, SEAT_PREFIX};
 use crate::dto::{ClaimSeat, ClaimedSeat};
 use crate::error::{ApiError, Problem};
-use crate::http::{json_body, path_param, respond, Reply};
+use crate::http::{Bearer, JsonBody, Params, Reply};
 use crate::time::now_ms;
 use crate::webhooks::{self, Moment};
 use crate::AppCtx;
+use axum::extract::State;
 use game_core::{SeatSet, Visibility};
-use lambda_http::{Body, Request, Response};
 use serde_json::Value;
-use store::{Commit, LogEntry, Status, StoreError};
+use std::sync::Arc;
+use store::{GameRecord, LogEntry, Status};
 
 /// Claim a seat
 ///
@@ -39,18 +40,13 @@ use store::{Commit, LogEntry, Status, StoreError};
     )
 )]
 pub async fn claim_seat(
-    ctx: &AppCtx,
-    request: Request,
-) -> Result<Response<Body>, lambda_http::Error> {
-    Ok(respond(&request, claim(ctx, &request).await))
-}
-
-async fn claim(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
-    let id = path_param(request, "id")?;
-    let seat_param = path_param(request, "seat")?;
-    let mut record = load_record(ctx, &id).await?;
-    let caller = bearer_token_caller(&record, request)?;
-    let body: ClaimSeat = json_body(request)?;
+    State(ctx): State<Arc<AppCtx>>,
+    Params((id, seat_param)): Params<(String, String)>,
+    bearer: Bearer,
+    JsonBody(body): JsonBody<ClaimSeat>,
+) -> Result<Reply, ApiError> {
+    let record = load_record(&ctx, &id).await?;
+    let caller = identify(&record, bearer.token())?;
     // These limits are exactly the ones the OpenAPI schema states (a pattern and lengths in
     // characters), so a schema-valid claim is never refused for its shape.
     let name = body.name;
@@ -70,124 +66,142 @@ async fn claim(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
             "entropy must be at most 256 characters",
         ));
     }
-    let seat = seat_param
-        .parse::<u8>()
-        .ok()
+    let seat = parse_seat(&seat_param)
         .filter(|&seat| usize::from(seat) < record.seats.len())
         .ok_or_else(|| ApiError::SeatNotFound(seat_param.clone()))?;
     let player_token = new_token(SEAT_PREFIX)?;
+    let token_hash = sha256_hex(player_token.as_bytes());
+    let updated = update(&ctx, record, &Guard::default(), |record| {
+        claim(
+            &ctx,
+            record,
+            caller,
+            seat,
+            &name,
+            &body.entropy,
+            &token_hash,
+        )
+    })
+    .await?;
+    let Updated::Committed {
+        value: status,
+        version,
+    } = updated
+    else {
+        return Err(ApiError::Internal(
+            "a claim has no idempotency key to replay".into(),
+        ));
+    };
+    let claimed = ClaimedSeat {
+        game_id: id,
+        seat,
+        player_token,
+        status: status.as_str().to_string(),
+        version,
+    };
+    Ok(Reply::json(201, &claimed).header("etag", etag(version)))
+}
 
-    for attempt in 0..MAX_ATTEMPTS {
-        if attempt > 0 {
-            backoff(attempt).await;
-            record = load_record(ctx, &id).await?;
-        }
-        if record.invite_only {
-            match caller {
-                Caller::Admin => {}
-                Caller::Anonymous => {
-                    return Err(ApiError::Unauthorized(
-                        "this game is invite-only: claim seats with the admin token",
-                    ))
-                }
-                Caller::Seat(_) => {
-                    return Err(ApiError::Forbidden(
-                        "this game is invite-only: only the admin token may claim seats",
-                    ))
-                }
+/// A seat number as the path gives it: decimal digits only (no sign, no spaces).
+fn parse_seat(text: &str) -> Option<u8> {
+    if text.is_empty() || text.len() > 3 || !text.bytes().all(|byte| byte.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
+/// The claim of `seat` on `record`, dealing the game if it is the last free seat.
+fn claim(
+    ctx: &AppCtx,
+    record: &GameRecord,
+    caller: Caller,
+    seat: u8,
+    name: &str,
+    entropy: &Option<String>,
+    token_hash: &str,
+) -> Result<Change<Status>, ApiError> {
+    if record.invite_only {
+        match caller {
+            Caller::Admin => {}
+            Caller::Anonymous => {
+                return Err(ApiError::Unauthorized(
+                    "this game is invite-only: claim seats with the admin token",
+                ))
             }
-        }
-        if record.status != Status::Open {
-            return Err(ApiError::conflict(
-                "game-not-open",
-                "every seat of this game is taken",
-            ));
-        }
-        if record.seats[usize::from(seat)].is_claimed() {
-            return Err(ApiError::conflict(
-                "seat-taken",
-                format!("seat {seat} is already taken"),
-            ));
-        }
-        let expected_version = record.version;
-        let mut next = record.clone();
-        let now = now_ms();
-        let seat_record = &mut next.seats[usize::from(seat)];
-        seat_record.name = Some(name.clone());
-        seat_record.token_hash = Some(sha256_hex(player_token.as_bytes()));
-        seat_record.entropy = body.entropy.clone();
-        next.version += 1;
-        next.updated_at = now;
-        let mut entry = None;
-        let mut outbox = Vec::new();
-        if next.seats.iter().all(|seat| seat.is_claimed()) {
-            // The last claim: the seed is now fixed, so deal (log entry 0).
-            let seed = crate::audit::seed_of_record(&next)?;
-            let ruleset = ruleset_of(ctx, &next)?;
-            let game = ruleset
-                .setup(next.seats.len() as u8, &next.options, seed)
-                .map_err(|error| {
-                    ApiError::Internal(format!("setup failed after validation: {error}"))
-                })?;
-            let state = game.state_json();
-            let setup = StoredAction {
-                action: Value::Null,
-                visibility: Visibility::Public,
-            };
-            entry = Some(LogEntry {
-                seq: 0,
-                seat: None,
-                action: serde_json::to_value(setup).expect("serializes"),
-                events: Value::Array(Vec::new()),
-                idempotency_key: None,
-                state_hash: state_hash(&state),
-                at: now,
-            });
-            next.state = Some(state);
-            next.log_len = 1;
-            next.status = if game.outcome().is_some() {
-                Status::Finished
-            } else {
-                Status::Active
-            };
-            // The start: every seat the game now waits on is notified of its turn.
-            outbox = webhooks::notifications(
-                &Moment {
-                    record: &next,
-                    engine: game.as_ref(),
-                    waiting_before: SeatSet::default(),
-                    action: None,
-                },
-                now,
-            )?;
-        }
-        let commit = Commit {
-            record: next.clone(),
-            expected_version,
-            entry,
-            idempotency: None,
-            outbox,
-        };
-        match ctx.store.commit(&commit).await {
-            Ok(()) => {
-                if !commit.outbox.is_empty() {
-                    ctx.webhooks.wake.notify_one();
-                }
-                let claimed = ClaimedSeat {
-                    game_id: id.clone(),
-                    seat,
-                    player_token,
-                    status: next.status.as_str().to_string(),
-                    version: next.version,
-                };
-                return Ok(Reply::json(201, &claimed).header("etag", etag(next.version)));
+            Caller::Seat(_) => {
+                return Err(ApiError::Forbidden(
+                    "this game is invite-only: only the admin token may claim seats",
+                ))
             }
-            Err(StoreError::VersionConflict { .. }) => continue,
-            Err(error) => return Err(error.into()),
         }
     }
-    Err(ApiError::conflict(
-        "version-conflict",
-        "the game kept changing while claiming; try again",
-    ))
+    if record.status != Status::Open {
+        return Err(ApiError::conflict(
+            "game-not-open",
+            "every seat of this game is taken",
+        ));
+    }
+    if record.seats[usize::from(seat)].is_claimed() {
+        return Err(ApiError::conflict(
+            "seat-taken",
+            format!("seat {seat} is already taken"),
+        ));
+    }
+    let mut next = record.clone();
+    let now = now_ms();
+    let seat_record = &mut next.seats[usize::from(seat)];
+    seat_record.name = Some(name.to_string());
+    seat_record.token_hash = Some(token_hash.to_string());
+    seat_record.entropy = entropy.clone();
+    next.version = record.version + 1;
+    next.updated_at = now;
+    if !next.seats.iter().all(|seat| seat.is_claimed()) {
+        let status = next.status;
+        return Ok(Change::record(next, status));
+    }
+    // The last claim: the seed is now fixed, so deal (log entry 0).
+    let seed = crate::audit::seed_of_record(&next)?;
+    let ruleset = ruleset_of(ctx, &next)?;
+    let game = ruleset
+        .setup(next.seats.len() as u8, &next.options, seed)
+        .map_err(|error| ApiError::Internal(format!("setup failed after validation: {error}")))?;
+    let state = game.state_json();
+    let setup = StoredAction {
+        action: Value::Null,
+        visibility: Visibility::Public,
+    };
+    let entry = LogEntry {
+        seq: 0,
+        seat: None,
+        action: serde_json::to_value(setup).expect("serializes"),
+        events: Value::Array(Vec::new()),
+        idempotency_key: None,
+        state_hash: state_hash(&state),
+        at: now,
+    };
+    next.state = Some(state);
+    next.log_len = 1;
+    next.status = if game.outcome().is_some() {
+        Status::Finished
+    } else {
+        Status::Active
+    };
+    // The start: every seat the game now waits on is notified of its turn.
+    let outbox = webhooks::notifications(
+        &Moment {
+            record: &next,
+            engine: game.as_ref(),
+            waiting_before: SeatSet::default(),
+            action: None,
+        },
+        now,
+    )?;
+    let status = next.status;
+    Ok(Change {
+        next,
+        entry: Some(entry),
+        idempotency: None,
+        outbox,
+        value: status,
+    })
 }

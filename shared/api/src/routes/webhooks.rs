@@ -4,19 +4,21 @@
 //! commit like any other change (and bumps the version). Each caller sees and manages only its
 //! own: a seat its seat's, the admin the admin's.
 
-use super::{backoff, load_record, MAX_ATTEMPTS};
-use crate::auth::{bearer_token_caller, Caller};
+use super::{load_record, update, Change, Guard};
+use crate::auth::{identify, Caller};
 use crate::dto::{
     CreateWebhook, CreatedWebhook, Delivery, DeliveryAttempt, DeliveryList, Webhook, WebhookEvent,
     WebhookList,
 };
 use crate::error::{ApiError, Problem};
-use crate::http::{json_body, path_param, query_params, respond, Reply};
+use crate::http::{limit_in, Bearer, JsonBody, Params, QueryParams, Reply};
 use crate::time::{now_ms, rfc3339};
 use crate::webhooks::{self, sign, url, MAX_HOOKS_PER_GAME};
 use crate::AppCtx;
-use lambda_http::{Body, Request, Response};
-use store::{Commit, GameRecord, HookRecord, OutboxMessage, Status, StoreError};
+use axum::extract::State;
+use serde::Deserialize;
+use std::sync::Arc;
+use store::{GameRecord, HookRecord, OutboxMessage, Status};
 
 /// The subscriber a caller is: its seat, or `None` for the admin.
 fn subscriber(caller: Caller) -> Result<Option<u8>, ApiError> {
@@ -78,17 +80,13 @@ fn webhook_of(hook: &HookRecord) -> Webhook {
     )
 )]
 pub async fn create_webhook(
-    ctx: &AppCtx,
-    request: Request,
-) -> Result<Response<Body>, lambda_http::Error> {
-    Ok(respond(&request, create(ctx, &request).await))
-}
-
-async fn create(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
-    let id = path_param(request, "id")?;
-    let mut record = load_record(ctx, &id).await?;
-    let seat = subscriber(bearer_token_caller(&record, request)?)?;
-    let body: CreateWebhook = json_body(request)?;
+    State(ctx): State<Arc<AppCtx>>,
+    Params(id): Params<String>,
+    bearer: Bearer,
+    JsonBody(body): JsonBody<CreateWebhook>,
+) -> Result<Reply, ApiError> {
+    let record = load_record(&ctx, &id).await?;
+    let seat = subscriber(identify(&record, bearer.token())?)?;
     let allowed = if seat.is_some() {
         webhooks::SEAT_EVENTS
     } else {
@@ -133,11 +131,7 @@ async fn create(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
         created_at: now_ms(),
         disabled: None,
     };
-    for attempt in 0..MAX_ATTEMPTS {
-        if attempt > 0 {
-            backoff(attempt).await;
-            record = load_record(ctx, &id).await?;
-        }
+    update(&ctx, record, &Guard::default(), |record| {
         if record.status == Status::Finished {
             return Err(ApiError::conflict(
                 "game-over",
@@ -152,45 +146,18 @@ async fn create(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
         }
         let mut next = record.clone();
         next.hooks.push(hook.clone());
-        match commit_hooks(ctx, &record, next).await {
-            Ok(()) => {
-                let created = CreatedWebhook {
-                    webhook: webhook_of(&hook),
-                    secret: hook.secret.clone(),
-                };
-                return Ok(Reply::json(201, &created));
-            }
-            Err(StoreError::VersionConflict { .. }) => continue,
-            Err(error) => return Err(error.into()),
-        }
-    }
-    Err(ApiError::conflict(
-        "version-conflict",
-        "the game kept changing while subscribing; try again",
-    ))
+        Ok(Change::record(next, ()))
+    })
+    .await?;
+    let created = CreatedWebhook {
+        webhook: webhook_of(&hook),
+        secret: hook.secret.clone(),
+    };
+    Ok(Reply::json(201, &created))
 }
 
 fn url_problem(error: url::UrlError) -> ApiError {
     ApiError::unprocessable(error.code(), error.to_string())
-}
-
-/// Commits a change of the record's subscriptions only.
-async fn commit_hooks(
-    ctx: &AppCtx,
-    record: &GameRecord,
-    mut next: GameRecord,
-) -> Result<(), StoreError> {
-    next.version += 1;
-    next.updated_at = now_ms();
-    ctx.store
-        .commit(&Commit {
-            record: next,
-            expected_version: record.version,
-            entry: None,
-            idempotency: None,
-            outbox: Vec::new(),
-        })
-        .await
 }
 
 /// List your subscriptions
@@ -210,16 +177,12 @@ async fn commit_hooks(
     )
 )]
 pub async fn list_webhooks(
-    ctx: &AppCtx,
-    request: Request,
-) -> Result<Response<Body>, lambda_http::Error> {
-    Ok(respond(&request, list(ctx, &request).await))
-}
-
-async fn list(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
-    let id = path_param(request, "id")?;
-    let record = load_record(ctx, &id).await?;
-    let seat = subscriber(bearer_token_caller(&record, request)?)?;
+    State(ctx): State<Arc<AppCtx>>,
+    Params(id): Params<String>,
+    bearer: Bearer,
+) -> Result<Reply, ApiError> {
+    let record = load_record(&ctx, &id).await?;
+    let seat = subscriber(identify(&record, bearer.token())?)?;
     let webhooks = record
         .hooks
         .iter()
@@ -263,35 +226,20 @@ fn own_hook<'a>(
     )
 )]
 pub async fn delete_webhook(
-    ctx: &AppCtx,
-    request: Request,
-) -> Result<Response<Body>, lambda_http::Error> {
-    Ok(respond(&request, delete(ctx, &request).await))
-}
-
-async fn delete(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
-    let id = path_param(request, "id")?;
-    let hook_id = path_param(request, "hook")?;
-    let mut record = load_record(ctx, &id).await?;
-    let seat = subscriber(bearer_token_caller(&record, request)?)?;
-    for attempt in 0..MAX_ATTEMPTS {
-        if attempt > 0 {
-            backoff(attempt).await;
-            record = load_record(ctx, &id).await?;
-        }
-        own_hook(&record, seat, &hook_id)?;
+    State(ctx): State<Arc<AppCtx>>,
+    Params((id, hook_id)): Params<(String, String)>,
+    bearer: Bearer,
+) -> Result<Reply, ApiError> {
+    let record = load_record(&ctx, &id).await?;
+    let seat = subscriber(identify(&record, bearer.token())?)?;
+    update(&ctx, record, &Guard::default(), |record| {
+        own_hook(record, seat, &hook_id)?;
         let mut next = record.clone();
         next.hooks.retain(|hook| hook.id != hook_id);
-        match commit_hooks(ctx, &record, next).await {
-            Ok(()) => return Ok(Reply::empty(204)),
-            Err(StoreError::VersionConflict { .. }) => continue,
-            Err(error) => return Err(error.into()),
-        }
-    }
-    Err(ApiError::conflict(
-        "version-conflict",
-        "the game kept changing while unsubscribing; try again",
-    ))
+        Ok(Change::record(next, ()))
+    })
+    .await?;
+    Ok(Reply::empty(204))
 }
 
 /// List recent deliveries
@@ -316,29 +264,14 @@ async fn delete(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
     )
 )]
 pub async fn list_deliveries(
-    ctx: &AppCtx,
-    request: Request,
-) -> Result<Response<Body>, lambda_http::Error> {
-    Ok(respond(&request, deliveries(ctx, &request).await))
-}
-
-async fn deliveries(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
-    let id = path_param(request, "id")?;
-    let hook_id = path_param(request, "hook")?;
-    let mut limit = 50usize;
-    for (name, value) in query_params(request)? {
-        if name == "limit" {
-            limit = value
-                .parse::<usize>()
-                .ok()
-                .filter(|limit| (1..=100).contains(limit))
-                .ok_or_else(|| {
-                    ApiError::BadRequest("limit must be an integer from 1 to 100".into())
-                })?;
-        }
-    }
-    let record = load_record(ctx, &id).await?;
-    let seat = subscriber(bearer_token_caller(&record, request)?)?;
+    State(ctx): State<Arc<AppCtx>>,
+    Params((id, hook_id)): Params<(String, String)>,
+    QueryParams(params): QueryParams<DeliveryParams>,
+    bearer: Bearer,
+) -> Result<Reply, ApiError> {
+    let limit = limit_in(params.limit, 50, 100)?;
+    let record = load_record(&ctx, &id).await?;
+    let seat = subscriber(identify(&record, bearer.token())?)?;
     if !sign::is_hook_id(&hook_id) {
         return Err(ApiError::HookNotFound);
     }
@@ -346,6 +279,12 @@ async fn deliveries(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> 
     let messages = ctx.store.messages(&id, &hook_id, limit).await?;
     let deliveries = messages.iter().map(delivery_of).collect();
     Ok(Reply::json(200, &DeliveryList { deliveries }))
+}
+
+/// The deliveries' query parameters.
+#[derive(Deserialize)]
+pub struct DeliveryParams {
+    limit: Option<u32>,
 }
 
 fn delivery_of(message: &OutboxMessage) -> Delivery {

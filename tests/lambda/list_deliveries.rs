@@ -1,7 +1,7 @@
 //! `list-deliveries` on an API Gateway event with two path parameters, a query string
 //! (`limit=10`) and a bearer token (tests/fixtures/apigw/list-deliveries.json).
 
-use api_tests::apigw::{base64_body, event, next_move, reply, started_game};
+use api_tests::apigw::{base64_body, call, event, next_move, reply, started_game};
 use api_tests::apigw_webhooks::{dev_memory_ctx, subscribed};
 
 #[tokio::test]
@@ -12,7 +12,7 @@ async fn list_deliveries_shows_the_notification_a_move_queued() {
     let (token, version, body) = next_move(&ctx, &game).await;
     let body = base64_body(&body.to_string());
     let version = version.to_string();
-    let submitted = api::submit_action(
+    let submitted = call(
         &ctx,
         event(
             "submit-action",
@@ -36,7 +36,7 @@ async fn list_deliveries_shows_the_notification_a_move_queued() {
             ("token", &game.admin_token),
         ],
     );
-    let (status, _, body) = reply(api::list_deliveries(&ctx, request).await.unwrap());
+    let (status, _, body) = reply(call(&ctx, request).await.unwrap());
 
     assert_eq!(status, 200, "{body}");
     let deliveries = body["deliveries"].as_array().expect("a list");
@@ -59,7 +59,7 @@ async fn list_deliveries_of_an_unknown_subscription_is_404() {
             ("token", &game.admin_token),
         ],
     );
-    let (status, _, problem) = reply(api::list_deliveries(&ctx, request).await.unwrap());
+    let (status, _, problem) = reply(call(&ctx, request).await.unwrap());
 
     assert_eq!(status, 404, "{problem}");
 }

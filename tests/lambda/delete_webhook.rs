@@ -1,7 +1,7 @@
 //! `delete-webhook` on API Gateway events with two path parameters and a bearer token
 //! (tests/fixtures/apigw/delete-webhook.json).
 
-use api_tests::apigw::{event, reply, started_game};
+use api_tests::apigw::{call, event, reply, started_game};
 use api_tests::apigw_webhooks::{dev_memory_ctx, subscribed};
 
 #[tokio::test]
@@ -15,10 +15,10 @@ async fn delete_webhook_removes_the_subscription_once() {
         ("token", game.admin_token.as_str()),
     ];
 
-    let first = api::delete_webhook(&ctx, event("delete-webhook", &substitutions))
+    let first = call(&ctx, event("delete-webhook", &substitutions))
         .await
         .unwrap();
-    let again = api::delete_webhook(&ctx, event("delete-webhook", &substitutions))
+    let again = call(&ctx, event("delete-webhook", &substitutions))
         .await
         .unwrap();
 
@@ -51,7 +51,7 @@ async fn delete_webhook_of_another_subscriber_is_404() {
             ("token", &game.tokens[0]),
         ],
     );
-    let (status, _, problem) = reply(api::delete_webhook(&ctx, request).await.unwrap());
+    let (status, _, problem) = reply(call(&ctx, request).await.unwrap());
 
     assert_eq!(status, 404, "{problem}");
     assert_eq!(

@@ -1,7 +1,7 @@
 //! `list-webhooks` on an API Gateway event with a bearer token
 //! (tests/fixtures/apigw/list-webhooks.json).
 
-use api_tests::apigw::{event, reply, started_game};
+use api_tests::apigw::{call, event, reply, started_game};
 use api_tests::apigw_webhooks::{dev_memory_ctx, subscribed};
 
 #[tokio::test]
@@ -16,7 +16,7 @@ async fn list_webhooks_shows_the_callers_own_subscriptions_without_secrets() {
         "list-webhooks",
         &[("id", &game.id), ("token", &game.tokens[0])],
     );
-    let (status, _, body) = reply(api::list_webhooks(&ctx, request).await.unwrap());
+    let (status, _, body) = reply(call(&ctx, request).await.unwrap());
 
     assert_eq!(status, 200, "{body}");
     let hooks = body["webhooks"].as_array().expect("a list");
@@ -34,7 +34,7 @@ async fn list_webhooks_without_a_token_is_401() {
         "list-webhooks",
         &[("id", &game.id), ("token", "not-a-token")],
     );
-    let (status, content_type, problem) = reply(api::list_webhooks(&ctx, request).await.unwrap());
+    let (status, content_type, problem) = reply(call(&ctx, request).await.unwrap());
 
     assert_eq!(status, 401, "{problem}");
     assert_eq!(content_type, "application/problem+json");

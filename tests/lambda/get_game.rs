@@ -1,6 +1,6 @@
 //! `get-game` on an API Gateway event with a bearer token (tests/fixtures/apigw/get-game.json).
 
-use api_tests::apigw::{event, memory_ctx, reply, started_game};
+use api_tests::apigw::{call, event, memory_ctx, reply, started_game};
 
 #[tokio::test]
 async fn get_game_shows_the_seat_its_own_view() {
@@ -8,7 +8,7 @@ async fn get_game_shows_the_seat_its_own_view() {
     let game = started_game(&ctx).await;
 
     let request = event("get-game", &[("id", &game.id), ("token", &game.tokens[2])]);
-    let response = api::get_game(&ctx, request).await.unwrap();
+    let response = call(&ctx, request).await.unwrap();
 
     assert!(response.headers().contains_key("etag"));
     let (status, _, body) = reply(response);
@@ -26,7 +26,7 @@ async fn get_game_of_an_unknown_id_is_a_404_problem() {
         &[("id", "g_nosuchgame"), ("token", "bt_seat_x")],
     );
 
-    let (status, content_type, body) = reply(api::get_game(&ctx, request).await.unwrap());
+    let (status, content_type, body) = reply(call(&ctx, request).await.unwrap());
 
     assert_eq!(status, 404, "{body}");
     assert_eq!(content_type, "application/problem+json");

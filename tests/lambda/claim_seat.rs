@@ -1,22 +1,18 @@
 //! `claim-seat` on API Gateway events with path parameters
 //! (tests/fixtures/apigw/claim-seat.json).
 
-use api_tests::apigw::{event, memory_ctx, reply};
+use api_tests::apigw::{call, event, memory_ctx, reply};
 
 #[tokio::test]
 async fn claim_seat_reads_its_path_parameters_and_refuses_a_taken_seat() {
     let ctx = memory_ctx();
-    let (_, _, created) = reply(
-        api::create_game(&ctx, event("create-game", &[]))
-            .await
-            .unwrap(),
-    );
+    let (_, _, created) = reply(call(&ctx, event("create-game", &[])).await.unwrap());
     let id = created["id"].as_str().unwrap();
 
-    let first = api::claim_seat(&ctx, event("claim-seat", &[("id", id), ("seat", "1")]))
+    let first = call(&ctx, event("claim-seat", &[("id", id), ("seat", "1")]))
         .await
         .unwrap();
-    let again = api::claim_seat(&ctx, event("claim-seat", &[("id", id), ("seat", "1")]))
+    let again = call(&ctx, event("claim-seat", &[("id", id), ("seat", "1")]))
         .await
         .unwrap();
 

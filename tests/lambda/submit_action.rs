@@ -1,7 +1,7 @@
 //! `submit-action` on API Gateway events with a base64 body, `If-Match` and `Idempotency-Key`
 //! headers (tests/fixtures/apigw/submit-action.json).
 
-use api_tests::apigw::{base64_body, event, memory_ctx, next_move, reply, started_game};
+use api_tests::apigw::{base64_body, call, event, memory_ctx, next_move, reply, started_game};
 
 #[tokio::test]
 async fn submit_action_applies_a_listed_move_once_and_replays_its_key() {
@@ -17,10 +17,10 @@ async fn submit_action_applies_a_listed_move_once_and_replays_its_key() {
         ("version", version.as_str()),
     ];
 
-    let first = api::submit_action(&ctx, event("submit-action", &substitutions))
+    let first = call(&ctx, event("submit-action", &substitutions))
         .await
         .unwrap();
-    let again = api::submit_action(&ctx, event("submit-action", &substitutions))
+    let again = call(&ctx, event("submit-action", &substitutions))
         .await
         .unwrap();
 
@@ -49,7 +49,7 @@ async fn submit_action_with_a_stale_if_match_is_412() {
         ("version", stale.as_str()),
     ];
 
-    let response = api::submit_action(&ctx, event("submit-action", &substitutions))
+    let response = call(&ctx, event("submit-action", &substitutions))
         .await
         .unwrap();
 
@@ -72,7 +72,7 @@ async fn submit_action_with_a_body_that_is_not_json_is_400() {
         ("version", version.as_str()),
     ];
 
-    let response = api::submit_action(&ctx, event("submit-action", &substitutions))
+    let response = call(&ctx, event("submit-action", &substitutions))
         .await
         .unwrap();
 

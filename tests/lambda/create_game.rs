@@ -1,14 +1,12 @@
 //! `create-game` on an API Gateway event (tests/fixtures/apigw/create-game.json).
 
-use api_tests::apigw::{event, memory_ctx, reply};
+use api_tests::apigw::{call, event, memory_ctx, reply};
 
 #[tokio::test]
 async fn create_game_answers_201_with_tokens_from_a_base64_body() {
     let ctx = memory_ctx();
 
-    let response = api::create_game(&ctx, event("create-game", &[]))
-        .await
-        .unwrap();
+    let response = call(&ctx, event("create-game", &[])).await.unwrap();
 
     let (status, content_type, body) = reply(response);
     assert_eq!(status, 201, "{body}");

@@ -1,16 +1,12 @@
 //! `list-rulesets` on an API Gateway event (tests/fixtures/apigw/list-rulesets.json).
 
-use api_tests::apigw::{event, memory_ctx, reply};
+use api_tests::apigw::{call, event, memory_ctx, reply};
 
 #[tokio::test]
 async fn list_rulesets_lists_every_registered_game() {
     let ctx = memory_ctx();
 
-    let (status, _, body) = reply(
-        api::list_rulesets(&ctx, event("list-rulesets", &[]))
-            .await
-            .unwrap(),
-    );
+    let (status, _, body) = reply(call(&ctx, event("list-rulesets", &[])).await.unwrap());
 
     assert_eq!(status, 200, "{body}");
     let listed = body.to_string();

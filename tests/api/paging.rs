@@ -1,0 +1,57 @@
+//! The audit is paged like the log: no unauthenticated request gets a whole long game at once.
+
+use crate::test_options;
+use api_tests::{play_randomly, spawn_app};
+use serde_json::Value;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_audit_comes_in_pages_that_join_into_the_whole_log() {
+    let app = spawn_app().await;
+    let game = app
+        .start_game("tulipmania-1637", 3, test_options("tulipmania-1637"))
+        .await;
+    let moves = play_randomly(&app, &game, 3, 20_000).await;
+    assert!(moves > 7, "a game long enough to page: {moves} moves");
+    let path = format!("/v1/games/{}/audit", game.id);
+
+    // Without parameters: the first 200 entries at most, and where to go on.
+    let first = app.get(&path, None).await.json();
+    let entries = first["entries"].as_array().expect("entries").len();
+    assert_eq!(entries, (moves + 1).min(200));
+
+    // Pages of 3, followed by next_after, give every entry once, in order.
+    let mut seqs = Vec::new();
+    let mut after: Option<u64> = None;
+    loop {
+        let query = after.map_or(String::new(), |after| format!("&after={after}"));
+        let page = app.get(&format!("{path}?limit=3{query}"), None).await;
+        assert_eq!(page.status, 200, "{}", page.text());
+        let page = page.json();
+        let page_entries = page["entries"].as_array().expect("entries");
+        assert!(page_entries.len() <= 3);
+        seqs.extend(
+            page_entries
+                .iter()
+                .map(|entry| entry["seq"].as_u64().unwrap()),
+        );
+        match page["next_after"].as_u64() {
+            Some(next) => after = Some(next),
+            None => break,
+        }
+    }
+    assert_eq!(seqs, (0..=moves as u64).collect::<Vec<_>>());
+
+    // The joined pages verify like a whole audit.
+    let whole: api::audit::Audit =
+        serde_json::from_slice(&app.full_audit(&game.id).await.body).expect("an audit");
+    assert_eq!(whole.entries.len(), moves + 1);
+    api::audit::verify(&api::registry(), &whole).expect("the joined audit verifies");
+
+    // The cap is documented and enforced.
+    for bad in ["limit=0", "limit=1001", "limit=x", "after=-1"] {
+        let reply = app.get(&format!("{path}?{bad}"), None).await;
+        assert_eq!(reply.status, 400, "{bad}: {}", reply.text());
+        let problem: Value = reply.json();
+        assert_eq!(problem["code"], "malformed-request");
+    }
+}
