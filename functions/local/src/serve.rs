@@ -186,10 +186,12 @@ pub async fn bind(addr: &str) -> anyhow::Result<(TcpListener, SocketAddr)> {
 /// `info`: one line per request with its id, route, status and latency). The Lambda
 /// functions log JSON through `lambda_http`'s subscriber instead.
 pub fn init_tracing() {
+    use std::io::IsTerminal;
     use tracing_subscriber::EnvFilter;
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_writer(std::io::stderr)
         .try_init();
 }
