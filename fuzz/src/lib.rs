@@ -26,7 +26,8 @@
 //! The input is a request in a text form close to HTTP/1.1: `METHOD PATH`, then `Name: value`
 //! header lines, a blank line, and the body (`\r\n` or `\n`). In the path and the header values
 //! `{id}` becomes the id of a started three-seat Tulipmania game, `{t0}`…`{t2}` its seat
-//! tokens and `{admin}` its admin token. The request goes to `api::route` over a MemoryStore;
+//! tokens and `{admin}` its admin token. The request goes to the whole app (`api::edge::app`)
+//! over a MemoryStore;
 //! the response must not be a 5xx.
 
 use game_core::adapter::ActionError;
@@ -328,7 +329,8 @@ fn registry() -> &'static game_core::Registry {
 /// The HTTP target's world: one runtime, one context, one started game.
 struct World {
     runtime: tokio::runtime::Runtime,
-    ctx: api::AppCtx,
+    /// The whole app, edge included, as `beurs serve` and the Lambda functions serve it.
+    ctx: axum::Router,
     game: std::sync::Mutex<Started>,
 }
 
@@ -341,10 +343,28 @@ struct Started {
 
 fn call(
     world_runtime: &tokio::runtime::Runtime,
-    ctx: &api::AppCtx,
+    app: &axum::Router,
     request: lambda_http::Request,
 ) -> lambda_http::Response<lambda_http::Body> {
-    world_runtime.block_on(api::route(ctx, request))
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    world_runtime.block_on(async {
+        let response = app
+            .clone()
+            .oneshot(request)
+            .await
+            .unwrap_or_else(|never| match never {});
+        let (parts, body) = response.into_parts();
+        let bytes = body.collect().await.map(|body| body.to_bytes());
+        let body = match bytes {
+            Ok(bytes) => match String::from_utf8(bytes.to_vec()) {
+                Ok(text) => lambda_http::Body::Text(text),
+                Err(error) => lambda_http::Body::Binary(error.into_bytes()),
+            },
+            Err(_) => lambda_http::Body::Empty,
+        };
+        lambda_http::Response::from_parts(parts, body)
+    })
 }
 
 fn body_json(response: &lambda_http::Response<lambda_http::Body>) -> Value {
@@ -364,7 +384,7 @@ fn post_json(path: &str, body: &Value) -> lambda_http::Request {
 }
 
 /// Creates a three-seat Tulipmania game and claims every seat.
-fn start_game(runtime: &tokio::runtime::Runtime, ctx: &api::AppCtx) -> Started {
+fn start_game(runtime: &tokio::runtime::Runtime, ctx: &axum::Router) -> Started {
     let created = call(
         runtime,
         ctx,
@@ -411,7 +431,12 @@ fn world() -> &'static World {
             .enable_time()
             .build()
             .expect("a runtime");
-        let ctx = api::AppCtx::new(std::sync::Arc::new(store::MemoryStore::new()));
+        let ctx = api::edge::app(
+            std::sync::Arc::new(api::AppCtx::new(std::sync::Arc::new(
+                store::MemoryStore::new(),
+            ))),
+            &api::edge::EdgeConfig::default(),
+        );
         let game = start_game(&runtime, &ctx);
         World {
             runtime,
