@@ -81,6 +81,23 @@ impl Reply {
     }
 }
 
+/// Reads the first line a started `beurs serve` prints on its stdout ("beurs listening on
+/// http://ADDR (…)") and returns it with the address, for tests of the real process.
+pub fn read_banner(stdout: std::process::ChildStdout) -> (SocketAddr, String) {
+    use std::io::BufRead;
+    let mut banner = String::new();
+    std::io::BufReader::new(stdout)
+        .read_line(&mut banner)
+        .expect("read the banner");
+    let addr = banner
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|addr| addr.parse().ok())
+        .unwrap_or_else(|| panic!("no address in banner {banner:?}"));
+    (addr, banner)
+}
+
 /// A fresh temporary database path.
 pub fn temp_db(label: &str) -> PathBuf {
     let unique: u64 = GameRng::for_entry(

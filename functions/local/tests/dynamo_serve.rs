@@ -5,7 +5,6 @@
 //! Built only with the feature: `cargo test -p local --features dynamo --test dynamo_serve`.
 
 use api_tests::{play_randomly, TestApp};
-use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use store::dynamo::testing::{self, ENDPOINT_VARIABLE};
@@ -47,16 +46,7 @@ fn serve_on(table: &str) -> (Server, std::net::SocketAddr, String) {
     let mut child = command.spawn().expect("start beurs");
     let stdout = child.stdout.take().expect("stdout");
     let server = Server(child);
-    let mut banner = String::new();
-    BufReader::new(stdout)
-        .read_line(&mut banner)
-        .expect("read the banner");
-    let addr = banner
-        .split("http://")
-        .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|addr| addr.parse().ok())
-        .unwrap_or_else(|| panic!("no address in banner {banner:?}"));
+    let (addr, banner) = api_tests::read_banner(stdout);
     (server, addr, banner)
 }
 

@@ -28,16 +28,7 @@ fn start(
         .stderr(Stdio::piped())
         .spawn()
         .expect("start beurs");
-    let mut banner = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut banner)
-        .expect("read the banner");
-    let addr = banner
-        .split("http://")
-        .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|addr| addr.parse().ok())
-        .unwrap_or_else(|| panic!("no address in banner {banner:?}"));
+    let (addr, _) = api_tests::read_banner(child.stdout.take().expect("stdout"));
     let (lines, log) = mpsc::channel();
     let stderr = child.stderr.take().expect("stderr");
     std::thread::spawn(move || {

@@ -3,7 +3,6 @@
 use api_tests::{temp_db, Reply};
 use game_core::GameRng;
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -23,16 +22,7 @@ impl Server {
             .stdout(Stdio::piped())
             .spawn()
             .expect("start beurs");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("stdout"))
-            .read_line(&mut line)
-            .expect("read the banner");
-        let addr = line
-            .split("http://")
-            .nth(1)
-            .and_then(|rest| rest.split_whitespace().next())
-            .and_then(|addr| addr.parse().ok())
-            .unwrap_or_else(|| panic!("no address in banner {line:?}"));
+        let (addr, _) = api_tests::read_banner(child.stdout.take().expect("stdout"));
         Server { child, addr }
     }
 
