@@ -134,6 +134,18 @@ pub enum Updated<T> {
 /// attempt uses it as it is.
 pub async fn update<T>(
     ctx: &AppCtx,
+    record: GameRecord,
+    guard: &Guard,
+    change: impl FnMut(&GameRecord) -> Result<Change<T>, ApiError>,
+) -> Result<Updated<T>, ApiError> {
+    update_in(ctx.store.as_ref(), &ctx.webhooks.wake, record, guard, change).await
+}
+
+/// [`update`] over a store directly (the webhook worker has no [`AppCtx`]); `wake` is told
+/// when a committed change queued notifications.
+pub async fn update_in<T>(
+    store: &dyn store::GameStore,
+    wake: &tokio::sync::Notify,
     mut record: GameRecord,
     guard: &Guard,
     mut change: impl FnMut(&GameRecord) -> Result<Change<T>, ApiError>,
@@ -141,10 +153,13 @@ pub async fn update<T>(
     for attempt in 0..MAX_ATTEMPTS {
         if attempt > 0 {
             backoff(attempt).await;
-            record = load_record(ctx, &record.id).await?;
+            record = store
+                .load(&record.id)
+                .await?
+                .ok_or(ApiError::GameNotFound)?;
         }
         if let Some((seat, key)) = &guard.replay {
-            if let Some(first) = ctx.store.idempotency(&record.id, *seat, key).await? {
+            if let Some(first) = store.idempotency(&record.id, *seat, key).await? {
                 return Ok(Updated::Replayed(first.response));
             }
         }
@@ -172,10 +187,10 @@ pub async fn update<T>(
             idempotency,
             outbox,
         };
-        match ctx.store.commit(&commit).await {
+        match store.commit(&commit).await {
             Ok(()) => {
                 if notify {
-                    ctx.webhooks.wake.notify_one();
+                    wake.notify_one();
                 }
                 return Ok(Updated::Committed { value, version });
             }
