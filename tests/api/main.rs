@@ -10,6 +10,7 @@ mod lambda_e2e;
 mod openapi;
 mod playouts;
 mod views;
+mod webhook_delivery;
 mod webhooks;
 
 /// Options that keep HTTP games short where a ruleset allows it.
