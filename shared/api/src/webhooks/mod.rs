@@ -652,6 +652,115 @@ mod tests {
         assert!(!slots.receivers.contains_key("fast:443"));
     }
 
+    /// More notifications due at a receiver that never answers than the worker reads in one
+    /// pass, all older than one for another receiver: that one is still attempted at once.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_backlog_at_a_busy_receiver_does_not_hide_other_receivers_notifications() {
+        // A receiver that accepts connections and never answers, counting them.
+        let tarpit = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let slow = tarpit.local_addr().unwrap();
+        let connections = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counted = connections.clone();
+        let held = tokio::spawn(async move {
+            let mut open = Vec::new();
+            while let Ok((stream, _)) = tarpit.accept().await {
+                counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                open.push(stream);
+            }
+        });
+        // A port nobody listens on: an attempt there fails at once.
+        let closed = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap();
+
+        let store = Arc::new(store::MemoryStore::new());
+        let hook = |id: &str, addr: std::net::SocketAddr| HookRecord {
+            id: id.into(),
+            seat: None,
+            url: format!("http://{addr}/hook"),
+            events: vec![ACTION.into()],
+            secret: sign::new_secret().unwrap(),
+            created_at: 0,
+            disabled: None,
+        };
+        let mut record = store::testing::sample_record("g_backlog");
+        record.hooks = vec![hook("wh_slow", slow), hook("wh_other", closed)];
+        store.create(&record).await.unwrap();
+        let message = |hook: &str, id: String, due: u64| OutboxMessage {
+            id,
+            game_id: record.id.clone(),
+            hook_id: hook.into(),
+            event: ACTION.into(),
+            body: "{}".into(),
+            created_at: due,
+            status: DeliveryStatus::Pending,
+            attempts: Vec::new(),
+            next_attempt_at: Some(due),
+        };
+        let backlog = DUE_WINDOW + MAX_IN_FLIGHT + 20;
+        let mut outbox: Vec<OutboxMessage> = (0..backlog)
+            .map(|n| {
+                message(
+                    "wh_slow",
+                    format!("msg_slow_{n:04}"),
+                    1_000 + u64::try_from(n).unwrap(),
+                )
+            })
+            .collect();
+        outbox.push(message("wh_other", "msg_other".into(), now_ms()));
+        let mut next = record.clone();
+        next.version += 1;
+        store
+            .commit(&store::Commit {
+                record: next,
+                expected_version: record.version,
+                entry: None,
+                idempotency: None,
+                outbox,
+            })
+            .await
+            .unwrap();
+
+        let deliverer = Deliverer {
+            store: store.clone(),
+            config: WebhookConfig {
+                dev: true,
+                ..WebhookConfig::default()
+            },
+        };
+        let worker = tokio::spawn(deliverer.run(Duration::from_millis(50)));
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(3);
+        loop {
+            let other = store.messages(&record.id, "wh_other", 1).await.unwrap();
+            if !other[0].attempts.is_empty() {
+                break;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "the other receiver's notification waited behind the backlog"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert_eq!(
+            connections.load(std::sync::atomic::Ordering::SeqCst),
+            MAX_IN_FLIGHT_PER_RECEIVER,
+            "the busy receiver gets exactly its limit of attempts at once"
+        );
+        let slow = store
+            .messages(&record.id, "wh_slow", backlog)
+            .await
+            .unwrap();
+        assert!(
+            slow.iter()
+                .all(|message| message.attempts.is_empty()
+                    && message.status == DeliveryStatus::Pending),
+            "waiting for a slot is not an attempt"
+        );
+        worker.abort();
+        held.abort();
+    }
+
     #[test]
     fn jitter_stays_within_its_band() {
         let policy = RetryPolicy::default();
