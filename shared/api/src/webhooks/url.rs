@@ -1,10 +1,11 @@
 //! Which webhook URLs Beurs will call (DESIGN.md §6): `https` only, except plain `http` to
 //! loopback when the server runs in dev mode; never an address in a private, loopback,
 //! link-local, shared, multicast, reserved or cloud-metadata range, nor an IPv6 address that
-//! embeds one (or any IPv4 address, for the tunnelled forms: see [`embedding`]). Checked when a subscription
-//! is created and again, on freshly resolved addresses, before every delivery; the delivery
-//! then connects to exactly the addresses that passed, so a DNS answer that changes between
-//! the check and the connection cannot redirect it.
+//! embeds one (or, for the tunnelled and local-use forms, any IPv4 address: see
+//! `translated_v4` and `embedding` below). Checked when a subscription is created and again, on
+//! freshly resolved addresses, before every delivery; the delivery then connects to exactly
+//! the addresses that passed, so a DNS answer that changes between the check and the
+//! connection cannot redirect it.
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 
@@ -219,17 +220,16 @@ impl std::fmt::Display for Embedding {
 ///   receiver needs them: a receiver with such an address also has a native one.
 fn embedding(ip: Ipv6Addr) -> Option<Embedding> {
     let s = ip.segments();
-    let v4 = v4_of;
     if s[..6] == [0, 0, 0, 0, 0, 0] && !ip.is_unspecified() && !ip.is_loopback() {
-        Some(Embedding::Compatible(v4(s[6], s[7])))
+        Some(Embedding::Compatible(v4_of(s[6], s[7])))
     } else if s[..3] == [0x64, 0xff9b, 1] {
         Some(Embedding::LocalUseNat64)
     } else if s[0] == 0x2002 {
-        Some(Embedding::SixToFour(v4(s[1], s[2])))
+        Some(Embedding::SixToFour(v4_of(s[1], s[2])))
     } else if s[..2] == [0x2001, 0] {
         Some(Embedding::Teredo {
-            client: v4(!s[6], !s[7]),
-            server: v4(s[2], s[3]),
+            client: v4_of(!s[6], !s[7]),
+            server: v4_of(s[2], s[3]),
         })
     } else {
         None
