@@ -12,6 +12,7 @@ mod openapi;
 mod paging;
 mod playouts;
 mod views;
+mod webhook_delivery;
 mod webhooks;
 
 /// Options that keep HTTP games short where a ruleset allows it.

@@ -263,3 +263,120 @@ fn ensure_reference_package() {
         "could not install standardwebhooks from PyPI"
     );
 }
+
+/// What a [`Tarpit`] saw.
+#[derive(Default)]
+struct TarpitLog {
+    /// Connections open now.
+    open: usize,
+    /// The most connections open at once.
+    max_open: usize,
+    /// The `webhook-id` of every request it read, in arrival order.
+    ids: Vec<String>,
+}
+
+/// A receiver on `127.0.0.1` that accepts every connection, reads the request and never
+/// answers: each connection stays open until the client gives up.
+pub struct Tarpit {
+    /// Where it listens.
+    pub addr: SocketAddr,
+    log: Arc<Mutex<TarpitLog>>,
+    accept: JoinHandle<()>,
+}
+
+impl Tarpit {
+    /// Starts a tarpit on a free port.
+    pub async fn start() -> Tarpit {
+        let listener = TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind the tarpit");
+        let addr = listener.local_addr().expect("local address");
+        let log = Arc::new(Mutex::new(TarpitLog::default()));
+        let shared = log.clone();
+        let accept = tokio::spawn(async move {
+            while let Ok((stream, _)) = listener.accept().await {
+                let log = shared.clone();
+                {
+                    let mut log = log.lock().expect("not poisoned");
+                    log.open += 1;
+                    log.max_open = log.max_open.max(log.open);
+                }
+                tokio::spawn(async move {
+                    let mut seen = Vec::new();
+                    let mut buffer = [0u8; 4096];
+                    let mut recorded = false;
+                    // Read until the client closes the connection; answer nothing.
+                    while stream.readable().await.is_ok() {
+                        let read = match stream.try_read(&mut buffer) {
+                            Ok(0) => break,
+                            Ok(read) => read,
+                            Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => {
+                                continue
+                            }
+                            Err(_) => break,
+                        };
+                        seen.extend_from_slice(&buffer[..read]);
+                        if !recorded {
+                            if let Some(id) = header_of(&seen, "webhook-id") {
+                                log.lock().expect("not poisoned").ids.push(id);
+                                recorded = true;
+                            }
+                        }
+                    }
+                    log.lock().expect("not poisoned").open -= 1;
+                });
+            }
+        });
+        Tarpit { addr, log, accept }
+    }
+
+    /// The URL of `path` on this tarpit.
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    /// The most connections that were open at once.
+    pub fn max_open(&self) -> usize {
+        self.log.lock().expect("not poisoned").max_open
+    }
+
+    /// The `webhook-id` of every request read so far.
+    pub fn ids(&self) -> Vec<String> {
+        self.log.lock().expect("not poisoned").ids.clone()
+    }
+
+    /// Waits (up to `seconds`) until at least `count` requests were read; returns their ids.
+    pub async fn wait_for_requests(&self, seconds: u64, count: usize) -> Vec<String> {
+        let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(seconds);
+        loop {
+            let ids = self.ids();
+            if ids.len() >= count {
+                return ids;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "timed out after {seconds} s waiting for {count} requests at the tarpit; got {}",
+                ids.len()
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+        }
+    }
+}
+
+impl Drop for Tarpit {
+    fn drop(&mut self) {
+        self.accept.abort();
+    }
+}
+
+/// The value of header `name` in a raw HTTP/1 request, once its header block is complete.
+fn header_of(raw: &[u8], name: &str) -> Option<String> {
+    let text = String::from_utf8_lossy(raw);
+    let (head, _) = text.split_once("\r\n\r\n")?;
+    head.lines().find_map(|line| {
+        let (key, value) = line.split_once(':')?;
+        key.trim()
+            .eq_ignore_ascii_case(name)
+            .then(|| value.trim().to_string())
+    })
+}
