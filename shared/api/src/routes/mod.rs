@@ -138,7 +138,14 @@ pub async fn update<T>(
     guard: &Guard,
     change: impl FnMut(&GameRecord) -> Result<Change<T>, ApiError>,
 ) -> Result<Updated<T>, ApiError> {
-    update_in(ctx.store.as_ref(), &ctx.webhooks.wake, record, guard, change).await
+    update_in(
+        ctx.store.as_ref(),
+        &ctx.webhooks.wake,
+        record,
+        guard,
+        change,
+    )
+    .await
 }
 
 /// [`update`] over a store directly (the webhook worker has no [`AppCtx`]); `wake` is told

@@ -337,35 +337,38 @@ impl Deliverer {
         deliver::post(&target, &addrs, &signed, left).await
     }
 
-    /// Marks a subscription disabled (its receiver answered 410 Gone), retrying lost races.
+    /// Marks a subscription disabled (its receiver answered 410 Gone), through the one
+    /// optimistic-concurrency seam. A game or subscription deleted meanwhile, or a game that
+    /// kept changing, leaves nothing to do: the next 410 disables it.
     async fn disable(&self, game_id: &str, hook_id: &str, now: u64) -> Result<(), StoreError> {
-        for _ in 0..crate::routes::MAX_ATTEMPTS {
-            let Some(record) = self.store.load(game_id).await? else {
-                return Ok(());
-            };
-            let mut next = record.clone();
-            let Some(hook) = next.hooks.iter_mut().find(|hook| hook.id == hook_id) else {
-                return Ok(());
-            };
-            hook.disabled = Some(format!(
-                "the receiver answered 410 Gone at {}",
-                rfc3339(now)
-            ));
-            next.version += 1;
-            next.updated_at = now;
-            let commit = store::Commit {
-                record: next,
-                expected_version: record.version,
-                entry: None,
-                idempotency: None,
-                outbox: Vec::new(),
-            };
-            match self.store.commit(&commit).await {
-                Err(StoreError::VersionConflict { .. }) => continue,
-                other => return other,
-            }
+        let Some(record) = self.store.load(game_id).await? else {
+            return Ok(());
+        };
+        let updated = crate::routes::update_in(
+            self.store.as_ref(),
+            &self.config.wake,
+            record,
+            &crate::routes::Guard::default(),
+            |record| {
+                let mut next = record.clone();
+                let hook = next
+                    .hooks
+                    .iter_mut()
+                    .find(|hook| hook.id == hook_id)
+                    .ok_or(crate::error::ApiError::HookNotFound)?;
+                hook.disabled = Some(format!(
+                    "the receiver answered 410 Gone at {}",
+                    rfc3339(now)
+                ));
+                Ok(crate::routes::Change::record(next, ()))
+            },
+        )
+        .await;
+        match updated {
+            Ok(_) => Ok(()),
+            Err(crate::error::ApiError::Internal(detail)) => Err(StoreError::Backend(detail)),
+            Err(_) => Ok(()),
         }
-        Ok(())
     }
 
     /// Drains the outbox forever: at once when woken by a commit or when an attempt ends,
