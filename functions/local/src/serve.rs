@@ -1,6 +1,6 @@
 //! `beurs serve`: every route on one port, over SQLite.
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::{Bytes, Incoming};
 use hyper::server::conn::http1;
@@ -23,34 +23,9 @@ pub struct Config {
     pub store: crate::store_choice::StoreChoice,
     /// Dev mode: webhooks may call loopback receivers over plain http.
     pub dev: bool,
-}
-
-impl Config {
-    /// From `--addr`/`--db` (and the store) flags, then `BEURS_ADDR`/`BEURS_DB`, then the defaults.
-    pub fn from_args(args: &[String]) -> anyhow::Result<Config> {
-        let mut config = Config {
-            addr: std::env::var("BEURS_ADDR").unwrap_or_else(|_| "127.0.0.1:8080".into()),
-            db: std::env::var("BEURS_DB")
-                .unwrap_or_else(|_| "beurs.sqlite".into())
-                .into(),
-            store: crate::store_choice::StoreChoice::from_env()?,
-            dev: std::env::var("BEURS_DEV").is_ok_and(|value| value == "1" || value == "true"),
-        };
-        let mut args = args.iter();
-        while let Some(flag) = args.next() {
-            let mut value = || args.next().with_context(|| format!("{flag} needs a value"));
-            match flag.as_str() {
-                "--addr" => config.addr = value()?.clone(),
-                "--db" => config.db = value()?.into(),
-                flag if crate::store_choice::FLAGS.contains(&flag) => {
-                    config.store.set_flag(flag, || value().cloned())?
-                }
-                "--dev" => config.dev = true,
-                other => bail!("unknown flag '{other}' (try: beurs help)"),
-            }
-        }
-        Ok(config)
-    }
+    /// Origins a browser front-end may call the API from (`--cors-origin`, repeatable, or
+    /// `BEURS_CORS_ORIGINS`, comma-separated); empty (the default) allows no other origin.
+    pub cors_origins: Vec<String>,
 }
 
 /// Opens the store and serves until the process is stopped.

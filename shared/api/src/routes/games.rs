@@ -78,6 +78,7 @@ async fn create(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
         admin_token_hash: sha256_hex(admin_token.as_bytes()),
         server_secret: secret_hex(&secret),
         seed_commitment: commitment_of(&secret),
+        seed_scheme: store::SeedScheme::CURRENT,
         state: None,
         log_len: 0,
         created_at: now,

@@ -175,6 +175,7 @@ async fn audit(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
         seats: record.seats.len() as u8,
         options: record.options.clone(),
         seed_commitment: record.seed_commitment.clone(),
+        seed_scheme: record.seed_scheme,
         server_secret: finished.then(|| record.server_secret.clone()),
         entropies: finished.then(|| {
             record
@@ -185,6 +186,7 @@ async fn audit(ctx: &AppCtx, request: &Request) -> Result<Reply, ApiError> {
         }),
         entries,
         outcome,
+        next_after: None,
     };
     Ok(Reply::json(200, &audit))
 }
