@@ -45,6 +45,7 @@ pub struct ServeArgs {
     #[arg(
         long,
         env = "BEURS_ADDR",
+        hide_env_values = true,
         value_name = "HOST:PORT",
         default_value = "127.0.0.1:8080"
     )]
@@ -53,6 +54,7 @@ pub struct ServeArgs {
     #[arg(
         long,
         env = "BEURS_DB",
+        hide_env_values = true,
         value_name = "PATH",
         default_value = "beurs.sqlite"
     )]
