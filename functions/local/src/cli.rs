@@ -287,6 +287,19 @@ mod tests {
     }
 
     #[test]
+    fn a_bad_store_fails_serve_only() {
+        // `--store` stands for BEURS_STORE here: the variable is checked the same way, when
+        // serving, so a bad value in the environment does not break the other commands.
+        let cli = parse(&["--store", "postgres"]).unwrap();
+        let error = cli.serve.into_config().unwrap_err();
+        assert!(
+            format!("{error:#}").contains("unknown store 'postgres'"),
+            "{error:#}"
+        );
+        assert!(parse(&["verify", "a.json"]).is_ok());
+    }
+
+    #[test]
     fn usage_errors_are_one_line_that_points_to_the_right_help() {
         let error = parse(&["serve", "--nosuchflag"]).unwrap_err();
         let (message, code) = clap_error_report(&error);

@@ -45,10 +45,9 @@ pub struct StoreArgs {
         env = "BEURS_STORE",
         hide_env_values = true,
         value_name = "sqlite|dynamodb",
-        default_value = "sqlite",
-        value_parser = StoreKind::parse
+        default_value = "sqlite"
     )]
-    pub store: StoreKind,
+    pub store: String,
     /// The DynamoDB table (with --store dynamodb)
     #[arg(long, env = "BEURS_TABLE", hide_env_values = true, value_name = "NAME")]
     pub table: Option<String>,
@@ -80,17 +79,21 @@ impl StoreChoice {
     /// From the parsed flags. `BEURS_TABLE` alone does not switch stores (the functions'
     /// environment may set it): a table from the environment is used only with DynamoDB,
     /// while `--table` with SQLite is a mistake [`StoreChoice::check`] reports.
+    ///
+    /// The store name is checked here rather than by clap, so that a bad `BEURS_STORE` fails
+    /// `beurs serve` only, not `beurs verify` or `beurs bench`.
     pub fn from_args(args: StoreArgs) -> anyhow::Result<StoreChoice> {
+        let kind = StoreKind::parse(&args.store).map_err(anyhow::Error::msg)?;
         let table = match args.table {
             Some(table) if table.is_empty() && !args.table_from_env => {
                 bail!("--table needs a table name")
             }
             Some(table) if table.is_empty() => None,
-            Some(_) if args.table_from_env && args.store == StoreKind::Sqlite => None,
+            Some(_) if args.table_from_env && kind == StoreKind::Sqlite => None,
             table => table,
         };
         Ok(StoreChoice {
-            kind: args.store,
+            kind,
             table,
             create_table: args.create_table,
         })
@@ -166,7 +169,7 @@ mod tests {
 
     fn from_env(store: &str, table: &str) -> anyhow::Result<StoreChoice> {
         StoreChoice::from_args(StoreArgs {
-            store: StoreKind::parse(store).map_err(anyhow::Error::msg)?,
+            store: store.to_string(),
             table: Some(table.to_string()),
             create_table: false,
             table_from_env: true,
@@ -219,8 +222,11 @@ mod tests {
         );
         sqlite.check().unwrap();
         assert_eq!(from_env("sqlite", "").unwrap(), StoreChoice::default());
-        let error = StoreKind::parse("postgres").unwrap_err();
-        assert!(error.contains("unknown store 'postgres'"), "{error}");
+        let error = from_env("postgres", "").unwrap_err();
+        assert!(
+            format!("{error:#}").contains("unknown store 'postgres'"),
+            "{error:#}"
+        );
     }
 
     #[test]
