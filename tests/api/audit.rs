@@ -4,6 +4,7 @@ use crate::test_options;
 use api::audit::{verify, Audit, VerifyError};
 use api_tests::{play_randomly, spawn_app};
 use serde_json::json;
+use store::SeedScheme;
 
 #[tokio::test]
 async fn an_active_games_audit_hides_the_secret_and_state_hashes() {
@@ -95,6 +96,148 @@ async fn any_tampering_makes_verification_fail() {
         verify(&registry, &event),
         Err(VerifyError::Entry { .. })
     ));
+}
+
+/// Hole 4 of issue 13: a new game's seed binds its id, ruleset, options and seat count
+/// (scheme v2), so an audit presented under another id (or with other options or seats) no
+/// longer replays.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_audit_with_another_id_ruleset_options_or_seats_does_not_verify() {
+    let app = spawn_app().await;
+    let game = app
+        .start_game("tulipmania-1637", 3, test_options("tulipmania-1637"))
+        .await;
+    play_randomly(&app, &game, 13, 20_000).await;
+    assert_eq!(app.record(&game.id).await.seed_scheme, SeedScheme::V2);
+    let audit: Audit = serde_json::from_slice(
+        &app.get(&format!("/v1/games/{}/audit", game.id), None)
+            .await
+            .body,
+    )
+    .expect("audit");
+    assert_eq!(audit.seed_scheme, SeedScheme::V2);
+    let registry = api::registry();
+    assert!(verify(&registry, &audit).is_ok());
+    let replay_differs = |audit: &Audit| {
+        matches!(
+            verify(&registry, audit),
+            Err(VerifyError::Setup(_) | VerifyError::Entry { .. } | VerifyError::OutcomeMismatch)
+        )
+    };
+
+    // Another game's id: same secret, entropies and moves, but not this game.
+    let other = app
+        .start_game("tulipmania-1637", 3, test_options("tulipmania-1637"))
+        .await;
+    let mut id = audit.clone();
+    id.id = other.id.clone();
+    assert!(replay_differs(&id), "an audit under another id verified");
+    let mut legacy = id.clone();
+    legacy.seed_scheme = SeedScheme::V1;
+    assert!(
+        replay_differs(&legacy),
+        "claiming the legacy scheme verified"
+    );
+
+    let mut options = audit.clone();
+    options.options["max_turns"] = json!(59);
+    assert!(replay_differs(&options), "changed options verified");
+
+    let mut seats = audit.clone();
+    seats.seats = 4;
+    seats.entropies.as_mut().expect("entropies").push(None);
+    assert!(
+        verify(&registry, &seats).is_err(),
+        "a changed seat count verified"
+    );
+
+    let mut ruleset = audit.clone();
+    ruleset.ruleset = "tulip-bubble".into();
+    ruleset.rules_version = registry
+        .get("tulip-bubble")
+        .expect("registered")
+        .rules_version();
+    assert!(
+        verify(&registry, &ruleset).is_err(),
+        "a changed ruleset verified"
+    );
+}
+
+/// Games stored before scheme 2 (their records say `v1`, or nothing) keep their seed: they
+/// play on under the old formula and their audits verify, without binding the id.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_legacy_scheme_game_plays_on_and_its_audit_verifies() {
+    let app = spawn_app().await;
+    let created = app
+        .post(
+            "/v1/games",
+            None,
+            &json!({"ruleset": "tulipmania-1637", "seats": 3, "options": test_options("tulipmania-1637")}),
+            &[],
+        )
+        .await
+        .json();
+    let id = created["id"].as_str().expect("id").to_string();
+    // Turn the open game into one stored before scheme 2 existed.
+    let record = app.record(&id).await;
+    assert_eq!(record.seed_scheme, SeedScheme::V2);
+    let mut old = record.clone();
+    old.seed_scheme = SeedScheme::V1;
+    old.version += 1;
+    app.store
+        .commit(&store::Commit {
+            record: old,
+            expected_version: record.version,
+            entry: None,
+            idempotency: None,
+            outbox: Vec::new(),
+        })
+        .await
+        .expect("commit");
+    let mut tokens = Vec::new();
+    for seat in 0..3 {
+        let claimed = app
+            .post(
+                &format!("/v1/games/{id}/seats/{seat}"),
+                None,
+                &json!({"name": format!("player {seat}"), "entropy": format!("e{seat}")}),
+                &[],
+            )
+            .await;
+        assert_eq!(claimed.status, 201, "{}", claimed.text());
+        tokens.push(
+            claimed.json()["player_token"]
+                .as_str()
+                .expect("token")
+                .to_string(),
+        );
+    }
+    let game = api_tests::StartedGame {
+        id: id.clone(),
+        admin_token: created["admin_token"].as_str().expect("admin").to_string(),
+        seed_commitment: created["seed_commitment"]
+            .as_str()
+            .expect("commitment")
+            .to_string(),
+        tokens,
+    };
+    play_randomly(&app, &game, 14, 20_000).await;
+    let audit: Audit =
+        serde_json::from_slice(&app.get(&format!("/v1/games/{id}/audit"), None).await.body)
+            .expect("audit");
+    assert_eq!(audit.status, "finished");
+    assert_eq!(audit.seed_scheme, SeedScheme::V1);
+    let registry = api::registry();
+    assert!(verify(&registry, &audit).is_ok());
+    // An audit file written before the field existed has no `seed_scheme`: still v1.
+    let mut json = serde_json::to_value(&audit).expect("json");
+    json.as_object_mut().expect("object").remove("seed_scheme");
+    let file: Audit = serde_json::from_value(json).expect("an old audit parses");
+    assert!(verify(&registry, &file).is_ok());
+    // The documented limit of v1: the id is not bound.
+    let mut renamed = file.clone();
+    renamed.id = "g_anothergame0000000".into();
+    assert!(verify(&registry, &renamed).is_ok());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -299,9 +299,7 @@ fn acknowledged(sent: &[Sent], tables: usize) -> Vec<Vec<Acked>> {
 /// Replays the stored log with the rules and compares every state hash and the final state.
 fn replay_matches(record: &store::GameRecord, log: &[store::LogEntry]) {
     let registry = api::registry();
-    let secret = api::audit::parse_hex32(&record.server_secret).expect("a stored secret");
-    let entropies: Vec<Option<String>> = record.seats.iter().map(|s| s.entropy.clone()).collect();
-    let seed = api::audit::seed_of(&secret, &entropies);
+    let seed = api::audit::seed_of_record(record).expect("a stored secret");
     let mut engine = registry
         .get(&record.ruleset)
         .expect("a registered ruleset")

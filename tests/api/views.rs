@@ -41,13 +41,7 @@ async fn views_and_logs_show_each_caller_only_what_it_may_see() {
         .await;
     let record = app.record(&game.id).await;
     let secrets: Vec<String> = {
-        let secret = api::audit::parse_hex32(&record.server_secret).expect("secret");
-        let entropies: Vec<Option<String>> = record
-            .seats
-            .iter()
-            .map(|seat| seat.entropy.clone())
-            .collect();
-        let seed = api::audit::seed_of(&secret, &entropies);
+        let seed = api::audit::seed_of_record(&record).expect("seed");
         vec![
             record.server_secret.clone(),
             api::auth::hex(&seed),

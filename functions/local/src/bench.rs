@@ -3,19 +3,16 @@
 
 use anyhow::{bail, Context};
 use game_core::GameRng;
-use http_body_util::{BodyExt, Full};
-use hyper::body::Bytes;
-use hyper_util::rt::TokioIo;
+use reqwest::Method;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
-use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use store::{Commit, GameRecord, GameStore, LogEntry, SeatRecord, Status};
 
-/// What to run.
+/// What to run ([`crate::cli::BenchArgs`] builds it from the flags).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
     /// Concurrent clients, each playing its own games.
@@ -24,49 +21,10 @@ pub struct Config {
     pub duration: Duration,
     /// Rulesets to bench, one after the other (`all` = every registered one).
     pub rulesets: Vec<String>,
-    /// A server to bench instead of starting one.
+    /// A server to bench (its `http(s)://` base URL) instead of starting one.
     pub url: Option<String>,
     /// Where the started server (and the store-only run) keep their databases.
     pub dir: PathBuf,
-}
-
-impl Config {
-    /// From `--clients`, `--seconds`, `--ruleset`, `--url`, `--dir`.
-    pub fn from_args(args: &[String]) -> anyhow::Result<Config> {
-        let mut config = Config {
-            clients: 16,
-            duration: Duration::from_secs(20),
-            rulesets: api::registry()
-                .iter()
-                .map(|ruleset| ruleset.id().to_string())
-                .collect(),
-            url: None,
-            dir: std::env::temp_dir(),
-        };
-        let mut args = args.iter();
-        while let Some(flag) = args.next() {
-            let mut value = || args.next().with_context(|| format!("{flag} needs a value"));
-            match flag.as_str() {
-                "--clients" => config.clients = value()?.parse().context("--clients")?,
-                "--seconds" => {
-                    config.duration = Duration::from_secs(value()?.parse().context("--seconds")?)
-                }
-                "--ruleset" => {
-                    let ruleset = value()?;
-                    if ruleset != "all" {
-                        config.rulesets = vec![ruleset.clone()];
-                    }
-                }
-                "--url" => config.url = Some(value()?.clone()),
-                "--dir" => config.dir = value()?.into(),
-                other => bail!("unknown flag '{other}' (try: beurs help)"),
-            }
-        }
-        if config.clients == 0 {
-            bail!("--clients must be at least 1");
-        }
-        Ok(config)
-    }
 }
 
 /// Latencies per route, errors per status, moves and state sizes, shared by the clients.
@@ -77,53 +35,44 @@ struct Tally {
     state_bytes: Vec<usize>,
 }
 
+/// One player's HTTP client (reqwest keeps its connection alive between calls).
 struct Client {
-    sender: hyper::client::conn::http1::SendRequest<Full<Bytes>>,
-    host: String,
+    http: reqwest::Client,
+    base: Arc<str>,
 }
 
 impl Client {
-    async fn connect(addr: SocketAddr) -> anyhow::Result<Client> {
-        let stream = tokio::net::TcpStream::connect(addr).await?;
-        let (sender, connection) =
-            hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
-        tokio::spawn(connection);
+    fn new(base: Arc<str>, local: bool) -> anyhow::Result<Client> {
+        let mut builder = reqwest::Client::builder().user_agent("beurs-bench");
+        if local {
+            builder = builder.no_proxy();
+        }
         Ok(Client {
-            sender,
-            host: addr.to_string(),
+            http: builder.build()?,
+            base,
         })
     }
 
-    /// One request on the kept-alive connection; returns status, body and latency.
+    /// One request; returns status, body and latency.
     async fn call(
         &mut self,
-        method: &str,
+        method: Method,
         path: &str,
         token: Option<&str>,
         body: Option<&Value>,
     ) -> anyhow::Result<(u16, Value, Duration)> {
-        let mut builder = hyper::Request::builder()
-            .method(method)
-            .uri(path)
-            .header("host", &self.host);
+        let mut request = self.http.request(method, format!("{}{path}", self.base));
         if let Some(token) = token {
-            builder = builder.header("authorization", format!("Bearer {token}"));
+            request = request.bearer_auth(token);
         }
-        let bytes = match body {
-            Some(body) => {
-                builder = builder.header("content-type", "application/json");
-                Bytes::from(serde_json::to_vec(body)?)
-            }
-            None => Bytes::new(),
-        };
+        if let Some(body) = body {
+            request = request.json(body);
+        }
+        let request = request.build()?;
         let started = Instant::now();
-        self.sender.ready().await?;
-        let response = self
-            .sender
-            .send_request(builder.body(Full::new(bytes))?)
-            .await?;
+        let response = self.http.execute(request).await?;
         let status = response.status().as_u16();
-        let body = response.into_body().collect().await?.to_bytes();
+        let body = response.bytes().await?;
         let elapsed = started.elapsed();
         let value = serde_json::from_slice(&body).unwrap_or(Value::Null);
         Ok((status, value, elapsed))
@@ -133,7 +82,7 @@ impl Client {
 /// One client: create games of `ruleset`, claim every seat, play randomly from
 /// `legal-actions` until the deadline. Counts committed moves.
 async fn play(
-    addr: SocketAddr,
+    mut client: Client,
     ruleset: String,
     seats: u8,
     client_index: u64,
@@ -141,7 +90,6 @@ async fn play(
     tally: Arc<Mutex<Tally>>,
     moves: Arc<AtomicU64>,
 ) -> anyhow::Result<()> {
-    let mut client = Client::connect(addr).await?;
     let mut bot = GameRng::for_entry([client_index as u8; 32], client_index);
     let record =
         |tally: &Arc<Mutex<Tally>>, route: &'static str, status: u16, elapsed: Duration| {
@@ -154,7 +102,7 @@ async fn play(
     while Instant::now() < deadline {
         let (status, created, elapsed) = client
             .call(
-                "POST",
+                Method::POST,
                 "/v1/games",
                 None,
                 Some(&json!({"ruleset": ruleset, "seats": seats})),
@@ -167,7 +115,7 @@ async fn play(
             let path = format!("/v1/games/{id}/seats/{seat}");
             let (status, claimed, elapsed) = client
                 .call(
-                    "POST",
+                    Method::POST,
                     &path,
                     None,
                     Some(&json!({"name": format!("bench {seat}")})),
@@ -186,7 +134,7 @@ async fn play(
                 return Ok(());
             }
             let (status, envelope, elapsed) = client
-                .call("GET", &format!("/v1/games/{id}"), None, None)
+                .call(Method::GET, &format!("/v1/games/{id}"), None, None)
                 .await?;
             record(&tally, "GET /v1/games/{id}", status, elapsed);
             if envelope["status"] != "active" {
@@ -202,7 +150,7 @@ async fn play(
             let token = tokens[seat as usize].clone();
             let (status, legal, elapsed) = client
                 .call(
-                    "GET",
+                    Method::GET,
                     &format!("/v1/games/{id}/legal-actions"),
                     Some(&token),
                     None,
@@ -215,7 +163,7 @@ async fn play(
             };
             let (status, result, elapsed) = client
                 .call(
-                    "POST",
+                    Method::POST,
                     &format!("/v1/games/{id}/actions"),
                     Some(&token),
                     Some(&json!({"action": action})),
@@ -275,6 +223,7 @@ async fn store_commit_rate(
                 admin_token_hash: "00".repeat(32),
                 server_secret: "00".repeat(32),
                 seed_commitment: "00".repeat(32),
+                seed_scheme: store::SeedScheme::CURRENT,
                 state: Some(state.clone()),
                 log_len: 0,
                 created_at: 0,
@@ -320,15 +269,13 @@ async fn store_commit_rate(
 /// Runs the bench for every configured ruleset and prints the report.
 pub async fn run(config: Config) -> anyhow::Result<()> {
     let registry = api::registry();
-    let (addr, _server) = match &config.url {
+    let (base, _server): (Arc<str>, _) = match &config.url {
         Some(url) => {
-            let uri: hyper::Uri = url.parse().context("--url")?;
-            let host = uri.host().context("--url has no host")?;
-            let addr = tokio::net::lookup_host((host, uri.port_u16().unwrap_or(80)))
-                .await?
-                .next()
-                .context("--url does not resolve")?;
-            (addr, None)
+            let parsed = reqwest::Url::parse(url).context("--url")?;
+            if !matches!(parsed.scheme(), "http" | "https") {
+                bail!("--url must be an http:// or https:// URL");
+            }
+            (url.trim_end_matches('/').into(), None)
         }
         None => {
             let db = config
@@ -340,11 +287,12 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
                 listener,
                 Arc::new(api::AppCtx::new(store)),
             ));
-            (addr, Some((server, db)))
+            (format!("http://{addr}").into(), Some((server, db)))
         }
     };
+    let local = _server.is_some();
     println!(
-        "beurs bench: {} clients, {} s per ruleset, server {addr}",
+        "beurs bench: {} clients, {} s per ruleset, server {base}",
         config.clients,
         config.duration.as_secs()
     );
@@ -365,9 +313,13 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         let started = Instant::now();
         let deadline = started + config.duration;
         let clients: Vec<_> = (0..config.clients)
-            .map(|index| {
+            .map(|_| Client::new(base.clone(), local))
+            .collect::<anyhow::Result<Vec<_>>>()?
+            .into_iter()
+            .enumerate()
+            .map(|(index, client)| {
                 tokio::spawn(play(
-                    addr,
+                    client,
                     ruleset_id.clone(),
                     seats,
                     index as u64 + 1,

@@ -1,55 +1,60 @@
 //! `beurs`: the self-hosted Beurs server and its tools.
 //!
-//! This file only parses arguments and hands over to the library (`local`'s modules and the
-//! `api` crate), as mini-redis's `bin/` does.
+//! This file only parses arguments ([`local::cli`]) and hands over to the library (`local`'s
+//! modules and the `api` crate), as mini-redis's `bin/` does. A failure is one line on stderr,
+//! `beurs: <what failed>: <why>`, and exit code 1 (2 for a usage error).
 
-use anyhow::{bail, Context};
+use local::cli::{Cli, Command};
+use std::process::ExitCode;
 
-const USAGE: &str = "usage:
-  beurs [serve] [--addr HOST:PORT] [--db PATH] [--dev]
-                                                 serve the API (default 127.0.0.1:8080, ./beurs.sqlite);
-                                                 --dev lets webhooks call loopback receivers over http
-        [--store sqlite|dynamodb] [--table NAME] [--create-table]
-                                                 or from a DynamoDB table (a build with --features dynamo;
-                                                 AWS_ENDPOINT_URL for moto or DynamoDB Local)
-  beurs verify <audit.json | http://…/audit>     replay a finished game's audit and check every hash
-  beurs bench [--clients 16] [--seconds 20] [--ruleset ID|all] [--url http://…] [--dir PATH]
-                                                 random players over HTTP + store-only commit rate
-  beurs openapi                                  print the OpenAPI document
-environment: BEURS_ADDR, BEURS_DB, BEURS_DEV=1, BEURS_STORE, BEURS_TABLE";
-
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let (command, rest) = match args.first().map(String::as_str) {
-        Some("serve") | None => ("serve", args.get(1..).unwrap_or(&[])),
-        Some(flag) if flag.starts_with("--") => ("serve", &args[..]),
-        Some(command) => (command, &args[1..]),
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse_args(std::env::args_os()) {
+        Ok(cli) => cli,
+        Err(error) => {
+            let (report, code) = local::cli::clap_error_report(&error);
+            if code == 0 {
+                print!("{report}");
+            } else {
+                eprintln!("{report}");
+            }
+            return ExitCode::from(u8::try_from(code).unwrap_or(2));
+        }
     };
-    match command {
-        "serve" => local::serve::run(local::serve::Config::from_args(rest)?).await,
-        "verify" => {
-            let [source] = rest else { bail!("{USAGE}") };
-            let audit = local::verify::load(source)
-                .await
-                .with_context(|| format!("reading the audit from {source}"))?;
+    let result = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(anyhow::Error::from)
+        .and_then(|runtime| runtime.block_on(run(cli)));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("beurs: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command.unwrap_or(Command::Serve(cli.serve)) {
+        Command::Serve(serve) => local::serve::run(serve.into_config()?).await,
+        Command::Verify(verify) => {
+            let source = verify.source;
+            let audit = local::verify::load(&source).await?;
             let verified = local::verify::check(&audit)?;
             println!(
-                "ok: {} ({}) verified: commitment, seed and {} log entries replay exactly",
-                audit.id, audit.ruleset, verified.entries
+                "ok: {} ({}) verified: commitment, seed and {} log entries replay exactly; {}",
+                audit.id,
+                audit.ruleset,
+                verified.entries,
+                local::verify::binding(&audit)
             );
             Ok(())
         }
-        "bench" => local::bench::run(local::bench::Config::from_args(rest)?).await,
-        "openapi" => {
+        Command::Bench(bench) => local::bench::run(bench.into_config()).await,
+        Command::Openapi => {
             let spec = api::openapi::spec(&api::registry());
             println!("{}", serde_json::to_string_pretty(&spec)?);
             Ok(())
         }
-        "help" | "--help" | "-h" => {
-            println!("{USAGE}");
-            Ok(())
-        }
-        other => bail!("unknown command '{other}'\n{USAGE}"),
     }
 }

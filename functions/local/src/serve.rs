@@ -5,7 +5,7 @@
 //! a deadline for a request's head that also closes idle keep-alive connections, a cap on
 //! open connections, and accept errors (EMFILE) that pause accepting instead of ending it.
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
 use hyper_util::service::TowerToHyperService;
@@ -49,46 +49,6 @@ impl Default for Limits {
             max_connections: 1024,
             header_timeout: Duration::from_secs(10),
         }
-    }
-}
-
-impl Config {
-    /// From `--addr`/`--db` (and the store) flags, then `BEURS_ADDR`/`BEURS_DB`, then the defaults.
-    pub fn from_args(args: &[String]) -> anyhow::Result<Config> {
-        let mut config = Config {
-            addr: std::env::var("BEURS_ADDR").unwrap_or_else(|_| "127.0.0.1:8080".into()),
-            db: std::env::var("BEURS_DB")
-                .unwrap_or_else(|_| "beurs.sqlite".into())
-                .into(),
-            store: crate::store_choice::StoreChoice::from_env()?,
-            dev: std::env::var("BEURS_DEV").is_ok_and(|value| value == "1" || value == "true"),
-            cors_origins: api::edge::EdgeConfig::from_env().cors_origins,
-            limits: Limits::default(),
-        };
-        let mut args = args.iter();
-        while let Some(flag) = args.next() {
-            let mut value = || args.next().with_context(|| format!("{flag} needs a value"));
-            match flag.as_str() {
-                "--addr" => config.addr = value()?.clone(),
-                "--db" => config.db = value()?.into(),
-                flag if crate::store_choice::FLAGS.contains(&flag) => {
-                    config.store.set_flag(flag, || value().cloned())?
-                }
-                "--dev" => config.dev = true,
-                "--cors-origin" => config
-                    .cors_origins
-                    .extend(api::edge::split_origins(value()?)),
-                "--max-connections" => {
-                    config.limits.max_connections = value()?.parse().context("--max-connections")?
-                }
-                "--header-timeout-ms" => {
-                    config.limits.header_timeout =
-                        Duration::from_millis(value()?.parse().context("--header-timeout-ms")?)
-                }
-                other => bail!("unknown flag '{other}' (try: beurs help)"),
-            }
-        }
-        Ok(config)
     }
 }
 

@@ -1,5 +1,6 @@
 //! Where `beurs serve` keeps its games: the embedded SQLite file (the default) or a DynamoDB
 //! table (`--store dynamodb --table NAME`, or `BEURS_STORE=dynamodb` and `BEURS_TABLE`).
+//! [`StoreArgs`] are those flags as clap parses them; [`StoreChoice`] is what they choose.
 //!
 //! DynamoDB support is compiled in only with the `dynamo` feature
 //! (`cargo build --release --features dynamo`), so the default binary carries no AWS SDK.
@@ -23,14 +24,39 @@ pub enum StoreKind {
 }
 
 impl StoreKind {
-    /// `sqlite` or `dynamodb` (`dynamo` is accepted too).
-    fn parse(name: &str) -> anyhow::Result<StoreKind> {
+    /// `sqlite` or `dynamodb` (`dynamo` is accepted too, in any case; empty is SQLite, so an
+    /// empty `BEURS_STORE` is the same as none).
+    pub fn parse(name: &str) -> Result<StoreKind, String> {
         match name.trim().to_ascii_lowercase().as_str() {
-            "sqlite" => Ok(StoreKind::Sqlite),
+            "sqlite" | "" => Ok(StoreKind::Sqlite),
             "dynamodb" | "dynamo" => Ok(StoreKind::DynamoDb),
-            other => bail!("unknown store '{other}': use sqlite or dynamodb"),
+            other => Err(format!("unknown store '{other}': use sqlite or dynamodb")),
         }
     }
+}
+
+/// The store flags of `beurs serve`, as clap parses them (see [`crate::cli`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, clap::Args)]
+pub struct StoreArgs {
+    /// Where games are kept: sqlite (the --db file) or dynamodb (the --table; needs a build
+    /// with --features dynamo, and AWS_ENDPOINT_URL for moto or DynamoDB Local)
+    #[arg(
+        long,
+        env = "BEURS_STORE",
+        hide_env_values = true,
+        value_name = "sqlite|dynamodb",
+        default_value = "sqlite"
+    )]
+    pub store: String,
+    /// The DynamoDB table (with --store dynamodb)
+    #[arg(long, env = "BEURS_TABLE", hide_env_values = true, value_name = "NAME")]
+    pub table: Option<String>,
+    /// Create the table first if it does not exist (for moto and DynamoDB Local)
+    #[arg(long)]
+    pub create_table: bool,
+    /// Whether `table` came from `BEURS_TABLE` rather than `--table` (set by [`crate::cli`]).
+    #[arg(skip)]
+    pub table_from_env: bool,
 }
 
 /// The store flags of `beurs serve`: which store, and the DynamoDB table.
@@ -49,52 +75,28 @@ const WITHOUT_DYNAMO: &str = "this beurs was built without DynamoDB support; reb
     the `dynamo` feature: cargo build --release --features dynamo (or: cargo run --release \
     --features dynamo -- serve --store dynamodb --table NAME)";
 
-/// The flags [`StoreChoice::set_flag`] understands; the first two take a value.
-pub const FLAGS: [&str; 3] = ["--store", "--table", "--create-table"];
-
 impl StoreChoice {
-    /// From `BEURS_STORE` and `BEURS_TABLE` (unset or empty: SQLite, no table).
-    pub fn from_env() -> anyhow::Result<StoreChoice> {
-        let var = |name| std::env::var(name).ok().filter(|value| !value.is_empty());
-        StoreChoice::from_values(var("BEURS_STORE").as_deref(), var("BEURS_TABLE"))
-    }
-
-    /// From the values of `BEURS_STORE` and `BEURS_TABLE`.
-    pub fn from_values(store: Option<&str>, table: Option<String>) -> anyhow::Result<StoreChoice> {
-        let kind = store
-            .map(StoreKind::parse)
-            .transpose()
-            .context("BEURS_STORE")?
-            .unwrap_or_default();
-        // BEURS_TABLE alone does not switch stores (the functions' environment may set it);
-        // it is used only with BEURS_STORE=dynamodb.
-        let table = table.filter(|_| kind == StoreKind::DynamoDb);
+    /// From the parsed flags. `BEURS_TABLE` alone does not switch stores (the functions'
+    /// environment may set it): a table from the environment is used only with DynamoDB,
+    /// while `--table` with SQLite is a mistake [`StoreChoice::check`] reports.
+    ///
+    /// The store name is checked here rather than by clap, so that a bad `BEURS_STORE` fails
+    /// `beurs serve` only, not `beurs verify` or `beurs bench`.
+    pub fn from_args(args: StoreArgs) -> anyhow::Result<StoreChoice> {
+        let kind = StoreKind::parse(&args.store).map_err(anyhow::Error::msg)?;
+        let table = match args.table {
+            Some(table) if table.is_empty() && !args.table_from_env => {
+                bail!("--table needs a table name")
+            }
+            Some(table) if table.is_empty() => None,
+            Some(_) if args.table_from_env && kind == StoreKind::Sqlite => None,
+            table => table,
+        };
         Ok(StoreChoice {
             kind,
             table,
-            create_table: false,
+            create_table: args.create_table,
         })
-    }
-
-    /// Applies one of [`FLAGS`]; `value` is asked for only by the flags that take one.
-    pub fn set_flag(
-        &mut self,
-        flag: &str,
-        value: impl FnOnce() -> anyhow::Result<String>,
-    ) -> anyhow::Result<()> {
-        match flag {
-            "--store" => self.kind = StoreKind::parse(&value()?)?,
-            "--table" => {
-                let table = value()?;
-                if table.is_empty() {
-                    bail!("--table needs a table name");
-                }
-                self.table = Some(table);
-            }
-            "--create-table" => self.create_table = true,
-            other => bail!("'{other}' is not a store flag"),
-        }
-        Ok(())
     }
 
     /// Checks that the choice can be served by this build: a DynamoDB store needs a table
@@ -150,24 +152,33 @@ impl StoreChoice {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::Parser;
+
+    /// The store flags alone, parsed as `beurs serve` parses them (the environment is not
+    /// read here: these tests run in parallel with others that may set it).
+    #[derive(Parser)]
+    struct Flags {
+        #[command(flatten)]
+        store: StoreArgs,
+    }
 
     fn parsed(flags: &[&str]) -> anyhow::Result<StoreChoice> {
-        let mut choice = StoreChoice::default();
-        let mut flags = flags.iter();
-        while let Some(flag) = flags.next() {
-            choice.set_flag(flag, || {
-                flags
-                    .next()
-                    .map(|value| value.to_string())
-                    .context("needs a value")
-            })?;
-        }
-        Ok(choice)
+        let flags = Flags::try_parse_from(std::iter::once("serve").chain(flags.iter().copied()))?;
+        StoreChoice::from_args(flags.store)
+    }
+
+    fn from_env(store: &str, table: &str) -> anyhow::Result<StoreChoice> {
+        StoreChoice::from_args(StoreArgs {
+            store: store.to_string(),
+            table: Some(table.to_string()),
+            create_table: false,
+            table_from_env: true,
+        })
     }
 
     #[test]
     fn sqlite_is_the_default() {
-        let choice = StoreChoice::from_values(None, None).unwrap();
+        let choice = parsed(&[]).unwrap();
         assert_eq!(choice, StoreChoice::default());
         assert_eq!(choice.kind, StoreKind::Sqlite);
         choice.check().unwrap();
@@ -200,16 +211,18 @@ mod tests {
 
     #[test]
     fn the_environment_chooses_too() {
-        let choice = StoreChoice::from_values(Some("dynamodb"), Some("games".into())).unwrap();
+        let choice = from_env("dynamodb", "games").unwrap();
         assert_eq!(choice.kind, StoreKind::DynamoDb);
         assert_eq!(choice.table.as_deref(), Some("games"));
-        let sqlite = StoreChoice::from_values(None, Some("games".into())).unwrap();
+        let sqlite = from_env("", "games").unwrap();
         assert_eq!(
             sqlite,
             StoreChoice::default(),
             "BEURS_TABLE alone keeps SQLite"
         );
-        let error = StoreChoice::from_values(Some("postgres"), None).unwrap_err();
+        sqlite.check().unwrap();
+        assert_eq!(from_env("sqlite", "").unwrap(), StoreChoice::default());
+        let error = from_env("postgres", "").unwrap_err();
         assert!(
             format!("{error:#}").contains("unknown store 'postgres'"),
             "{error:#}"
@@ -218,7 +231,11 @@ mod tests {
 
     #[test]
     fn bad_flags_are_refused() {
-        assert!(parsed(&["--store", "redis"]).is_err());
+        let error = parsed(&["--store", "redis"]).unwrap_err();
+        assert!(
+            format!("{error:#}").contains("unknown store 'redis'"),
+            "{error:#}"
+        );
         assert!(parsed(&["--store"]).is_err());
         assert!(parsed(&["--table", ""]).is_err());
         assert!(parsed(&["--addr", "x"]).is_err());

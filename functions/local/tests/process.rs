@@ -1,4 +1,5 @@
-//! Tests of the real `beurs` process: crash durability under SIGKILL and the `verify` CLI.
+//! Tests of the real `beurs` process: crash durability under SIGKILL, the `verify` CLI, and the
+//! command line's help and usage errors.
 
 use api_tests::{temp_db, Reply};
 use game_core::GameRng;
@@ -258,13 +259,7 @@ async fn sigkill_loses_no_acknowledged_move() {
             );
         }
         // Replay the log and compare with the stored state.
-        let secret = api::audit::parse_hex32(&record.server_secret).expect("secret");
-        let entropies: Vec<Option<String>> = record
-            .seats
-            .iter()
-            .map(|seat| seat.entropy.clone())
-            .collect();
-        let seed = api::audit::seed_of(&secret, &entropies);
+        let seed = api::audit::seed_of_record(&record).expect("seed");
         let ruleset = registry.get(&record.ruleset).expect("ruleset");
         let mut engine = ruleset
             .setup(record.seats.len() as u8, &record.options, seed)
@@ -347,11 +342,19 @@ async fn verify_cli_accepts_real_audits_and_rejects_altered_ones() {
     altered_action["entries"][index]["action"]["colour"] = json!("red");
     let mut altered_secret = audit.clone();
     altered_secret["server_secret"] = json!("1".repeat(64));
+    // Hole 4 of issue 13: the game's id is bound into the seed (scheme v2).
+    assert_eq!(audit["seed_scheme"], "v2");
+    let mut altered_id = audit.clone();
+    altered_id["id"] = json!("g_anothergame0000000");
+    let mut altered_options = audit.clone();
+    altered_options["options"]["max_turns"] = json!(61);
     for (name, altered) in [
         ("entropy", altered_entropy),
         ("hash", altered_hash),
         ("action", altered_action),
         ("secret", altered_secret),
+        ("id", altered_id),
+        ("options", altered_options),
     ] {
         let output = run(name, &altered);
         assert!(
@@ -364,4 +367,170 @@ async fn verify_cli_accepts_real_audits_and_rejects_altered_ones() {
             String::from_utf8_lossy(&output.stderr)
         );
     }
+}
+
+/// `beurs --help` and `beurs serve --help` list the commands and the serve flags; an unknown
+/// flag is one line on stderr and a non-zero exit, with no backtrace or `Error:` debug dump.
+#[test]
+fn help_works_and_usage_errors_are_one_line() {
+    let beurs = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_beurs"))
+            .args(args)
+            .env("RUST_BACKTRACE", "1")
+            .output()
+            .expect("run beurs")
+    };
+    for args in [&["--help"][..], &["serve", "--help"], &["help", "serve"]] {
+        let output = beurs(args);
+        assert!(output.status.success(), "beurs {args:?} failed");
+        let help = String::from_utf8_lossy(&output.stdout);
+        for flag in [
+            "--addr",
+            "--db",
+            "--dev",
+            "--store",
+            "--table",
+            "--cors-origin",
+            "BEURS_ADDR",
+            "BEURS_CORS_ORIGINS",
+        ] {
+            assert!(
+                help.contains(flag),
+                "beurs {args:?} does not mention {flag}:\n{help}"
+            );
+        }
+    }
+    let help = String::from_utf8_lossy(&beurs(&["--help"]).stdout).into_owned();
+    for command in ["serve", "verify", "bench", "openapi"] {
+        assert!(help.contains(command), "{command} is missing:\n{help}");
+    }
+    for (args, flag) in [
+        (&["verify", "--help"][..], "URL"),
+        (&["bench", "--help"], "--clients"),
+    ] {
+        let output = beurs(args);
+        assert!(output.status.success());
+        assert!(String::from_utf8_lossy(&output.stdout).contains(flag));
+    }
+
+    for args in [
+        &["serve", "--nosuchflag"][..],
+        &["--nosuchflag"],
+        &["verify"],
+        &["bench", "--clients", "none"],
+        &["verify", "/nonexistent/audit.json"],
+    ] {
+        let output = beurs(args);
+        assert!(!output.status.success(), "beurs {args:?} succeeded");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(
+            stderr.trim_end().lines().count(),
+            1,
+            "beurs {args:?}: not one line:\n{stderr}"
+        );
+        assert!(stderr.starts_with("beurs: "), "{stderr}");
+        assert!(
+            !stderr.contains("backtrace") && !stderr.contains("Error: "),
+            "{stderr}"
+        );
+    }
+    let stderr = String::from_utf8_lossy(&beurs(&["serve", "--nosuchflag"]).stderr).into_owned();
+    assert!(stderr.contains("--nosuchflag"), "{stderr}");
+}
+
+/// Serves `audit` in pages of `page` entries the way `GET …/audit?after=&limit=` pages it
+/// (`next_after` on every page but the last), and records each request's query.
+async fn serve_audit_pages(
+    audit: Value,
+    page: usize,
+) -> (SocketAddr, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
+    use http_body_util::Full;
+    use hyper::body::Bytes;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let queries = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = queries.clone();
+    tokio::spawn(async move {
+        loop {
+            let Ok((stream, _)) = listener.accept().await else {
+                return;
+            };
+            let (audit, seen) = (audit.clone(), seen.clone());
+            let service = hyper::service::service_fn(move |request: hyper::Request<_>| {
+                let query = request.uri().query().unwrap_or("").to_string();
+                seen.lock().expect("lock").push(query.clone());
+                let after: Option<u64> = query
+                    .split('&')
+                    .find_map(|pair| pair.strip_prefix("after="))
+                    .and_then(|value| value.parse().ok());
+                let entries: Vec<Value> = audit["entries"]
+                    .as_array()
+                    .expect("entries")
+                    .iter()
+                    .filter(|entry| after.is_none_or(|after| entry["seq"].as_u64() > Some(after)))
+                    .cloned()
+                    .collect();
+                let mut body = audit.clone();
+                body["entries"] = json!(entries[..page.min(entries.len())]);
+                if entries.len() > page {
+                    body["next_after"] = entries[page - 1]["seq"].clone();
+                }
+                let bytes = Bytes::from(serde_json::to_vec(&body).expect("json"));
+                async move { Ok::<_, std::convert::Infallible>(hyper::Response::new(Full::new(bytes))) }
+            });
+            tokio::spawn(
+                hyper::server::conn::http1::Builder::new()
+                    .serve_connection(hyper_util::rt::TokioIo::new(stream), service),
+            );
+        }
+    });
+    (addr, queries)
+}
+
+/// `beurs verify URL` follows `next_after` page after page, verifies the whole log, and asks
+/// for the largest page the server allows.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn verify_cli_follows_audit_pages() {
+    let app = api_tests::spawn_app().await;
+    let game = app
+        .start_game("tulipmania-1637", 3, json!({"max_turns": 60}))
+        .await;
+    api_tests::play_randomly(&app, &game, 5, 20_000).await;
+    let audit = app
+        .get(&format!("/v1/games/{}/audit", game.id), None)
+        .await
+        .json();
+    let total = audit["entries"].as_array().expect("entries").len();
+    assert!(total > 20, "a short game: {total} entries");
+    let (addr, queries) = serve_audit_pages(audit, 7).await;
+    let url = format!("http://{addr}/v1/games/{}/audit", game.id);
+    let output = {
+        let url = url.clone();
+        tokio::task::spawn_blocking(move || {
+            Command::new(env!("CARGO_BIN_EXE_beurs"))
+                .args(["verify", &url])
+                .output()
+        })
+        .await
+        .expect("join")
+        .expect("run verify")
+    };
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains(&format!("{total} log entries")), "{stdout}");
+    let queries = queries.lock().expect("lock").clone();
+    assert_eq!(queries.len(), total.div_ceil(7), "{queries:?}");
+    assert_eq!(queries[0], "limit=1000");
+    assert_eq!(queries[1], "limit=1000&after=6");
+
+    // The library function the CLI uses returns the concatenated document.
+    let loaded = local::verify::load(&url).await.expect("load");
+    assert_eq!(loaded.entries.len(), total);
+    assert_eq!(loaded.next_after, None);
 }

@@ -7,11 +7,14 @@ use game_core::{GameRng, Outcome, Registry, Seat, Visibility};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use store::GameRecord;
+use store::{GameRecord, SeedScheme};
 use utoipa::ToSchema;
 
-/// The game seed: `sha256(server_secret ‖ sha256(entropy_0) ‖ … ‖ sha256(entropy_n-1))`.
+/// The scheme-1 game seed: `sha256(server_secret ‖ sha256(entropy_0) ‖ … ‖ sha256(entropy_n-1))`.
 /// A seat that gave no entropy contributes the hash of the empty string.
+///
+/// Scheme 1 does not bind the game's id, ruleset or options: games created before scheme 2
+/// keep it (their record and audit say `v1`, or nothing). New games use [`seed_v2`].
 pub fn seed_of(server_secret: &[u8; 32], entropies: &[Option<String>]) -> [u8; 32] {
     let mut hasher = Sha256::new();
     hasher.update(server_secret);
@@ -21,17 +24,125 @@ pub fn seed_of(server_secret: &[u8; 32], entropies: &[Option<String>]) -> [u8; 3
     hasher.finalize().into()
 }
 
-/// The seed of a started game.
+/// The domain-separation prefix of scheme 2.
+const SEED_V2_PREFIX: &[u8] = b"beurs-seed-v2";
+
+/// What scheme 2 binds into the seed: the game as it was created.
+#[derive(Clone, Copy, Debug)]
+pub struct SeedContext<'a> {
+    /// The game id.
+    pub id: &'a str,
+    /// The ruleset id.
+    pub ruleset: &'a str,
+    /// The rules version.
+    pub rules_version: u32,
+    /// The normalised options.
+    pub options: &'a Value,
+    /// The number of seats.
+    pub seats: u8,
+}
+
+impl SeedContext<'_> {
+    /// The canonical JSON of `{id, options, rules_version, ruleset, seats}`: keys sorted at
+    /// every depth, no whitespace (whatever order the options were stored in).
+    pub fn canonical_json(&self) -> String {
+        let context = serde_json::json!({
+            "id": self.id,
+            "ruleset": self.ruleset,
+            "rules_version": self.rules_version,
+            "options": self.options,
+            "seats": self.seats,
+        });
+        let mut out = String::new();
+        write_canonical(&context, &mut out);
+        out
+    }
+}
+
+/// JSON with object keys sorted (by their UTF-8 bytes) at every depth and no whitespace.
+fn write_canonical(value: &Value, out: &mut String) {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            out.push('{');
+            for (index, key) in keys.into_iter().enumerate() {
+                if index > 0 {
+                    out.push(',');
+                }
+                out.push_str(&Value::String(key.clone()).to_string());
+                out.push(':');
+                write_canonical(&map[key.as_str()], out);
+            }
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (index, item) in items.iter().enumerate() {
+                if index > 0 {
+                    out.push(',');
+                }
+                write_canonical(item, out);
+            }
+            out.push(']');
+        }
+        scalar => out.push_str(&scalar.to_string()),
+    }
+}
+
+/// The scheme-2 game seed: `sha256("beurs-seed-v2" ‖ server_secret ‖ sha256(context) ‖
+/// sha256(entropy_0) ‖ … ‖ sha256(entropy_n-1))`, where `context` is
+/// [`SeedContext::canonical_json`]. Changing the id, ruleset, rules version, options or seat
+/// count changes the seed, so the replay no longer matches the recorded state hashes.
+pub fn seed_v2(
+    server_secret: &[u8; 32],
+    context: &SeedContext<'_>,
+    entropies: &[Option<String>],
+) -> [u8; 32] {
+    let mut hasher = Sha256::new();
+    hasher.update(SEED_V2_PREFIX);
+    hasher.update(server_secret);
+    hasher.update(Sha256::digest(context.canonical_json().as_bytes()));
+    for entropy in entropies {
+        hasher.update(Sha256::digest(entropy.as_deref().unwrap_or("").as_bytes()));
+    }
+    hasher.finalize().into()
+}
+
+/// The seed of a game under `scheme`.
+pub fn seed_for(
+    scheme: SeedScheme,
+    server_secret: &[u8; 32],
+    context: &SeedContext<'_>,
+    entropies: &[Option<String>],
+) -> [u8; 32] {
+    match scheme {
+        SeedScheme::V1 => seed_of(server_secret, entropies),
+        SeedScheme::V2 => seed_v2(server_secret, context, entropies),
+    }
+}
+
+/// The seed of a started game, under the scheme its record names.
 pub fn seed_of_record(record: &GameRecord) -> Result<[u8; 32], crate::error::ApiError> {
     let secret = parse_hex32(&record.server_secret).ok_or_else(|| {
         crate::error::ApiError::Internal(format!("game {} has a malformed secret", record.id))
+    })?;
+    let seats = u8::try_from(record.seats.len()).map_err(|_| {
+        crate::error::ApiError::Internal(format!("game {} has too many seats", record.id))
     })?;
     let entropies: Vec<Option<String>> = record
         .seats
         .iter()
         .map(|seat| seat.entropy.clone())
         .collect();
-    Ok(seed_of(&secret, &entropies))
+    let context = SeedContext {
+        id: &record.id,
+        ruleset: &record.ruleset,
+        rules_version: record.rules_version,
+        options: &record.options,
+        seats,
+    };
+    Ok(seed_for(record.seed_scheme, &secret, &context, &entropies))
 }
 
 /// The hash recorded after every log entry: SHA-256 (hex) of the state's JSON.
@@ -89,6 +200,12 @@ pub struct Audit {
     pub options: Value,
     /// SHA-256 (hex) of the server secret, published at creation.
     pub seed_commitment: String,
+    /// How the seed is derived: `v2` (every new game) binds the id, ruleset, rules version,
+    /// options and seat count into it; `v1` (games created before, and audits without this
+    /// field) does not.
+    #[serde(default)]
+    #[schema(value_type = String, example = "v2")]
+    pub seed_scheme: SeedScheme,
     /// The server secret (hex); only once the game is finished.
     pub server_secret: Option<String>,
     /// Each seat's entropy (null if it gave none); only once the game is finished.
@@ -98,7 +215,8 @@ pub struct Audit {
     pub entries: Vec<AuditEntry>,
     /// The result, once finished.
     pub outcome: Option<Outcome>,
-    /// Pass as `after` to get the next page of `entries`; absent on the last page.
+    /// The `after` of the next page of `entries`; absent on the last page (and in a complete
+    /// audit document).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next_after: Option<u64>,
 }
@@ -182,7 +300,14 @@ pub fn verify(registry: &Registry, audit: &Audit) -> Result<Verified, VerifyErro
             "one entropy per seat is expected".into(),
         ));
     }
-    let seed = seed_of(&secret, entropies);
+    let context = SeedContext {
+        id: &audit.id,
+        ruleset: &audit.ruleset,
+        rules_version: audit.rules_version,
+        options: &audit.options,
+        seats: audit.seats,
+    };
+    let seed = seed_for(audit.seed_scheme, &secret, &context, entropies);
     let ruleset = registry
         .get(&audit.ruleset)
         .ok_or_else(|| VerifyError::UnknownRuleset(audit.ruleset.clone()))?;
@@ -272,6 +397,216 @@ mod tests {
         assert_eq!(
             base,
             seed_of(&secret, &[Some("a".into()), Some(String::new())])
+        );
+    }
+
+    /// A game of Tulipmania 1637 played to its end by random seats under `scheme`, and its
+    /// audit, built as the audit route builds it.
+    fn finished_audit(scheme: SeedScheme) -> Audit {
+        let registry = crate::registry();
+        let ruleset = registry.get("tulipmania-1637").expect("registered");
+        let options = ruleset
+            .normalize_options(&serde_json::json!({"max_turns": 60}))
+            .expect("options");
+        let secret = [7u8; 32];
+        let entropies = vec![Some("anna".to_string()), None, Some("cor".to_string())];
+        let mut audit = Audit {
+            id: "g_0123456789abcdefghij".into(),
+            ruleset: ruleset.id().into(),
+            rules_version: ruleset.rules_version(),
+            status: "finished".into(),
+            seats: 3,
+            options,
+            seed_commitment: commitment_of(&secret),
+            seed_scheme: scheme,
+            server_secret: Some(secret_hex(&secret)),
+            entropies: Some(entropies.clone()),
+            entries: Vec::new(),
+            outcome: None,
+            next_after: None,
+        };
+        let context = SeedContext {
+            id: &audit.id,
+            ruleset: &audit.ruleset,
+            rules_version: audit.rules_version,
+            options: &audit.options,
+            seats: audit.seats,
+        };
+        let seed = seed_for(scheme, &secret, &context, &entropies);
+        let mut game = ruleset.setup(3, &audit.options, seed).expect("setup");
+        let mut entries = vec![AuditEntry {
+            seq: 0,
+            seat: None,
+            action: Value::Null,
+            events: Vec::new(),
+            state_hash: Some(state_hash(&game.state_json())),
+        }];
+        let mut bot = GameRng::for_entry([9u8; 32], 0);
+        for _ in 0..100_000 {
+            if game.outcome().is_some() {
+                break;
+            }
+            let to_act: Vec<Seat> = game.to_act().iter().collect();
+            let seat = *bot.choose(&to_act).expect("someone is to act");
+            let legal = game.legal_actions(seat);
+            let Some(action) = game_core::testing::random_action_json(&legal, &mut bot) else {
+                continue;
+            };
+            let seq = entries.len() as u64;
+            let mut rng = GameRng::for_entry(seed, seq);
+            let Ok(applied) = game.apply_json(seat, &action, &mut rng) else {
+                continue;
+            };
+            entries.push(AuditEntry {
+                seq,
+                seat: Some(seat.0),
+                action,
+                events: applied
+                    .events
+                    .iter()
+                    .map(|logged| serde_json::to_value(logged).expect("events serialize"))
+                    .collect(),
+                state_hash: Some(state_hash(&game.state_json())),
+            });
+        }
+        audit.outcome = game.outcome();
+        assert!(audit.outcome.is_some(), "the game did not finish");
+        audit.entries = entries;
+        audit
+    }
+
+    /// Whether `audit` fails to verify because its replay differs (not for a trivial reason
+    /// such as a malformed field): the seed, and so the replay, changed.
+    fn replay_differs(audit: &Audit) -> bool {
+        matches!(
+            verify(&crate::registry(), audit),
+            Err(VerifyError::Setup(_) | VerifyError::Entry { .. } | VerifyError::OutcomeMismatch)
+        )
+    }
+
+    #[test]
+    fn a_finished_games_audit_verifies_under_either_scheme() {
+        let registry = crate::registry();
+        for scheme in [SeedScheme::V1, SeedScheme::V2] {
+            let audit = finished_audit(scheme);
+            let verified = verify(&registry, &audit).expect("verifies");
+            assert_eq!(verified.entries, audit.entries.len());
+        }
+    }
+
+    #[test]
+    fn a_v2_audit_with_another_id_ruleset_options_or_seats_does_not_verify() {
+        let audit = finished_audit(SeedScheme::V2);
+        let registry = crate::registry();
+
+        let mut id = audit.clone();
+        id.id = "g_someothergame000000".into();
+        assert!(replay_differs(&id), "a changed id verified");
+
+        let mut options = audit.clone();
+        options.options["max_turns"] = serde_json::json!(61);
+        assert!(replay_differs(&options), "changed options verified");
+
+        // Another seat count (with an entropy for the extra seat, so the shape is right).
+        let mut seats = audit.clone();
+        seats.seats = 4;
+        seats.entropies.as_mut().expect("entropies").push(None);
+        assert!(
+            verify(&registry, &seats).is_err(),
+            "a changed seat count verified"
+        );
+
+        // Another ruleset: no other ruleset replays these actions, and the seed changes too.
+        let mut ruleset = audit.clone();
+        ruleset.ruleset = "tulip-bubble".into();
+        ruleset.rules_version = registry
+            .get("tulip-bubble")
+            .expect("registered")
+            .rules_version();
+        assert!(
+            verify(&registry, &ruleset).is_err(),
+            "a changed ruleset verified"
+        );
+
+        // Claiming the legacy scheme to escape the binding changes the seed as well.
+        let mut downgraded = id.clone();
+        downgraded.seed_scheme = SeedScheme::V1;
+        assert!(replay_differs(&downgraded), "a downgraded scheme verified");
+    }
+
+    #[test]
+    fn legacy_audits_still_verify_and_do_not_bind_the_id() {
+        let audit = finished_audit(SeedScheme::V1);
+        // An audit file written before the scheme existed has no `seed_scheme` field.
+        let mut json = serde_json::to_value(&audit).expect("serializes");
+        assert_eq!(json["seed_scheme"], "v1");
+        json.as_object_mut().expect("object").remove("seed_scheme");
+        let old: Audit = serde_json::from_value(json).expect("an old audit parses");
+        assert_eq!(old.seed_scheme, SeedScheme::V1);
+        let registry = crate::registry();
+        assert!(verify(&registry, &old).is_ok());
+        // The documented limit of scheme 1: the id is not bound.
+        let mut id = old.clone();
+        id.id = "g_someothergame000000".into();
+        assert!(verify(&registry, &id).is_ok());
+    }
+
+    #[test]
+    fn seed_of_record_follows_the_records_scheme() {
+        let mut record = store::testing::sample_record("g_abc");
+        record.seed_scheme = SeedScheme::V1;
+        let secret = parse_hex32(&record.server_secret).expect("hex");
+        let entropies: Vec<Option<String>> = record
+            .seats
+            .iter()
+            .map(|seat| seat.entropy.clone())
+            .collect();
+        assert_eq!(
+            seed_of_record(&record).expect("seed"),
+            seed_of(&secret, &entropies)
+        );
+        // A record stored before the field existed is scheme 1: it plays on as it did.
+        let mut json = serde_json::to_value(&record).expect("serializes");
+        json.as_object_mut().expect("object").remove("seed_scheme");
+        let old: GameRecord = serde_json::from_value(json).expect("parses");
+        assert_eq!(old.seed_scheme, SeedScheme::V1);
+        assert_eq!(
+            seed_of_record(&old).expect("seed"),
+            seed_of(&secret, &entropies)
+        );
+
+        record.seed_scheme = SeedScheme::V2;
+        let context = SeedContext {
+            id: &record.id,
+            ruleset: &record.ruleset,
+            rules_version: record.rules_version,
+            options: &record.options,
+            seats: 3,
+        };
+        let v2 = seed_of_record(&record).expect("seed");
+        assert_eq!(v2, seed_v2(&secret, &context, &entropies));
+        assert_ne!(v2, seed_of(&secret, &entropies));
+        record.id = "g_abd".into();
+        assert_ne!(
+            seed_of_record(&record).expect("seed"),
+            v2,
+            "the id is bound"
+        );
+    }
+
+    #[test]
+    fn the_context_is_canonical_json() {
+        let options = serde_json::json!({"b": [1, {"y": true, "x": null}], "a": "é\"q"});
+        let context = SeedContext {
+            id: "g_1",
+            ruleset: "r",
+            rules_version: 2,
+            options: &options,
+            seats: 3,
+        };
+        assert_eq!(
+            context.canonical_json(),
+            r#"{"id":"g_1","options":{"a":"é\"q","b":[1,{"x":null,"y":true}]},"rules_version":2,"ruleset":"r","seats":3}"#
         );
     }
 

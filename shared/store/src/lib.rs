@@ -66,6 +66,25 @@ impl SeatRecord {
     }
 }
 
+/// Which seed derivation a game uses (`api::audit` defines them). The store only keeps the tag.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SeedScheme {
+    /// `sha256(secret ‖ sha256(entropy_0) ‖ …)`: the game's id, ruleset and options are not
+    /// bound. Every game created before scheme 2 existed.
+    #[default]
+    #[serde(rename = "v1")]
+    V1,
+    /// Scheme 1 plus the game's context (id, ruleset, rules version, options, seat count), so
+    /// an audit whose context was changed no longer replays. Every new game.
+    #[serde(rename = "v2")]
+    V2,
+}
+
+impl SeedScheme {
+    /// The scheme new games are created with.
+    pub const CURRENT: SeedScheme = SeedScheme::V2;
+}
+
 /// Everything about one game except its log.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
@@ -91,6 +110,10 @@ pub struct GameRecord {
     pub server_secret: String,
     /// SHA-256 (hex) of the secret, published at creation.
     pub seed_commitment: String,
+    /// How the seed is derived from the secret and the entropies. Records written before this
+    /// field existed have none and use [`SeedScheme::V1`], so they keep playing as before.
+    #[serde(default)]
+    pub seed_scheme: SeedScheme,
     /// The engine state (JSON), once the game has started.
     pub state: Option<String>,
     /// The number of log entries (setup is entry 0, so `log_len - 1` is the last `seq`).

@@ -47,6 +47,7 @@ pub fn sample_record(id: &str) -> GameRecord {
         admin_token_hash: "ad".repeat(32),
         server_secret: "5e".repeat(32),
         seed_commitment: "c0".repeat(32),
+        seed_scheme: crate::SeedScheme::V2,
         state: None,
         log_len: 0,
         created_at: 1_700_000_000_000,

@@ -75,6 +75,7 @@ pub async fn create_game(
         admin_token_hash: sha256_hex(admin_token.as_bytes()),
         server_secret: secret_hex(&secret),
         seed_commitment: commitment_of(&secret),
+        seed_scheme: store::SeedScheme::CURRENT,
         state: None,
         log_len: 0,
         created_at: now,

@@ -167,6 +167,7 @@ pub async fn get_audit(
         seats: record.seats.len() as u8,
         options: record.options.clone(),
         seed_commitment: record.seed_commitment.clone(),
+        seed_scheme: record.seed_scheme,
         server_secret: finished.then(|| record.server_secret.clone()),
         entropies: finished.then(|| {
             record

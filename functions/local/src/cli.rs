@@ -1,0 +1,339 @@
+//! The `beurs` command line, parsed by clap: `beurs [serve] [OPTIONS]`, `beurs verify SOURCE`,
+//! `beurs bench [OPTIONS]`, `beurs openapi`. Every serve option also reads an environment
+//! variable (`BEURS_ADDR`, `BEURS_DB`, `BEURS_DEV`, `BEURS_STORE`, `BEURS_TABLE`,
+//! `BEURS_CORS_ORIGINS`); a flag wins over its variable.
+//!
+//! `beurs` with no subcommand serves, so `cargo run --release` starts the server, and the serve
+//! options may be given without the word `serve` (`beurs --addr 0.0.0.0:9000`).
+
+use crate::store_choice::{StoreArgs, StoreChoice};
+use clap::error::ErrorKind;
+use clap::parser::ValueSource;
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Beurs: rules-as-a-service for board games. With no command, serves the API.
+#[derive(Debug, Parser)]
+#[command(name = "beurs", args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    /// What to do (serve if none is given).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// The serve options, when `beurs` is run without a command.
+    #[command(flatten)]
+    pub serve: ServeArgs,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve the API on one port (the default command)
+    Serve(ServeArgs),
+    /// Replay a finished game's audit and check the commitment, the seed and every hash
+    Verify(VerifyArgs),
+    /// Random players over HTTP, and the store-only commit rate on the same disk
+    Bench(BenchArgs),
+    /// Print the OpenAPI document
+    Openapi,
+}
+
+/// `beurs serve`.
+#[derive(Clone, Debug, Args)]
+pub struct ServeArgs {
+    /// Listen address
+    #[arg(
+        long,
+        env = "BEURS_ADDR",
+        hide_env_values = true,
+        value_name = "HOST:PORT",
+        default_value = "127.0.0.1:8080"
+    )]
+    pub addr: String,
+    /// The SQLite file (with --store sqlite)
+    #[arg(
+        long,
+        env = "BEURS_DB",
+        hide_env_values = true,
+        value_name = "PATH",
+        default_value = "beurs.sqlite"
+    )]
+    pub db: PathBuf,
+    /// Dev mode: webhooks may call loopback receivers over plain http
+    #[arg(
+        long,
+        env = "BEURS_DEV",
+        hide_env_values = true,
+        value_parser = clap::builder::FalseyValueParser::new()
+    )]
+    pub dev: bool,
+    /// An origin browser front-ends may call the API from (repeatable; the variable takes a
+    /// comma-separated list). None given: any origin (the API uses bearer tokens, never
+    /// cookies; docs/api.md, CORS)
+    #[arg(
+        long = "cors-origin",
+        env = "BEURS_CORS_ORIGINS",
+        hide_env_values = true,
+        value_name = "ORIGIN",
+        value_delimiter = ','
+    )]
+    pub cors_origins: Vec<String>,
+    /// Open connections at most; further clients wait to be accepted
+    #[arg(
+        long,
+        env = "BEURS_MAX_CONNECTIONS",
+        default_value_t = 1024,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..)
+    )]
+    pub max_connections: usize,
+    /// Milliseconds a connection may take to send a request's head, and may stay idle
+    /// between requests, before it is closed
+    #[arg(
+        long,
+        env = "BEURS_HEADER_TIMEOUT_MS",
+        default_value_t = 10_000,
+        value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..)
+    )]
+    pub header_timeout_ms: u64,
+    /// The store.
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+/// `beurs verify`.
+#[derive(Clone, Debug, Args)]
+pub struct VerifyArgs {
+    /// An audit file, or a game's audit URL (http:// or https://, every page is fetched)
+    #[arg(value_name = "AUDIT.json|URL")]
+    pub source: String,
+}
+
+/// `beurs bench`.
+#[derive(Clone, Debug, Args)]
+pub struct BenchArgs {
+    /// Concurrent clients, each playing its own games
+    #[arg(
+        long,
+        default_value_t = 16,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..)
+    )]
+    pub clients: usize,
+    /// Seconds of play per ruleset
+    #[arg(long, default_value_t = 20)]
+    pub seconds: u64,
+    /// A ruleset id, or all
+    #[arg(long, value_name = "ID|all", default_value = "all")]
+    pub ruleset: String,
+    /// Bench a running server (http:// or https:// base URL) instead of starting one
+    #[arg(long)]
+    pub url: Option<String>,
+    /// Where the started server and the store-only run keep their databases [default: the
+    /// system's temporary directory]
+    #[arg(long, value_name = "PATH")]
+    pub dir: Option<PathBuf>,
+}
+
+impl Cli {
+    /// Parses `args` (the program name first). `Err` is clap's: help, or a usage error.
+    pub fn try_parse_args<I, T>(args: I) -> Result<Cli, clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        let matches = Cli::command().try_get_matches_from(args)?;
+        let mut cli = Cli::from_arg_matches(&matches)?;
+        // Whether the table came from BEURS_TABLE, which alone must not fail a SQLite serve.
+        let (serve, serve_matches) = match &mut cli.command {
+            Some(Command::Serve(serve)) => (serve, matches.subcommand_matches("serve")),
+            _ => (&mut cli.serve, Some(&matches)),
+        };
+        serve.store.table_from_env = serve_matches
+            .is_some_and(|matches| matches.value_source("table") == Some(ValueSource::EnvVariable));
+        Ok(cli)
+    }
+}
+
+impl ServeArgs {
+    /// The server's configuration.
+    pub fn into_config(self) -> anyhow::Result<crate::serve::Config> {
+        Ok(crate::serve::Config {
+            addr: self.addr,
+            db: self.db,
+            store: StoreChoice::from_args(self.store)?,
+            dev: self.dev,
+            cors_origins: self
+                .cors_origins
+                .into_iter()
+                .map(|origin| origin.trim().to_string())
+                .filter(|origin| !origin.is_empty())
+                .collect(),
+            limits: crate::serve::Limits {
+                max_connections: self.max_connections,
+                header_timeout: Duration::from_millis(self.header_timeout_ms),
+            },
+        })
+    }
+}
+
+impl BenchArgs {
+    /// The bench's configuration (`all` is every registered ruleset).
+    pub fn into_config(self) -> crate::bench::Config {
+        let rulesets = if self.ruleset == "all" {
+            api::registry()
+                .iter()
+                .map(|ruleset| ruleset.id().to_string())
+                .collect()
+        } else {
+            vec![self.ruleset]
+        };
+        crate::bench::Config {
+            clients: self.clients,
+            duration: Duration::from_secs(self.seconds),
+            rulesets,
+            url: self.url,
+            dir: self.dir.unwrap_or_else(std::env::temp_dir),
+        }
+    }
+}
+
+/// What to print for a clap error, and the exit code: help goes to stdout whole (exit 0); a
+/// usage error is one line on stderr, `beurs: <what is wrong> (see 'beurs serve --help')`,
+/// exit 2.
+pub fn clap_error_report(error: &clap::Error) -> (String, i32) {
+    let rendered = error.render().to_string();
+    if matches!(
+        error.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        return (rendered, error.exit_code());
+    }
+    // The message is the first paragraph ("error: …" and any indented details); the usage
+    // names the command whose --help to point to.
+    let message = rendered
+        .lines()
+        .take_while(|line| !line.trim().is_empty())
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let message = message.strip_prefix("error: ").unwrap_or(&message);
+    let command = rendered
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("Usage: "))
+        .map(|usage| {
+            usage
+                .split_whitespace()
+                .take_while(|word| !word.starts_with(['[', '<']))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .filter(|command| !command.is_empty())
+        .unwrap_or_else(|| "beurs".to_string());
+    (
+        format!("beurs: {message} (see '{command} --help')"),
+        error.exit_code(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Cli, clap::Error> {
+        Cli::try_parse_args(std::iter::once("beurs").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn no_command_serves_and_serve_flags_work_without_the_word_serve() {
+        let cli = parse(&[]).unwrap();
+        assert!(cli.command.is_none());
+        let cli = parse(&["--addr", "0.0.0.0:9000", "--dev"]).unwrap();
+        assert!(cli.command.is_none());
+        assert_eq!(cli.serve.addr, "0.0.0.0:9000");
+        assert!(cli.serve.dev);
+        let Some(Command::Serve(serve)) = parse(&["serve", "--db", "x.sqlite"]).unwrap().command
+        else {
+            panic!("not serve")
+        };
+        assert_eq!(serve.db, PathBuf::from("x.sqlite"));
+    }
+
+    #[test]
+    fn cors_origins_repeat_and_split_on_commas() {
+        let cli = parse(&[
+            "serve",
+            "--cors-origin",
+            "https://a.example",
+            "--cors-origin",
+            "https://b.example,https://c.example",
+        ])
+        .unwrap();
+        let Some(Command::Serve(serve)) = cli.command else {
+            panic!("not serve")
+        };
+        let config = serve.into_config().unwrap();
+        assert_eq!(
+            config.cors_origins,
+            [
+                "https://a.example",
+                "https://b.example",
+                "https://c.example"
+            ]
+        );
+    }
+
+    #[test]
+    fn verify_and_bench_take_their_arguments() {
+        let Some(Command::Verify(verify)) = parse(&["verify", "a.json"]).unwrap().command else {
+            panic!("not verify")
+        };
+        assert_eq!(verify.source, "a.json");
+        assert!(parse(&["verify"]).is_err());
+        let Some(Command::Bench(bench)) =
+            parse(&["bench", "--clients", "2", "--ruleset", "tulip-bubble"])
+                .unwrap()
+                .command
+        else {
+            panic!("not bench")
+        };
+        let config = bench.into_config();
+        assert_eq!(config.clients, 2);
+        assert_eq!(config.rulesets, ["tulip-bubble"]);
+        assert!(parse(&["bench", "--clients", "0"]).is_err());
+    }
+
+    #[test]
+    fn a_bad_store_fails_serve_only() {
+        // `--store` stands for BEURS_STORE here: the variable is checked the same way, when
+        // serving, so a bad value in the environment does not break the other commands.
+        let cli = parse(&["--store", "postgres"]).unwrap();
+        let error = cli.serve.into_config().unwrap_err();
+        assert!(
+            format!("{error:#}").contains("unknown store 'postgres'"),
+            "{error:#}"
+        );
+        assert!(parse(&["verify", "a.json"]).is_ok());
+    }
+
+    #[test]
+    fn usage_errors_are_one_line_that_points_to_the_right_help() {
+        let error = parse(&["serve", "--nosuchflag"]).unwrap_err();
+        let (message, code) = clap_error_report(&error);
+        assert_eq!(code, 2);
+        assert!(!message.contains('\n'), "{message}");
+        assert!(message.contains("--nosuchflag"), "{message}");
+        assert!(message.ends_with("(see 'beurs serve --help')"), "{message}");
+        let (message, _) = clap_error_report(&parse(&["verify"]).unwrap_err());
+        assert!(!message.contains('\n'), "{message}");
+        assert!(message.contains("AUDIT.json|URL"), "{message}");
+        let (help, code) = clap_error_report(&parse(&["--help"]).unwrap_err());
+        assert_eq!(code, 0);
+        assert!(help.contains("verify") && help.contains("--addr"), "{help}");
+    }
+}
