@@ -57,6 +57,10 @@ pub struct Playouts<G: Game> {
     /// Try every concrete listed action on a copy at every step (the "every listed action
     /// applies" property). Costs one clone per listed action.
     pub try_every_listed_action: bool,
+    /// Actions a seat may send at any time, outside its turn (e.g. Tulip Bubble's buy-back).
+    /// A seat outside `to_act` sending one is refused for what it names, not for turn order,
+    /// so the turn-order check uses the acting seat's first listed action not of this kind.
+    pub any_time: fn(&G::Action) -> bool,
 }
 
 /// What a batch of playouts did, for assertions and for the test log.
@@ -89,7 +93,14 @@ impl<G: Game> Playouts<G> {
             seed: 1637,
             leak_check_every: 5,
             try_every_listed_action: true,
+            any_time: |_| false,
         }
+    }
+
+    /// Says which actions a seat may send outside its turn.
+    pub fn any_time(mut self, any_time: fn(&G::Action) -> bool) -> Self {
+        self.any_time = any_time;
+        self
     }
 
     /// Sets the options.
@@ -270,11 +281,19 @@ impl<G: Game> Playouts<G> {
                 candidates.push((any_seat, action.clone()));
             }
         }
-        // A seat that may not act must be refused whatever it sends, as a turn-order error.
+        // A seat that may not act must be refused whatever it sends; a turn action (not an
+        // any-time one) as a turn-order error.
         if let Some(idle) = Seat::all(self.n_seats).find(|other| !to_act.contains(*other)) {
-            if let Some(LegalAction::Action { action }) = state.legal_actions(seat).first() {
-                assert_turn_refused(state, idle, action.clone());
+            let legal = state.legal_actions(seat);
+            if let Some(LegalAction::Action { action }) = legal.first() {
                 candidates.push((idle, action.clone()));
+            }
+            let turn_action = legal.into_iter().find_map(|entry| match entry {
+                LegalAction::Action { action } if !(self.any_time)(&action) => Some(action),
+                _ => None,
+            });
+            if let Some(action) = turn_action {
+                assert_turn_refused(state, idle, action);
             }
         }
         for (who, action) in candidates {
