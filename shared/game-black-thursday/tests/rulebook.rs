@@ -1551,3 +1551,35 @@ fn options_validate() {
         assert_eq!(g.slots.len(), if layout == "tower_1x15" { 15 } else { 24 });
     }
 }
+
+/// Setup logs each seat's deal (`coins_drawn`, reason `deal`: values to the seat, suits only
+/// to everyone else) and the opening roll (`opening_rolled`, public), then the first turn.
+#[test]
+fn setup_logs_the_deal_and_the_opening_roll() {
+    let (g, events) =
+        BlackThursday::setup(4, &Options::default(), &mut GameRng::for_entry([5; 32], 0)).unwrap();
+    for viewer in Seat::all(4).map(Viewer::Seat).chain([Viewer::Spectator]) {
+        let mut deals = 0;
+        for logged in events.iter().filter(|e| e.visibility.shows(viewer)) {
+            let json = serde_json::to_value(&logged.event).unwrap();
+            if json["type"] == "coins_drawn" && json["reason"] == "deal" {
+                deals += 1;
+                let own = viewer == Viewer::Seat(Seat(json["seat"].as_u64().unwrap() as u8));
+                let coins = json["coins"].as_array().unwrap();
+                assert_eq!(coins.len(), 5);
+                assert!(
+                    coins.iter().all(|c| c["value"].is_null() != own),
+                    "{viewer:?} sees {json}"
+                );
+            }
+        }
+        assert_eq!(deals, 4, "{viewer:?} sees every seat's deal once");
+    }
+    let rolled = events
+        .iter()
+        .find(|e| serde_json::to_value(&e.event).unwrap()["type"] == "opening_rolled")
+        .expect("the opening roll is logged");
+    assert_eq!(rolled.visibility, Visibility::Public);
+    let json = serde_json::to_value(&rolled.event).unwrap();
+    assert_eq!(json["first"], json!(g.active().0));
+}
