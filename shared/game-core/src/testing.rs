@@ -18,7 +18,9 @@
 //!
 //! plus the game's own invariants, passed in as a closure.
 
-use crate::{sample, Game, GameRng, LegalAction, Logged, RuleError, RuleKind, Seat, SeatSet, Viewer};
+use crate::{
+    sample, Game, GameRng, LegalAction, Logged, RuleError, RuleKind, Seat, SeatSet, Viewer,
+};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -389,7 +391,10 @@ pub fn assert_turn_refused<G: Game>(state: &G, seat: Seat, action: G::Action) {
             error.code()
         ),
     }
-    assert!(copy == *state, "a refused action by {seat} changed the state");
+    assert!(
+        copy == *state,
+        "a refused action by {seat} changed the state"
+    );
 }
 
 /// Checks the events of a fresh `setup`: they survive a serde round trip, and no event reaches
@@ -413,7 +418,10 @@ pub fn check_setup_events<G: Game>(state: &G, events: &[Logged<G::Event>]) {
             if hidden.visibility.shows(viewer) {
                 continue;
             }
-            for seen in events.iter().filter(|logged| logged.visibility.shows(viewer)) {
+            for seen in events
+                .iter()
+                .filter(|logged| logged.visibility.shows(viewer))
+            {
                 assert!(
                     seen.event != hidden.event,
                     "setup event {:?} (for {:?}) reaches {viewer:?} through a twin with {:?}",

@@ -10,7 +10,7 @@ use crate::time::now_ms;
 use crate::webhooks::{self, Moment, MomentAction};
 use crate::AppCtx;
 use game_core::adapter::ActionError;
-use game_core::{GameRng, Seat, Viewer};
+use game_core::{GameRng, RuleKind, Seat, Viewer};
 use lambda_http::{Body, Request, Response};
 use store::{Commit, GameRecord, IdempotencyRecord, LogEntry, Status, StoreError};
 
@@ -215,12 +215,12 @@ fn apply(
         .apply_json(Seat(seat), &body.action, &mut rng)
         .map_err(|error| match error {
             ActionError::Malformed(message) => ApiError::BadRequest(message),
-            ActionError::Rule { code, message }
-                if matches!(code, "not-your-turn" | "already-committed" | "game-over") =>
-            {
-                ApiError::Conflict { code, message }
-            }
-            ActionError::Rule { code, message } => ApiError::Unprocessable { code, message },
+            ActionError::Rule {
+                code,
+                message,
+                kind: RuleKind::Turn | RuleKind::GameOver,
+            } => ApiError::Conflict { code, message },
+            ActionError::Rule { code, message, .. } => ApiError::Unprocessable { code, message },
         })?;
 
     let now = now_ms();
