@@ -61,7 +61,7 @@ pub trait Game:
         n_seats: u8,
         options: &Self::Options,
         rng: &mut GameRng,
-    ) -> Result<(Self, Vec<Logged<Self::Event>>), SetupError>;
+    ) -> Result<Setup<Self>, SetupError>;
 
     /// The number of seats at the table.
     fn n_seats(&self) -> u8;
@@ -98,6 +98,10 @@ pub trait Game:
         Visibility::Public
     }
 }
+
+/// What [`Game::setup`] returns: the new state and its events (log entry 0), each with its
+/// visibility.
+pub type Setup<G> = (G, Vec<Logged<<G as Game>::Event>>);
 
 /// A refused move: a stable kebab-case code, its [`RuleKind`], and a human message (its
 /// `Display`).
