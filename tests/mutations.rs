@@ -255,7 +255,7 @@ fn check_mutant(
                 context()
             );
         }
-        Err(ActionError::Rule { code, message }) => {
+        Err(ActionError::Rule { code, message, .. }) => {
             tally.refused_rule += 1;
             assert!(is_kebab(code), "{}: rule code {code:?}", context());
             assert!(

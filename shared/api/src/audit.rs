@@ -327,11 +327,24 @@ pub fn verify(registry: &Registry, audit: &Audit) -> Result<Verified, VerifyErro
             "the first entry is not the setup".into(),
         ));
     }
-    let mut game = ruleset
-        .setup(audit.seats, &audit.options, seed)
+    let dealt = ruleset
+        .deal(audit.seats, &audit.options, seed)
         .map_err(|error| VerifyError::Setup(error.to_string()))?;
+    let mut game = dealt.game;
     if Some(state_hash(&game.state_json())) != first.state_hash {
         return Err(VerifyError::Setup("the state hash differs".into()));
+    }
+    // An empty entry 0 was recorded before setup returned its events; the state hash above
+    // still binds the deal. Otherwise the setup events must match like any entry's.
+    let setup_events: Vec<Value> = dealt
+        .events
+        .iter()
+        .map(|logged| serde_json::to_value(logged).expect("events serialize"))
+        .collect();
+    if !first.events.is_empty() && setup_events != first.events {
+        return Err(VerifyError::Setup(
+            "the replayed setup events differ from the recorded ones".into(),
+        ));
     }
     for (index, entry) in rest.iter().enumerate() {
         let seq = index as u64 + 1;

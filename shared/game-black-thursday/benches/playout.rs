@@ -58,7 +58,8 @@ fn random_actions(c: &mut Criterion) {
                         &Options::default(),
                         &mut GameRng::for_entry(seed, 0),
                     )
-                    .expect("setup");
+                    .expect("setup")
+                    .0;
                     let mut bot = GameRng::for_entry(game_seed(8, index), 0);
                     let mut step = 0u64;
                     while !state.to_act().is_empty() && done < iters {
@@ -80,7 +81,8 @@ fn random_actions(c: &mut Criterion) {
 fn json_round_trip(c: &mut Criterion) {
     let seed = game_seed(11, 0);
     let mut state = BlackThursday::setup(4, &Options::default(), &mut GameRng::for_entry(seed, 0))
-        .expect("setup");
+        .expect("setup")
+        .0;
     let mut bot = GameRng::for_entry(seed, 99);
     for step in 1..=150 {
         if state.to_act().is_empty() {

@@ -2,7 +2,7 @@
 
 use crate::ids::{ClaimId, Handle, OfferId, PromiseId, SessionId};
 use crate::pieces::Space;
-use game_core::{RuleError, Seat};
+use game_core::{RuleError, RuleKind, Seat};
 use serde::{Deserialize, Serialize};
 
 /// The literal `"exit"`.
@@ -190,7 +190,7 @@ pub enum Error {
     GameOver,
     /// Only the turn player may issue this now.
     #[error("only the turn player may do this")]
-    NotActor,
+    NotYourTurn,
     /// The command does not exist in the current phase.
     #[error("this command is not available in the current phase")]
     WrongPhase,
@@ -308,7 +308,7 @@ impl RuleError for Error {
     fn code(&self) -> &'static str {
         match self {
             Error::GameOver => "game-over",
-            Error::NotActor => "not-actor",
+            Error::NotYourTurn => "not-your-turn",
             Error::WrongPhase => "wrong-phase",
             Error::BadParams(_) => "bad-params",
             Error::NotParticipant => "not-participant",
@@ -346,6 +346,53 @@ impl RuleError for Error {
             Error::ClaimNotOpen => "claim-not-open",
             Error::NotJuror => "not-juror",
             Error::AlreadyVoted => "already-voted",
+        }
+    }
+
+    /// Turn order: a command only another seat may issue now (the turn player's, a session's
+    /// participants', an offer's author's, a promise's promisee's, a claim's accused's or
+    /// jurors'), and a second vote.
+    fn kind(&self) -> RuleKind {
+        match self {
+            Error::GameOver => RuleKind::GameOver,
+            Error::NotYourTurn
+            | Error::NotParticipant
+            | Error::NotJuror
+            | Error::AlreadyVoted
+            | Error::NotAuthor
+            | Error::NotPromisee
+            | Error::NotAccused => RuleKind::Turn,
+            Error::WrongPhase
+            | Error::BadParams(_)
+            | Error::NoAp
+            | Error::BadSpace
+            | Error::SpaceOccupied
+            | Error::BadSlot
+            | Error::TileOccupied
+            | Error::NotInBuilding
+            | Error::NotPlaced
+            | Error::AlreadyMoved
+            | Error::NotDownAdjacent
+            | Error::NotGroundFloor
+            | Error::NotOwner
+            | Error::SuitMismatch
+            | Error::SaleCount
+            | Error::NotInMarket
+            | Error::BagEmpty
+            | Error::MarketTradeUsed
+            | Error::SelfTrade
+            | Error::PlayerJumped
+            | Error::GroupUsed
+            | Error::TooManyTerms
+            | Error::OfferLimit
+            | Error::InsufficientAp
+            | Error::AssertionFalse
+            | Error::OfferNotLive
+            | Error::AlreadyAccepted
+            | Error::NoAcceptance
+            | Error::StockTradeForbidden
+            | Error::PromiseNotOpen
+            | Error::ClaimNotOpen => RuleKind::Rule,
         }
     }
 }

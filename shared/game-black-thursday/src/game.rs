@@ -22,9 +22,16 @@ impl Game for BlackThursday {
     type View = BlackThursdayView;
     type Error = Error;
 
-    fn setup(n_seats: u8, options: &Options, rng: &mut GameRng) -> Result<Self, SetupError> {
+    /// Logs each seat's deal (`coins_drawn`, reason `deal`: values to the seat, suits only to
+    /// the others), the opening roll (`opening_rolled`), and the first turn's events.
+    fn setup(
+        n_seats: u8,
+        options: &Options,
+        rng: &mut GameRng,
+    ) -> Result<(Self, Vec<Logged<Event>>), SetupError> {
         let mut events = Vec::new();
-        BlackThursday::new_game(n_seats, options, rng, &mut events)
+        let game = BlackThursday::new_game(n_seats, options, rng, &mut events)?;
+        Ok((game, events))
     }
 
     fn n_seats(&self) -> u8 {

@@ -111,7 +111,7 @@ impl BlackThursday {
             return Err(Error::GameOver);
         }
         if seat.index() >= self.players.len() {
-            return Err(Error::NotActor);
+            return Err(Error::NotYourTurn);
         }
         match action {
             Action::PlacePawn { space } => {
@@ -283,7 +283,7 @@ impl BlackThursday {
             return Err(Error::WrongPhase);
         }
         if seat != self.active() {
-            return Err(Error::NotActor);
+            return Err(Error::NotYourTurn);
         }
         Ok(())
     }
@@ -332,7 +332,7 @@ impl BlackThursday {
             return Err(Error::WrongPhase);
         };
         if seat != self.active() {
-            return Err(Error::NotActor);
+            return Err(Error::NotYourTurn);
         }
         if handles.is_empty() {
             return Err(Error::BadParams("sell at least one coin"));

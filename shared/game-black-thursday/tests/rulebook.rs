@@ -42,8 +42,9 @@ fn act(value: Value) -> Action {
 /// Fixture F (spec §8): every slot face-down, every coin in the bag, every pawn unplaced,
 /// `active` in ACTIONS with `ap` AP. Handles issued by tests are below 100.
 fn fixture(n: u8, active: Seat, ap: u32) -> BlackThursday {
-    let mut g =
-        BlackThursday::setup(n, &Options::default(), &mut GameRng::for_entry([1; 32], 0)).unwrap();
+    let mut g = BlackThursday::setup(n, &Options::default(), &mut GameRng::for_entry([1; 32], 0))
+        .unwrap()
+        .0;
     for slot in &mut g.slots {
         slot.face_up = false;
         slot.rotation = None;
@@ -247,7 +248,7 @@ fn s1_movement_and_blocking() {
         &g,
         P1,
         json!({"type": "move", "to": {"x": 0, "y": 7}}),
-        "not-actor",
+        "not-your-turn",
     );
     ok(&mut g, P0, json!({"type": "move", "to": {"x": 2, "y": 6}}));
     assert_eq!(g.players[0].position, Position::At(Space::new(2, 6)));
@@ -596,7 +597,7 @@ fn s7_opportunity_flip_and_rotate() {
         &g,
         P1,
         json!({"type": "orient_tile", "rotation": 90}),
-        "not-actor",
+        "not-your-turn",
     );
     let (g, _) = apply_until(
         &g,
@@ -901,7 +902,7 @@ fn s10_three_player_agreement() {
         &opportunity,
         P2,
         json!({"type": "flip_tile", "slot": t(1, 11)}),
-        "not-actor",
+        "not-your-turn",
     );
     ok(
         &mut opportunity,
@@ -1504,8 +1505,9 @@ fn remaining_error_codes() {
 /// Hidden information: a seat sees its own values and what it was told; others see suits.
 #[test]
 fn views_hide_values_and_the_bag() {
-    let g =
-        BlackThursday::setup(4, &Options::default(), &mut GameRng::for_entry([5; 32], 0)).unwrap();
+    let g = BlackThursday::setup(4, &Options::default(), &mut GameRng::for_entry([5; 32], 0))
+        .unwrap()
+        .0;
     for seat in 0..4u8 {
         let view = g.view(Viewer::Seat(Seat(seat)));
         for (owner, p) in view.players.iter().enumerate() {
@@ -1545,7 +1547,39 @@ fn options_validate() {
     assert!(BlackThursday::setup(5, &Options::default(), &mut rng).is_err());
     for layout in ["tower_2x12", "tower_3x8", "tower_3x7_pyramid", "tower_1x15"] {
         let options: Options = serde_json::from_value(json!({"layout": layout})).unwrap();
-        let g = BlackThursday::setup(4, &options, &mut rng).unwrap();
+        let g = BlackThursday::setup(4, &options, &mut rng).unwrap().0;
         assert_eq!(g.slots.len(), if layout == "tower_1x15" { 15 } else { 24 });
     }
+}
+
+/// Setup logs each seat's deal (`coins_drawn`, reason `deal`: values to the seat, suits only
+/// to everyone else) and the opening roll (`opening_rolled`, public), then the first turn.
+#[test]
+fn setup_logs_the_deal_and_the_opening_roll() {
+    let (g, events) =
+        BlackThursday::setup(4, &Options::default(), &mut GameRng::for_entry([5; 32], 0)).unwrap();
+    for viewer in Seat::all(4).map(Viewer::Seat).chain([Viewer::Spectator]) {
+        let mut deals = 0;
+        for logged in events.iter().filter(|e| e.visibility.shows(viewer)) {
+            let json = serde_json::to_value(&logged.event).unwrap();
+            if json["type"] == "coins_drawn" && json["reason"] == "deal" {
+                deals += 1;
+                let own = viewer == Viewer::Seat(Seat(json["seat"].as_u64().unwrap() as u8));
+                let coins = json["coins"].as_array().unwrap();
+                assert_eq!(coins.len(), 5);
+                assert!(
+                    coins.iter().all(|c| c["value"].is_null() != own),
+                    "{viewer:?} sees {json}"
+                );
+            }
+        }
+        assert_eq!(deals, 4, "{viewer:?} sees every seat's deal once");
+    }
+    let rolled = events
+        .iter()
+        .find(|e| serde_json::to_value(&e.event).unwrap()["type"] == "opening_rolled")
+        .expect("the opening roll is logged");
+    assert_eq!(rolled.visibility, Visibility::Public);
+    let json = serde_json::to_value(&rolled.event).unwrap();
+    assert_eq!(json["first"], json!(g.active().0));
 }

@@ -5,8 +5,8 @@
 //! [`Registry`] of rulesets and never names a concrete game type outside of building it.
 
 use crate::{
-    Game, GameRng, LegalAction, Logged, Outcome, RuleError, Seat, SeatSet, SetupError, Viewer,
-    Visibility,
+    Game, GameRng, LegalAction, Logged, Outcome, RuleError, RuleKind, Seat, SeatSet, SetupError,
+    Viewer, Visibility,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -26,6 +26,8 @@ pub enum ActionError {
         code: &'static str,
         /// A human message that reveals nothing hidden.
         message: String,
+        /// Turn order, game over, or refused by the rules.
+        kind: RuleKind,
     },
 }
 
@@ -46,6 +48,15 @@ pub struct Applied {
     /// Who may read the action in the log.
     pub action_visibility: Visibility,
     /// The events, each with its visibility.
+    pub events: Vec<LoggedJson>,
+}
+
+/// A new game and what its deal showed (log entry 0's events).
+#[derive(Debug)]
+pub struct Dealt {
+    /// The game state.
+    pub game: Box<dyn DynGame>,
+    /// The setup events, each with its visibility.
     pub events: Vec<LoggedJson>,
 }
 
@@ -109,6 +120,7 @@ impl<G: Game> DynGame for G {
         let events = Game::apply(self, seat, action, rng).map_err(|error| ActionError::Rule {
             code: error.code(),
             message: error.to_string(),
+            kind: error.kind(),
         })?;
         Ok(Applied {
             action: action_json,
@@ -183,13 +195,19 @@ pub trait DynRuleset: Send + Sync {
     fn seat_range(&self) -> (u8, u8);
     /// Parses options (missing fields take their defaults) and returns them normalised.
     fn normalize_options(&self, options: &Value) -> Result<Value, SetupError>;
-    /// Deals a new game; the randomness is log entry 0 of `seed`.
+    /// Deals a new game; the randomness is log entry 0 of `seed`. The setup events belong in
+    /// log entry 0.
+    fn deal(&self, n_seats: u8, options: &Value, seed: [u8; 32]) -> Result<Dealt, SetupError>;
+    /// The game of [`DynRuleset::deal`] without its setup events: for trial deals and replays
+    /// that only need the state. Whatever writes or verifies a log uses `deal`.
     fn setup(
         &self,
         n_seats: u8,
         options: &Value,
         seed: [u8; 32],
-    ) -> Result<Box<dyn DynGame>, SetupError>;
+    ) -> Result<Box<dyn DynGame>, SetupError> {
+        self.deal(n_seats, options, seed).map(|dealt| dealt.game)
+    }
     /// Checks that `action` is an action of this game (its shape only, not its legality).
     fn parse_action(&self, action: &Value) -> Result<(), ActionError>;
     /// Loads a stored state.
@@ -239,12 +257,7 @@ impl<G: Game> DynRuleset for Erased<G> {
         Ok(serde_json::to_value(parsed).expect("options serialize"))
     }
 
-    fn setup(
-        &self,
-        n_seats: u8,
-        options: &Value,
-        seed: [u8; 32],
-    ) -> Result<Box<dyn DynGame>, SetupError> {
+    fn deal(&self, n_seats: u8, options: &Value, seed: [u8; 32]) -> Result<Dealt, SetupError> {
         if !(G::MIN_SEATS..=G::MAX_SEATS).contains(&n_seats) {
             return Err(SetupError::SeatCount {
                 min: G::MIN_SEATS,
@@ -254,7 +267,11 @@ impl<G: Game> DynRuleset for Erased<G> {
         }
         let options = parse_options::<G>(options)?;
         let mut rng = GameRng::for_entry(seed, 0);
-        Ok(Box::new(G::setup(n_seats, &options, &mut rng)?))
+        let (game, events) = G::setup(n_seats, &options, &mut rng)?;
+        Ok(Dealt {
+            game: Box::new(game),
+            events: events.iter().map(to_logged_json).collect(),
+        })
     }
 
     fn parse_action(&self, action: &Value) -> Result<(), ActionError> {

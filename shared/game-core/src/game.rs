@@ -53,8 +53,15 @@ pub trait Game:
     /// Why a move was refused.
     type Error: RuleError;
 
-    /// Deals a new game for `n_seats` players. Log entry 0 supplies `rng`.
-    fn setup(n_seats: u8, options: &Self::Options, rng: &mut GameRng) -> Result<Self, SetupError>;
+    /// Deals a new game for `n_seats` players. Log entry 0 supplies `rng`. Returns the state
+    /// and what the deal showed, as log entry 0's events: public events for what is dealt or
+    /// rolled face up, and for each seat's hidden deal a private event (plus its redacted twin
+    /// where the game logs draws that way).
+    fn setup(
+        n_seats: u8,
+        options: &Self::Options,
+        rng: &mut GameRng,
+    ) -> Result<Setup<Self>, SetupError>;
 
     /// The number of seats at the table.
     fn n_seats(&self) -> u8;
@@ -92,10 +99,30 @@ pub trait Game:
     }
 }
 
-/// A refused move: a stable kebab-case code plus a human message (its `Display`).
+/// What [`Game::setup`] returns: the new state and its events (log entry 0), each with its
+/// visibility.
+pub type Setup<G> = (G, Vec<Logged<<G as Game>::Event>>);
+
+/// A refused move: a stable kebab-case code, its [`RuleKind`], and a human message (its
+/// `Display`).
 pub trait RuleError: std::error::Error + Clone + PartialEq + Send + Sync + 'static {
     /// The stable kebab-case code, e.g. `bid-too-low`.
     fn code(&self) -> &'static str;
+    /// What kind of refusal this is. Every game classifies every error; the API maps kinds
+    /// to statuses (`Turn` and `GameOver` are conflicts, `Rule` is unprocessable).
+    fn kind(&self) -> RuleKind;
+}
+
+/// The kind of a refused move, the same family across every game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RuleKind {
+    /// Turn order: the seat may not act now, or it already acted or committed in this step
+    /// (codes `not-your-turn`, `already-committed`, and a game's own turn-order codes).
+    Turn,
+    /// The game is finished (`game-over`).
+    GameOver,
+    /// The rules refuse this move.
+    Rule,
 }
 
 /// Why a game could not be set up.

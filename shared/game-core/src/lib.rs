@@ -20,7 +20,7 @@ pub mod sample;
 mod seat;
 pub mod testing;
 
-pub use adapter::{DynGame, DynRuleset, Erased, Registry};
+pub use adapter::{Dealt, DynGame, DynRuleset, Erased, Registry};
 pub use game::*;
 pub use rng::GameRng;
 pub use seat::{Seat, SeatSet, Viewer, MAX_SEATS};

@@ -7,14 +7,20 @@
 //!    `waiting_on ⊆ to_act`; seats outside `to_act` have no legal actions;
 //! 3. the game ends within `max_steps` accepted actions;
 //! 4. every concrete listed action applies `Ok`, and a refused action (a stale action from an
-//!    earlier step, an action by a seat that may not act) leaves the state equal to before;
+//!    earlier step, an action by a seat that may not act) leaves the state equal to before; an
+//!    action by a seat outside `to_act` is refused with [`RuleKind::Turn`];
 //! 5. the state survives a serde round trip;
 //! 6. replaying the same seed and actions gives the identical state and events;
-//! 7. no leaks: re-dealing what a viewer cannot see ([`Redeal`]) leaves its view identical;
+//! 7. no leaks: re-dealing what a viewer cannot see ([`Redeal`]) leaves its view identical
+//!    (checked right after setup too); and no event of the setup's log reaches a viewer outside
+//!    its audience, not even as an identical "redacted" twin ([`check_setup_events`]);
+//! 8. setup events replay identically and survive a serde round trip;
 //!
 //! plus the game's own invariants, passed in as a closure.
 
-use crate::{sample, Game, GameRng, LegalAction, Logged, Seat, SeatSet, Viewer};
+use crate::{
+    sample, Game, GameRng, LegalAction, Logged, RuleError, RuleKind, Seat, SeatSet, Viewer,
+};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -53,6 +59,10 @@ pub struct Playouts<G: Game> {
     /// Try every concrete listed action on a copy at every step (the "every listed action
     /// applies" property). Costs one clone per listed action.
     pub try_every_listed_action: bool,
+    /// Actions a seat may send at any time, outside its turn (e.g. Tulip Bubble's buy-back).
+    /// A seat outside `to_act` sending one is refused for what it names, not for turn order,
+    /// so the turn-order check uses the acting seat's first listed action not of this kind.
+    pub any_time: fn(&G::Action) -> bool,
 }
 
 /// What a batch of playouts did, for assertions and for the test log.
@@ -85,7 +95,14 @@ impl<G: Game> Playouts<G> {
             seed: 1637,
             leak_check_every: 5,
             try_every_listed_action: true,
+            any_time: |_| false,
         }
+    }
+
+    /// Says which actions a seat may send outside its turn.
+    pub fn any_time(mut self, any_time: fn(&G::Action) -> bool) -> Self {
+        self.any_time = any_time;
+        self
     }
 
     /// Sets the options.
@@ -141,13 +158,18 @@ impl<G: Game> Playouts<G> {
             base_seed: self.seed,
             step: 0,
         };
-        let mut state = G::setup(
+        let (mut state, setup_events) = G::setup(
             self.n_seats,
             &self.options,
             &mut GameRng::for_entry(seed, 0),
         )
         .unwrap_or_else(|error| panic!("setup failed: {error}"));
         invariant(&state);
+        check_setup_events(&state, &setup_events);
+        if self.leak_check_every > 0 {
+            let mut bot = GameRng::for_entry(bot_seed, 0);
+            self.check_no_leak(&state, &mut bot, stats);
+        }
         let mut history: Vec<(Seat, G::Action)> = Vec::new();
         let mut events: Vec<Vec<Logged<G::Event>>> = Vec::new();
         let mut recent: Vec<G::Action> = Vec::new();
@@ -241,7 +263,7 @@ impl<G: Game> Playouts<G> {
         stats.games += 1;
         stats.steps += history.len() as u64;
         stats.longest_game = stats.longest_game.max(history.len());
-        self.check_replay(seed, &history, &events, &state);
+        self.check_replay(seed, &setup_events, &history, &events, &state);
     }
 
     /// Property 4b: actions that are refused leave the state exactly as it was.
@@ -261,10 +283,19 @@ impl<G: Game> Playouts<G> {
                 candidates.push((any_seat, action.clone()));
             }
         }
-        // A seat that may not act must be refused whatever it sends.
+        // A seat that may not act must be refused whatever it sends; a turn action (not an
+        // any-time one) as a turn-order error.
         if let Some(idle) = Seat::all(self.n_seats).find(|other| !to_act.contains(*other)) {
-            if let Some(LegalAction::Action { action }) = state.legal_actions(seat).first() {
+            let legal = state.legal_actions(seat);
+            if let Some(LegalAction::Action { action }) = legal.first() {
                 candidates.push((idle, action.clone()));
+            }
+            let turn_action = legal.into_iter().find_map(|entry| match entry {
+                LegalAction::Action { action } if !(self.any_time)(&action) => Some(action),
+                _ => None,
+            });
+            if let Some(action) = turn_action {
+                assert_turn_refused(state, idle, action);
             }
         }
         for (who, action) in candidates {
@@ -308,20 +339,26 @@ impl<G: Game> Playouts<G> {
         }
     }
 
-    /// Property 6: the same seed and actions reproduce the same state and events.
+    /// Property 6: the same seed and actions reproduce the same state and events (setup's
+    /// included).
     fn check_replay(
         &self,
         seed: [u8; 32],
+        setup_events: &[Logged<G::Event>],
         history: &[(Seat, G::Action)],
         events: &[Vec<Logged<G::Event>>],
         last: &G,
     ) {
-        let mut state = G::setup(
+        let (mut state, replayed_setup) = G::setup(
             self.n_seats,
             &self.options,
             &mut GameRng::for_entry(seed, 0),
         )
         .expect("setup replays");
+        assert!(
+            replayed_setup == setup_events,
+            "the replayed setup produced different events"
+        );
         for (step, ((seat, action), expected)) in history.iter().zip(events).enumerate() {
             let mut rng = GameRng::for_entry(seed, step as u64 + 1);
             let replayed = state
@@ -334,6 +371,66 @@ impl<G: Game> Playouts<G> {
             );
         }
         assert!(state == *last, "the replay ended in a different state");
+    }
+}
+
+/// Asserts that `seat` (not in `to_act`) sending `action` is refused with [`RuleKind::Turn`]
+/// and that the refusal changes nothing.
+pub fn assert_turn_refused<G: Game>(state: &G, seat: Seat, action: G::Action) {
+    assert!(
+        !state.to_act().contains(seat),
+        "{seat} is in to_act; pick a seat that may not act"
+    );
+    let mut copy = state.clone();
+    match copy.apply(seat, action.clone(), &mut GameRng::for_entry([0; 32], 1)) {
+        Ok(_) => panic!("{seat} acted with {action:?} without being in to_act"),
+        Err(error) => assert_eq!(
+            error.kind(),
+            RuleKind::Turn,
+            "{action:?} by {seat} (not in to_act) was refused as {} ({error}), not as a turn-order error",
+            error.code()
+        ),
+    }
+    assert!(
+        copy == *state,
+        "a refused action by {seat} changed the state"
+    );
+}
+
+/// Checks the events of a fresh `setup`: they survive a serde round trip, and no event reaches
+/// a viewer outside its audience: for every non-public event and every viewer (each seat and
+/// the spectator) that may not see it, no event that viewer may see carries the same JSON (a
+/// "redacted twin" that is not redacted). A game's own tests pin what its setup events say.
+pub fn check_setup_events<G: Game>(state: &G, events: &[Logged<G::Event>]) {
+    let json = serde_json::to_string(events).expect("setup events serialize");
+    let back: Vec<Logged<G::Event>> =
+        serde_json::from_str(&json).expect("setup events deserialize");
+    assert!(back == events, "setup events changed in a serde round trip");
+    let viewers: Vec<Viewer> = Seat::all(state.n_seats())
+        .map(Viewer::Seat)
+        .chain([Viewer::Spectator])
+        .collect();
+    for hidden in events
+        .iter()
+        .filter(|logged| logged.visibility != crate::Visibility::Public)
+    {
+        for &viewer in &viewers {
+            if hidden.visibility.shows(viewer) {
+                continue;
+            }
+            for seen in events
+                .iter()
+                .filter(|logged| logged.visibility.shows(viewer))
+            {
+                assert!(
+                    seen.event != hidden.event,
+                    "setup event {:?} (for {:?}) reaches {viewer:?} through a twin with {:?}",
+                    hidden.event,
+                    hidden.visibility,
+                    seen.visibility
+                );
+            }
+        }
     }
 }
 

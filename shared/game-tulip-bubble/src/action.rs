@@ -76,9 +76,9 @@ pub enum TulipBubbleError {
     /// The seat is not the one the game is waiting for.
     #[error("it is not your turn")]
     NotYourTurn,
-    /// The seat already submitted its Black Tulip decision.
+    /// The seat already submitted its sealed Black Tulip decision.
     #[error("you have already submitted your decision")]
-    AlreadyActed,
+    AlreadyCommitted,
     /// No tulip card has this id.
     #[error("there is no tulip card {0:?}")]
     UnknownCard(String),
@@ -161,7 +161,7 @@ impl game_core::RuleError for TulipBubbleError {
             TulipBubbleError::GameOver => "game-over",
             TulipBubbleError::WrongPhase => "wrong-phase",
             TulipBubbleError::NotYourTurn => "not-your-turn",
-            TulipBubbleError::AlreadyActed => "already-acted",
+            TulipBubbleError::AlreadyCommitted => "already-committed",
             TulipBubbleError::UnknownCard(_) => "unknown-card",
             TulipBubbleError::NotOwned(_) => "not-owned",
             TulipBubbleError::NotFinanced(_) => "not-financed",
@@ -180,6 +180,33 @@ impl game_core::RuleError for TulipBubbleError {
             TulipBubbleError::BidTooHigh { .. } => "bid-too-high",
             TulipBubbleError::NotEligible => "not-eligible",
             TulipBubbleError::CashNotAllowed { .. } => "cash-not-allowed",
+        }
+    }
+
+    fn kind(&self) -> game_core::RuleKind {
+        use game_core::RuleKind;
+        match self {
+            TulipBubbleError::GameOver => RuleKind::GameOver,
+            TulipBubbleError::NotYourTurn | TulipBubbleError::AlreadyCommitted => RuleKind::Turn,
+            TulipBubbleError::WrongPhase
+            | TulipBubbleError::UnknownCard(_)
+            | TulipBubbleError::NotOwned(_)
+            | TulipBubbleError::NotFinanced(_)
+            | TulipBubbleError::InsufficientCash { .. }
+            | TulipBubbleError::FinancedSaleForbidden
+            | TulipBubbleError::FinancedToCollector(_)
+            | TulipBubbleError::CollectorUnavailable(_)
+            | TulipBubbleError::CollectorLimit
+            | TulipBubbleError::InvalidSet(_)
+            | TulipBubbleError::TooManyMarkers { .. }
+            | TulipBubbleError::NoMarkersAvailable { .. }
+            | TulipBubbleError::DuplicateCard(_)
+            | TulipBubbleError::CardNotBiddable(_)
+            | TulipBubbleError::AlreadyMarked(_)
+            | TulipBubbleError::BidTooLow { .. }
+            | TulipBubbleError::BidTooHigh { .. }
+            | TulipBubbleError::NotEligible
+            | TulipBubbleError::CashNotAllowed { .. } => RuleKind::Rule,
         }
     }
 }

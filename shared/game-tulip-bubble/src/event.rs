@@ -13,6 +13,22 @@ use serde::{Deserialize, Serialize};
 #[serde(tag = "type", rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_bubble::Event))]
 pub enum Event {
+    /// §1.7 setup (log entry 0): the opening market, collectors and start player. Followed by
+    /// the opening `market_response` (if the option is on) and the setup `market_event`.
+    GameDealt {
+        /// The price track as first laid out (S1), before any response or event.
+        track: Track,
+        /// The Next Shipment, left to right.
+        next_shipment: Vec<Tulip>,
+        /// New Arrivals, left to right.
+        new_arrivals: Vec<Tulip>,
+        /// Just Sold, left to right.
+        just_sold: Vec<Tulip>,
+        /// The face-up collector of each stack, in stack order.
+        collectors: Vec<Option<Collector>>,
+        /// The start player.
+        start_player: Seat,
+    },
     /// §3.3 E1: a market event card was revealed; `track` is the track after its move.
     MarketEvent {
         /// The round the card opens.

@@ -23,7 +23,11 @@ impl Game for TulipBubble {
     type View = TulipBubbleView;
     type Error = TulipBubbleError;
 
-    fn setup(n_seats: u8, options: &Options, rng: &mut GameRng) -> Result<Self, SetupError> {
+    fn setup(
+        n_seats: u8,
+        options: &Options,
+        rng: &mut GameRng,
+    ) -> Result<(Self, Vec<Logged<Event>>), SetupError> {
         TulipBubble::new_game(n_seats, options, rng)
     }
 

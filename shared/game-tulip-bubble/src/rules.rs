@@ -52,7 +52,7 @@ impl TulipBubble {
         }
         if let Phase::BlackTulipWindow { submitted, .. } = &self.phase {
             if submitted.contains(seat) {
-                return Err(Error::AlreadyActed);
+                return Err(Error::AlreadyCommitted);
             }
         }
         if !self.required_actors().contains(seat) {

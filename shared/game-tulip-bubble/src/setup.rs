@@ -5,7 +5,7 @@ use crate::event::Event;
 use crate::options::Options;
 use crate::state::{Phase, Player, Slot, TulipBubble};
 use crate::track::Track;
-use game_core::{GameRng, Seat, SetupError};
+use game_core::{GameRng, Logged, Seat, SetupError};
 
 /// S1 (RNG#1): a uniformly random permutation of R, W, Y onto the levels II, III, IV.
 pub fn initial_track(rng: &mut GameRng) -> Track {
@@ -35,12 +35,13 @@ pub fn event_deck(rng: &mut GameRng) -> (Vec<EventCard>, EventCard) {
 pub const MAX_AMOUNT: i64 = 1_000_000_000_000;
 
 impl TulipBubble {
-    /// Deals a new game (§1.7).
+    /// Deals a new game (§1.7) and logs it, all public: `game_dealt`, the opening
+    /// `market_response` (§7.1, if on), and the setup `market_event` (S6).
     pub fn new_game(
         n_seats: u8,
         options: &Options,
         rng: &mut GameRng,
-    ) -> Result<TulipBubble, SetupError> {
+    ) -> Result<(TulipBubble, Vec<Logged<Event>>), SetupError> {
         if !(3..=5).contains(&n_seats) {
             return Err(SetupError::SeatCount {
                 min: 3,
@@ -118,15 +119,21 @@ impl TulipBubble {
                 placer: Seat(0),
             },
         };
+        let initial_track = game.track;
         // S5 (§7.1).
+        let mut events: Vec<Event> = Vec::new();
         if options.opening_market_response {
-            let mut ignored: Vec<Event> = Vec::new();
-            game.market_response(&mut ignored);
+            game.market_response(&mut events);
         }
         // S6: the setup event is never BUST (BUST is in the bottom three of ten).
         let setup_event = game.event_deck.remove(0);
         game.track.apply_event(setup_event.effect());
         game.event_history.push(setup_event);
+        events.push(Event::MarketEvent {
+            round: game.round,
+            card: setup_event,
+            track: game.track,
+        });
         // S7 (RNG#5–7).
         for (stack, (_, cards)) in game.collector_stacks.iter_mut().zip(COLLECTOR_STACKS) {
             *stack = cards.to_vec();
@@ -142,6 +149,22 @@ impl TulipBubble {
             pass: 1,
             placer: game.start_player,
         };
-        Ok(game)
+        let dealt = Event::GameDealt {
+            track: initial_track,
+            next_shipment: game.next_shipment.clone(),
+            new_arrivals: game.new_arrivals.iter().map(|slot| slot.tulip).collect(),
+            just_sold: game.just_sold.iter().map(|slot| slot.tulip).collect(),
+            collectors: game
+                .collector_stacks
+                .iter()
+                .map(|stack| stack.first().copied())
+                .collect(),
+            start_player: game.start_player,
+        };
+        let log = std::iter::once(dealt)
+            .chain(events)
+            .map(Logged::public)
+            .collect();
+        Ok((game, log))
     }
 }

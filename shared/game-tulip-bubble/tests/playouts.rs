@@ -215,6 +215,7 @@ fn run(n_seats: u8, options: Options, label: &str) -> PlayoutStats {
         .options(options)
         .games(1000)
         .max_steps(MAX_STEPS)
+        .any_time(|action| matches!(action, game_tulip_bubble::Action::BuyBack { .. }))
         .run(invariants);
     report(label, &stats);
     assert_eq!(stats.games, 1000);
@@ -303,8 +304,9 @@ fn cautious_games(
     for index in 0..games {
         let seed = game_seed(4242, index);
         let mut bot = GameRng::for_entry(game_seed(77, index), 0);
-        let mut state =
-            TulipBubble::setup(n_seats, &options, &mut GameRng::for_entry(seed, 0)).expect("setup");
+        let mut state = TulipBubble::setup(n_seats, &options, &mut GameRng::for_entry(seed, 0))
+            .expect("setup")
+            .0;
         let mut ledger = vec![20i64; usize::from(n_seats)];
         let mut history: Vec<(Seat, Action)> = Vec::new();
         let mut step = 0u64;
@@ -418,8 +420,9 @@ fn cautious_games(
             invariants(&state);
         }
         // Replay: the same seed and actions give the same final state.
-        let mut replay =
-            TulipBubble::setup(n_seats, &options, &mut GameRng::for_entry(seed, 0)).expect("setup");
+        let mut replay = TulipBubble::setup(n_seats, &options, &mut GameRng::for_entry(seed, 0))
+            .expect("setup")
+            .0;
         for (step, (seat, action)) in history.iter().enumerate() {
             replay
                 .apply(
@@ -483,6 +486,7 @@ fn playouts_low_bid_cap() {
         .options(options)
         .games(400)
         .max_steps(MAX_STEPS)
+        .any_time(|action| matches!(action, game_tulip_bubble::Action::BuyBack { .. }))
         .run(invariants);
     report("5 seats, bid cap 40", &stats);
     assert_eq!(stats.games, 400);

@@ -37,8 +37,9 @@ fn game(n_seats: u8) -> TulipBubble {
         start_player: Some(ANDY),
         ..Options::default()
     };
-    let mut game =
-        TulipBubble::setup(n_seats, &options, &mut GameRng::for_entry([7; 32], 0)).unwrap();
+    let mut game = TulipBubble::setup(n_seats, &options, &mut GameRng::for_entry([7; 32], 0))
+        .unwrap()
+        .0;
     game.next_shipment.clear();
     game.new_arrivals.clear();
     game.just_sold.clear();
@@ -685,9 +686,12 @@ fn e12_opening_market_response() {
             opening_market_response: true,
             ..Options::default()
         };
-        let game = TulipBubble::setup(4, &options, &mut GameRng::for_entry(seed, 0)).unwrap();
-        let plain =
-            TulipBubble::setup(4, &Options::default(), &mut GameRng::for_entry(seed, 0)).unwrap();
+        let game = TulipBubble::setup(4, &options, &mut GameRng::for_entry(seed, 0))
+            .unwrap()
+            .0;
+        let plain = TulipBubble::setup(4, &Options::default(), &mut GameRng::for_entry(seed, 0))
+            .unwrap()
+            .0;
         assert_eq!(game.tulip_deck, plain.tulip_deck);
         let mut expected = game_tulip_bubble::initial_track(&mut GameRng::for_entry(seed, 0));
         let mut counts = [0; 3];
@@ -947,7 +951,7 @@ fn e4_black_tulip_eligibility() {
     play(&mut game, BOB, buy_back("RB1#1"));
     assert_eq!(cash(&game, BOB), 130);
     play(&mut game, BOB, claim(true));
-    reject(&game, BOB, claim(false), "already-acted");
+    reject(&game, BOB, claim(false), "already-committed");
     // Sealed: the others do not see Bob's decision.
     let view = game.view(Viewer::Seat(ANDY));
     assert!(matches!(
@@ -1066,7 +1070,7 @@ fn remaining_error_codes() {
         E::GameOver,
         E::WrongPhase,
         E::NotYourTurn,
-        E::AlreadyActed,
+        E::AlreadyCommitted,
         E::UnknownCard(String::new()),
         E::NotOwned(String::new()),
         E::NotFinanced(String::new()),
@@ -1148,7 +1152,8 @@ fn setup_shape() {
             &Options::default(),
             &mut GameRng::for_entry(seed, 0),
         )
-        .unwrap();
+        .unwrap()
+        .0;
         let per_area = usize::from(n_seats) + 2;
         assert_eq!(game.next_shipment.len(), per_area);
         assert_eq!(game.new_arrivals.len(), per_area);
@@ -1210,7 +1215,9 @@ fn numeric_options() {
         bid_cap: 50,
         ..Options::default()
     };
-    let game = TulipBubble::setup(3, &options, &mut GameRng::for_entry([3; 32], 0)).unwrap();
+    let game = TulipBubble::setup(3, &options, &mut GameRng::for_entry([3; 32], 0))
+        .unwrap()
+        .0;
     assert!(game.players.iter().all(|player| player.cash == 35));
     // D-4 with a threshold of 30: 31 may claim, 30 may not.
     let mut game = e4_position([31, 30, 0, 0]);
@@ -1250,5 +1257,61 @@ fn numeric_options() {
     ] {
         let error = TulipBubble::setup(4, &bad, &mut GameRng::for_entry([3; 32], 0)).unwrap_err();
         assert_eq!(error.code(), "invalid-options");
+    }
+}
+
+/// Setup logs, all public: `game_dealt` (the market as dealt, the track before any move, the
+/// collectors on top, the start player), the opening `market_response` when it is on, and the
+/// setup `market_event` with the track it leaves.
+#[test]
+fn setup_logs_the_deal() {
+    use game_core::Visibility;
+    use game_tulip_bubble::Event;
+    for opening_market_response in [false, true] {
+        let options = Options {
+            opening_market_response,
+            ..Options::default()
+        };
+        let (game, events) =
+            TulipBubble::setup(4, &options, &mut GameRng::for_entry([5; 32], 0)).unwrap();
+        assert!(events
+            .iter()
+            .all(|logged| logged.visibility == Visibility::Public));
+        let Event::GameDealt {
+            next_shipment,
+            new_arrivals,
+            just_sold,
+            collectors,
+            start_player,
+            ..
+        } = &events[0].event
+        else {
+            panic!("setup opens with game_dealt: {events:?}");
+        };
+        assert_eq!(*next_shipment, game.next_shipment);
+        let tulips = |slots: &[game_tulip_bubble::Slot]| -> Vec<_> {
+            slots.iter().map(|slot| slot.tulip).collect()
+        };
+        assert_eq!(*new_arrivals, tulips(&game.new_arrivals));
+        assert_eq!(*just_sold, tulips(&game.just_sold));
+        let tops: Vec<_> = game
+            .collector_stacks
+            .iter()
+            .map(|stack| stack.first().copied())
+            .collect();
+        assert_eq!(*collectors, tops);
+        assert_eq!(*start_player, game.start_player);
+        assert_eq!(
+            matches!(events[1].event, Event::MarketResponse { .. }),
+            opening_market_response
+        );
+        assert_eq!(
+            events.last().unwrap().event,
+            Event::MarketEvent {
+                round: 1,
+                card: game.event_history[0],
+                track: game.track,
+            }
+        );
     }
 }

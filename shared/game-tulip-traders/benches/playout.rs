@@ -11,8 +11,9 @@ use game_tulip_traders::{Action, Options, TulipTraders};
 /// Plays one random game (concrete legal entries only); returns the number of actions.
 fn play(seed: u64) -> usize {
     let seed = game_seed(seed, 0);
-    let mut game =
-        TulipTraders::setup(4, &Options::default(), &mut GameRng::for_entry(seed, 0)).unwrap();
+    let mut game = TulipTraders::setup(4, &Options::default(), &mut GameRng::for_entry(seed, 0))
+        .unwrap()
+        .0;
     let mut bot = GameRng::for_entry(seed, u64::MAX);
     let mut steps = 0;
     while let Some(seat) = game.to_act().iter().next() {
@@ -38,8 +39,9 @@ fn pick(game: &TulipTraders, seat: Seat, bot: &mut GameRng) -> Action {
 
 fn mid_game() -> TulipTraders {
     let seed = game_seed(7, 0);
-    let mut game =
-        TulipTraders::setup(4, &Options::default(), &mut GameRng::for_entry(seed, 0)).unwrap();
+    let mut game = TulipTraders::setup(4, &Options::default(), &mut GameRng::for_entry(seed, 0))
+        .unwrap()
+        .0;
     let mut bot = GameRng::for_entry(seed, u64::MAX);
     for step in 1..40 {
         let Some(seat) = game.to_act().iter().next() else {

@@ -1,7 +1,7 @@
 //! Rule errors (§4.1) with the spec's kebab-case codes. Messages never reveal hidden cards.
 
 use crate::cards::Cell;
-use game_core::{RuleError, Seat};
+use game_core::{RuleError, RuleKind, Seat};
 
 /// Why an action was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -141,6 +141,38 @@ impl RuleError for TulipError {
             TulipError::LiquidationExcessive => "liquidation-excessive",
             TulipError::NotATulip => "not-a-tulip",
             TulipError::NoCompletePortfolio => "no-complete-portfolio",
+        }
+    }
+
+    fn kind(&self) -> RuleKind {
+        match self {
+            TulipError::GameOver => RuleKind::GameOver,
+            TulipError::NotYourTurn(_) => RuleKind::Turn,
+            TulipError::WrongPhase
+            | TulipError::UnknownCell(_)
+            | TulipError::CardNotInHand
+            | TulipError::DuplicateCard
+            | TulipError::WrongCardCount { .. }
+            | TulipError::UnknownOption(_)
+            | TulipError::OptionUnaffordable { .. }
+            | TulipError::IllegalSide
+            | TulipError::SourceNotInCrisis(_)
+            | TulipError::TargetInCrisis(_)
+            | TulipError::SameCell
+            | TulipError::NoSharedAttribute(..)
+            | TulipError::FeeUnaffordable { .. }
+            | TulipError::CellInCrisis(_)
+            | TulipError::AmountNotPositive
+            | TulipError::AllocationSumMismatch { .. }
+            | TulipError::BuyerNotAllowed(_)
+            | TulipError::DeclaredTooLow { .. }
+            | TulipError::DeclaredTooHigh { .. }
+            | TulipError::BuyUnaffordable
+            | TulipError::LiquidationNotAllowed
+            | TulipError::LiquidationInsufficient
+            | TulipError::LiquidationExcessive
+            | TulipError::NotATulip
+            | TulipError::NoCompletePortfolio => RuleKind::Rule,
         }
     }
 }

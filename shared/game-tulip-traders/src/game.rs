@@ -90,16 +90,21 @@ impl Game for TulipTraders {
     type View = TulipView;
     type Error = TulipError;
 
-    fn setup(n_seats: u8, options: &Options, rng: &mut GameRng) -> Result<Self, SetupError> {
-        let mut game = TulipTraders::new_game(n_seats, options, rng)?;
+    /// Logs the opening market (`market_card_placed`, `boom`), each seat's dealt card
+    /// (`cards_drawn`, private with its redacted twin), `round_started`, and any forced step.
+    fn setup(
+        n_seats: u8,
+        options: &Options,
+        rng: &mut GameRng,
+    ) -> Result<(Self, Vec<Logged<Event>>), SetupError> {
+        let (mut game, mut events) = TulipTraders::new_game(n_seats, options, rng)?;
         // Round 1 can have no automatic step before the first declaration, but the auto
         // option may already apply (a single affordable option).
-        let mut events = Vec::new();
         while let Some((seat, action)) = game.forced_action() {
             game.effect(seat, action, &mut events);
             game.advance(rng, &mut events);
         }
-        Ok(game)
+        Ok((game, events))
     }
 
     fn n_seats(&self) -> u8 {

@@ -22,12 +22,14 @@ pub(crate) fn check_cards_in_hand(player: &Player, cards: &[Card]) -> Result<(),
 }
 
 impl TulipTraders {
-    /// §1.8 setup for `n_seats` seats.
+    /// §1.8 setup for `n_seats` seats, with its events: the opening market
+    /// (`market_card_placed`, and any `boom`), each seat's dealt card (`cards_drawn`: the card
+    /// to the seat, the count to the others), and `round_started` with the first player.
     pub fn new_game(
         n_seats: u8,
         options: &Options,
         rng: &mut GameRng,
-    ) -> Result<TulipTraders, SetupError> {
+    ) -> Result<(TulipTraders, Vec<Logged<Event>>), SetupError> {
         let min = if options.allow_two_players { 2 } else { 3 };
         if !(min..=4).contains(&n_seats) {
             return Err(SetupError::SeatCount {
@@ -68,16 +70,28 @@ impl TulipTraders {
             let cell = game.market_deck.remove(0);
             game.place_market_card(slot, cell, rv, &mut events);
         }
-        for seat in 0..usize::from(n_seats) {
+        for seat in Seat::all(n_seats) {
             let card = game.portfolio_deck.remove(0);
-            game.players[seat].add_card(card);
+            game.players[seat.index()].add_card(card);
+            let dealt = |cards| Event::CardsDrawn {
+                seat,
+                count: 1,
+                cards,
+                sacks: Vec::new(),
+            };
+            crate::lots::private_pair(
+                &mut events,
+                SeatSet::only(seat),
+                dealt(Some(vec![card])),
+                dealt(None),
+            );
         }
         game.fp = match options.first_player {
             Some(fp) => Seat(fp),
             None => Seat(rng.below(u64::from(n_seats)) as u8),
         };
         game.start_round(rng, &mut events);
-        Ok(game)
+        Ok((game, events))
     }
 
     /// ROUND_START(r) (§3.2): reset flags, reshuffle the Portfolio deck (RNG-4), Phase 1.

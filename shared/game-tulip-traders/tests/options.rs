@@ -324,7 +324,8 @@ fn seats_and_first_player() {
         },
         &mut rng,
     )
-    .unwrap();
+    .unwrap()
+    .0;
     assert_eq!((g.fp, g.actor()), (C, Some(C)));
     let err = TulipTraders::setup(2, &Options::default(), &mut rng).unwrap_err();
     assert_eq!(err.code(), "bad-seat-count");
@@ -336,7 +337,8 @@ fn seats_and_first_player() {
         },
         &mut rng,
     )
-    .unwrap();
+    .unwrap()
+    .0;
     assert_eq!(two.portfolio_deck.len(), 28);
     assert_eq!(two.market_deck.len(), 16);
     assert_eq!(Seat(0), A);

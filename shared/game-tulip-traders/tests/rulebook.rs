@@ -753,7 +753,9 @@ fn s13_chain_order_and_minimums() {
         first_player: Some(0),
         ..Options::default()
     };
-    let mut g = TulipTraders::setup(4, &options, &mut GameRng::for_entry([5; 32], 0)).unwrap();
+    let mut g = TulipTraders::setup(4, &options, &mut GameRng::for_entry([5; 32], 0))
+        .unwrap()
+        .0;
     act(
         &mut g,
         A,
@@ -1159,4 +1161,54 @@ fn i20_disruption_is_order_independent() {
     let forward = run(&["S-R", "P-Y", "SACK-3"]);
     assert_eq!(forward, run(&["SACK-3", "P-Y", "S-R"]));
     assert_eq!(forward, run(&["P-Y", "SACK-3", "S-R"]));
+}
+
+/// §1.8 setup logs the opening market (nine `market_card_placed`, with any `boom`), each
+/// seat's dealt card (`cards_drawn`: the card to the seat, the count alone to the others), and
+/// `round_started` with the first player.
+#[test]
+fn setup_logs_the_deal() {
+    let (game, events) =
+        TulipTraders::setup(4, &Options::default(), &mut GameRng::for_entry([9; 32], 0)).unwrap();
+    let placed: Vec<Cell> = events
+        .iter()
+        .filter_map(|logged| match logged.event {
+            Event::MarketCardPlaced { cell, .. } => {
+                assert_eq!(logged.visibility, Visibility::Public);
+                Some(cell)
+            }
+            _ => None,
+        })
+        .collect();
+    let on_grid: Vec<Cell> = game.grid.slots.iter().flatten().map(|c| c.cell).collect();
+    assert_eq!(placed.len(), 9);
+    assert_eq!(placed, on_grid);
+    for seat in Seat::all(4) {
+        let seen: Vec<(Seat, Option<Vec<Card>>)> = events
+            .iter()
+            .filter(|logged| logged.visibility.shows(Viewer::Seat(seat)))
+            .filter_map(|logged| match &logged.event {
+                Event::CardsDrawn {
+                    seat, cards, count, ..
+                } => {
+                    assert_eq!(*count, 1);
+                    Some((*seat, cards.clone()))
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(seen.len(), 4, "{seat} sees every seat's deal once");
+        for (owner, cards) in seen {
+            if owner == seat {
+                assert_eq!(cards.as_deref(), Some(&game.players[seat.index()].hand[..]));
+            } else {
+                assert_eq!(cards, None, "{seat} sees {owner}'s card");
+            }
+        }
+    }
+    assert!(events.iter().any(|logged| logged.event
+        == Event::RoundStarted {
+            round: 1,
+            fp: game.fp
+        }));
 }

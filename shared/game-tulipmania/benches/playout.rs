@@ -18,8 +18,9 @@ fn play(n_seats: u8, index: u64) -> (u64, Tulipmania) {
         max_turns: Some(400),
         ..Options::default()
     };
-    let mut state =
-        Tulipmania::setup(n_seats, &options, &mut GameRng::for_entry(seed, 0)).expect("setup");
+    let mut state = Tulipmania::setup(n_seats, &options, &mut GameRng::for_entry(seed, 0))
+        .expect("setup")
+        .0;
     let mut bot = GameRng::for_entry(game_seed(8, index), 0);
     let mut steps = 0u64;
     let mut middle = state.clone();

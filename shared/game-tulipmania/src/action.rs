@@ -1,8 +1,9 @@
 //! Actions, events and errors: the JSON shapes and kebab-case codes of spec §4.0.
 
 use crate::types::{Card, Colour, DiscardReason};
-use game_core::{RuleError, Seat};
+use game_core::{RuleError, RuleKind, Seat};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// A player's move (spec §4.0). The acting seat is the authenticated seat, never a field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -104,6 +105,28 @@ impl EndReason {
 #[serde(tag = "type", rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulipmania::Event))]
 pub enum Event {
+    /// Setup (log entry 0): the public part of the deal. Each seat starts with one tulip of
+    /// every colour in play and the starting cash.
+    GameDealt {
+        /// The first player (drawn unless the options gave it).
+        first_player: Seat,
+        /// The face-up buyer cards, by slot.
+        face_up: Vec<Colour>,
+        /// Cards in the face-down deck.
+        deck: u32,
+        /// Cards in the reserve.
+        reserve: u32,
+    },
+    /// Setup (log entry 0): a player's buyer cards. The colours are only in the player's own
+    /// copy; the others get a twin with the count alone.
+    BuyersDealt {
+        /// The player.
+        seat: Seat,
+        /// How many buyer cards.
+        count: u32,
+        /// The cards by colour (null in the others' twin).
+        buyers: Option<BTreeMap<Colour, u8>>,
+    },
     /// The current player offered a tulip for sale.
     TulipOffered {
         /// The seller.
@@ -389,6 +412,23 @@ impl RuleError for TulipError {
             TulipError::SameColourAsSold(_) => "same-colour-as-sold",
             TulipError::NoStock(_) => "no-stock",
             TulipError::InsufficientCash { .. } => "insufficient-cash",
+        }
+    }
+
+    fn kind(&self) -> RuleKind {
+        match self {
+            TulipError::GameOver => RuleKind::GameOver,
+            TulipError::AlreadyCommitted | TulipError::NotYourTurn(_) => RuleKind::Turn,
+            TulipError::WrongPhase { .. }
+            | TulipError::ColourNotLive(_)
+            | TulipError::NoSuchTulip(_)
+            | TulipError::MustSell(_)
+            | TulipError::IllegalCard(_)
+            | TulipError::SellerCardNotAllowed(_)
+            | TulipError::BadFaceUpIndex { .. }
+            | TulipError::SameColourAsSold(_)
+            | TulipError::NoStock(_)
+            | TulipError::InsufficientCash { .. } => RuleKind::Rule,
         }
     }
 }

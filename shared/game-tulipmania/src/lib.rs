@@ -59,7 +59,11 @@ impl Game for Tulipmania {
     type View = View;
     type Error = TulipError;
 
-    fn setup(n_seats: u8, options: &Options, rng: &mut GameRng) -> Result<Self, SetupError> {
+    fn setup(
+        n_seats: u8,
+        options: &Options,
+        rng: &mut GameRng,
+    ) -> Result<(Self, Vec<Logged<Event>>), SetupError> {
         setup::new_game(n_seats, options, rng)
     }
 

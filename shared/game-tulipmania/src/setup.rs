@@ -1,11 +1,14 @@
 //! Setup (spec §1.2, §1.3) and the normative deal order of spec §5.
 
+use crate::action::Event;
 use crate::board::Board;
 use crate::options::Options;
 use crate::rules::Log;
 use crate::state::{Phase, Tulipmania};
-use crate::types::{Colour, Florins, BUYERS_DEALT, BUYERS_PER_COLOUR, STARTING_CASH, TOTAL_MONEY};
-use game_core::{GameRng, Seat, SetupError};
+use crate::types::{
+    counts_map, total, Colour, Florins, BUYERS_DEALT, BUYERS_PER_COLOUR, STARTING_CASH, TOTAL_MONEY,
+};
+use game_core::{GameRng, Logged, Seat, SetupError};
 use std::sync::Arc;
 
 /// The fewest players.
@@ -57,12 +60,13 @@ pub fn tulips_in_circulation(n_seats: u8) -> u8 {
     Parameters::for_seats(n_seats).tulips_per_colour - 1
 }
 
-/// Deals a new game (spec §1.3 with the draws of spec §5).
+/// Deals a new game (spec §1.3 with the draws of spec §5) and logs the deal: a public
+/// `game_dealt`, then per seat a private `buyers_dealt` with its twin for the others.
 pub fn new_game(
     n_seats: u8,
     options: &Options,
     rng: &mut GameRng,
-) -> Result<Tulipmania, SetupError> {
+) -> Result<(Tulipmania, Log), SetupError> {
     if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&n_seats) {
         return Err(SetupError::SeatCount {
             min: MIN_PLAYERS,
@@ -144,6 +148,25 @@ pub fn new_game(
         idle_turns: 0,
         draws: 0,
     };
-    game.turn_start(&mut Log::new());
-    Ok(game)
+    let mut log = vec![Logged::public(Event::GameDealt {
+        first_player,
+        face_up: game.face_up.clone(),
+        deck: game.deck.len() as u32,
+        reserve: game.reserve.len() as u32,
+    })];
+    for seat in Seat::all(n_seats) {
+        let hand = &game.buyers[seat.index()];
+        let dealt = |buyers| Event::BuyersDealt {
+            seat,
+            count: total(hand),
+            buyers,
+        };
+        log.push(Logged::private(
+            seat,
+            dealt(Some(counts_map(hand, n_seats))),
+        ));
+        log.push(Logged::others(seat, dealt(None)));
+    }
+    game.turn_start(&mut log);
+    Ok((game, log))
 }

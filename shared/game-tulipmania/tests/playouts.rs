@@ -327,7 +327,8 @@ fn step_invariants_from_events() {
             let seed = game_seed(99, index);
             let options = capped(Options::default());
             let mut state = Tulipmania::setup(n_seats, &options, &mut GameRng::for_entry(seed, 0))
-                .expect("setup");
+                .expect("setup")
+                .0;
             let mut bot = GameRng::for_entry(game_seed(98, index), 0);
             let value = |state: &Tulipmania, id: &str| {
                 state
@@ -480,7 +481,8 @@ fn lazy_players_decline() {
                 ..capped(Options::default())
             };
             let mut state = Tulipmania::setup(n_seats, &options, &mut GameRng::for_entry(seed, 0))
-                .expect("setup");
+                .expect("setup")
+                .0;
             check(&state, &previous);
             let mut bot = GameRng::for_entry(game_seed(76, index), 0);
             let mut steps = 0;

@@ -1181,7 +1181,9 @@ fn s20_setup_vector() {
         first_player: Some(2),
         ..Options::default()
     };
-    let game = Tulipmania::setup(5, &options, &mut GameRng::for_entry([7; 32], 0)).expect("setup");
+    let game = Tulipmania::setup(5, &options, &mut GameRng::for_entry([7; 32], 0))
+        .expect("setup")
+        .0;
     for seat in Seat::all(5) {
         assert_eq!(game.cash[seat.index()], 700);
         assert_eq!(game.tulips[seat.index()], [1; 5]);
@@ -1209,7 +1211,9 @@ fn deal_order_is_normative() {
         first_player: Some(1),
         ..Options::default()
     };
-    let game = Tulipmania::setup(3, &options, &mut GameRng::for_entry([9; 32], 0)).expect("setup");
+    let game = Tulipmania::setup(3, &options, &mut GameRng::for_entry([9; 32], 0))
+        .expect("setup")
+        .0;
     let mut cards: Vec<Colour> = [P, Y, O].iter().flat_map(|&colour| [colour; 8]).collect();
     GameRng::for_entry([9; 32], 0).shuffle(&mut cards);
     let mut hands = [[0u8; 5]; 3];
@@ -1481,7 +1485,9 @@ fn options_shapes_and_validation() {
     let json = serde_json::json!({ "board": { "spaces": spaces } });
     let custom: Options = serde_json::from_value(json).unwrap();
     assert!(matches!(custom.board, BoardOption::Custom(_)));
-    let game = Tulipmania::setup(4, &custom, &mut rng).expect("the default table is valid");
+    let game = Tulipmania::setup(4, &custom, &mut rng)
+        .expect("the default table is valid")
+        .0;
     assert_eq!(game.price(O), Some(50));
 
     // Each broken rule of §1.5.7 is refused.
@@ -1656,11 +1662,58 @@ fn state_json_rebuilds_the_board() {
         ..Options::default()
     };
     for options in [Options::default(), custom] {
-        let game =
-            Tulipmania::setup(4, &options, &mut GameRng::for_entry([3; 32], 0)).expect("setup");
+        let game = Tulipmania::setup(4, &options, &mut GameRng::for_entry([3; 32], 0))
+            .expect("setup")
+            .0;
         let json = serde_json::to_value(&game).unwrap();
         assert!(json.get("board").is_none());
         let back: Tulipmania = serde_json::from_value(json).unwrap();
         assert_eq!(back, game);
+    }
+}
+
+/// Setup logs the deal as log entry 0's events: the public `game_dealt`, and per seat its
+/// buyer cards (colours to the seat, the count alone to everyone else).
+#[test]
+fn setup_logs_the_deal() {
+    let (game, events) =
+        Tulipmania::setup(4, &Options::default(), &mut GameRng::for_entry([7; 32], 0)).unwrap();
+    assert_eq!(
+        events[0],
+        Logged::public(Event::GameDealt {
+            first_player: game.first_player,
+            face_up: game.face_up.clone(),
+            deck: game.deck.len() as u32,
+            reserve: game.reserve.len() as u32,
+        })
+    );
+    for seat in Seat::all(4) {
+        let view = game.view(Viewer::Seat(seat));
+        let dealt: Vec<(Seat, u32, Option<_>)> = events
+            .iter()
+            .filter(|logged| logged.visibility.shows(Viewer::Seat(seat)))
+            .filter_map(|logged| match &logged.event {
+                Event::BuyersDealt {
+                    seat,
+                    count,
+                    buyers,
+                } => Some((*seat, *count, buyers.clone())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(dealt.len(), 4, "one deal per seat");
+        for (owner, count, buyers) in dealt {
+            let player = &view.players[owner.index()];
+            assert_eq!(count, player.buyer_count);
+            assert_eq!(buyers, player.buyers, "{seat} sees only its own colours");
+        }
+    }
+    let spectator = events
+        .iter()
+        .filter(|logged| logged.visibility.shows(Viewer::Spectator));
+    for logged in spectator {
+        if let Event::BuyersDealt { buyers, .. } = &logged.event {
+            assert_eq!(*buyers, None);
+        }
     }
 }

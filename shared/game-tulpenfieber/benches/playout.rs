@@ -32,7 +32,8 @@ fn play(n_seats: u8, index: u64, limit: u64) -> (Tulpenfieber, u64) {
         &Options::default(),
         &mut GameRng::for_entry(seed, 0),
     )
-    .expect("setup");
+    .expect("setup")
+    .0;
     let mut bot = GameRng::for_entry(game_seed(7, index), 0);
     let mut steps = 0u64;
     while let Some(seat) = state.to_act().iter().next() {

@@ -2,7 +2,7 @@
 
 use crate::board::{Space, WinCondition};
 use crate::state::{BonusTile, GameResult, SoloTier, TileRef};
-use game_core::{RuleError, Seat};
+use game_core::{RuleError, RuleKind, Seat};
 use serde::{Deserialize, Serialize};
 
 /// A move by the active player (§4, JSON shapes A1–A9). The seat comes from the request.
@@ -91,6 +91,11 @@ pub struct RolledDie {
 #[serde(tag = "type", rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulpenfieber::Event))]
 pub enum Event {
+    /// Setup (log entry 0): each seat's tulip-field board. No randomness is used at setup.
+    BoardsDealt {
+        /// The board of each seat, by seat.
+        boards: Vec<crate::options::Board>,
+    },
     /// A turn began.
     TurnStarted {
         /// The active seat.
@@ -339,6 +344,40 @@ impl RuleError for TulpenfieberError {
             | BonusSupplyEmpty
             | NotEligible(_)
             | MulticolorRequired => "rule-violation",
+        }
+    }
+
+    fn kind(&self) -> RuleKind {
+        use TulpenfieberError::*;
+        match self {
+            GameOver => RuleKind::GameOver,
+            NotYourTurn(_) => RuleKind::Turn,
+            WrongPhase { .. }
+            | NoSuchBonus(_)
+            | FaceOutOfRange(_)
+            | EmptyReroll
+            | NoSuchDie { .. }
+            | DuplicateDie(_)
+            | NoSuchTile(_)
+            | SameTileTwice
+            | NoSuchSpace(_)
+            | BadAreaShape { .. }
+            | AreaOffField { .. }
+            | WheelbarrowWithoutDie(_)
+            | BonusDieAlreadySet(_)
+            | RollBudgetUsed(_)
+            | RollsNotUsedUp(_)
+            | NoMoreRollsToBuy
+            | NotFlippable(_)
+            | SpaceCovered(_)
+            | NoMatch(_)
+            | MustPlaceOnField
+            | AreaNotCovered
+            | AreaOverlapsBonus(_)
+            | ClaimLimitReached(_)
+            | BonusSupplyEmpty
+            | NotEligible(_)
+            | MulticolorRequired => RuleKind::Rule,
         }
     }
 }

@@ -58,8 +58,13 @@ impl Game for Tulpenfieber {
     type View = TulpenfieberView;
     type Error = TulpenfieberError;
 
-    /// §1.4 / §1.5: no randomness is used at setup (D18).
-    fn setup(n_seats: u8, options: &Options, _rng: &mut GameRng) -> Result<Self, SetupError> {
+    /// §1.4 / §1.5: no randomness is used at setup (D18). Logs `boards_dealt` and the first
+    /// `turn_started`, both public.
+    fn setup(
+        n_seats: u8,
+        options: &Options,
+        _rng: &mut GameRng,
+    ) -> Result<(Self, Vec<Logged<Event>>), SetupError> {
         if !(Self::MIN_SEATS..=Self::MAX_SEATS).contains(&n_seats) {
             return Err(SetupError::SeatCount {
                 min: Self::MIN_SEATS,
@@ -93,8 +98,11 @@ impl Game for Tulpenfieber {
             solo,
             result: None,
         };
-        game.start_turn(&mut Vec::new());
-        Ok(game)
+        let mut events = vec![Event::BoardsDealt {
+            boards: game.players.iter().map(|player| player.board).collect(),
+        }];
+        game.start_turn(&mut events);
+        Ok((game, events.into_iter().map(Logged::public).collect()))
     }
 
     fn n_seats(&self) -> u8 {

@@ -33,6 +33,7 @@ pub fn game(n_seats: u8) -> Tulpenfieber {
 pub fn game_with(n_seats: u8, options: &Options) -> Tulpenfieber {
     Tulpenfieber::setup(n_seats, options, &mut GameRng::for_entry([0; 32], 0))
         .unwrap_or_else(|error| panic!("setup failed: {error}"))
+        .0
 }
 
 /// A `GameRng` whose first `roll_d6` draws are exactly `values` (it searches the streams of

@@ -890,7 +890,9 @@ fn invalid_options_and_seat_counts() {
     assert_eq!(partial.side_need, [2, 2, 3, 4, 5]);
     assert_eq!(partial.max_bonus_claims_per_turn, None);
     assert_eq!(partial.bonus_supply, 10);
-    let custom = Tulpenfieber::setup(3, &partial, &mut rng).expect("valid options");
+    let custom = Tulpenfieber::setup(3, &partial, &mut rng)
+        .expect("valid options")
+        .0;
     // Non-standard options are kept in the stored state (standard ones are left out).
     let json = serde_json::to_string(&custom).unwrap();
     assert!(json.contains("side_need"));
@@ -1127,4 +1129,25 @@ fn phase_guards_for_every_action() {
         (g.active, g.turn_number, g.phase.clone()),
         (Seat(MARIEKE), 2, Phase::AwaitFirstRoll)
     );
+}
+
+/// Setup logs, publicly, each seat's board (`boards_dealt`) and the first `turn_started`.
+#[test]
+fn setup_logs_the_boards_and_the_first_turn() {
+    let (g, events) =
+        Tulpenfieber::setup(3, &Options::default(), &mut GameRng::for_entry([0; 32], 0)).unwrap();
+    assert!(events
+        .iter()
+        .all(|logged| logged.visibility == game_core::Visibility::Public));
+    let json: Vec<serde_json::Value> = events
+        .iter()
+        .map(|logged| serde_json::to_value(&logged.event).unwrap())
+        .collect();
+    assert_eq!(
+        json[0],
+        serde_json::json!({"type": "boards_dealt", "boards": ["I", "II", "III"]})
+    );
+    assert_eq!(json[1]["type"], "turn_started");
+    assert_eq!(json[1]["seat"], 0);
+    assert_eq!(g.active, Seat(0));
 }

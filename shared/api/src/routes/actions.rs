@@ -11,7 +11,7 @@ use crate::webhooks::{self, Moment, MomentAction};
 use crate::AppCtx;
 use axum::extract::State;
 use game_core::adapter::ActionError;
-use game_core::{GameRng, Seat, Viewer};
+use game_core::{GameRng, RuleKind, Seat, Viewer};
 use std::sync::Arc;
 use store::{GameRecord, IdempotencyRecord, LogEntry, Status};
 
@@ -191,12 +191,12 @@ fn apply(
         .apply_json(Seat(seat), &body.action, &mut rng)
         .map_err(|error| match error {
             ActionError::Malformed(message) => ApiError::BadRequest(message),
-            ActionError::Rule { code, message }
-                if matches!(code, "not-your-turn" | "already-committed" | "game-over") =>
-            {
-                ApiError::Conflict { code, message }
-            }
-            ActionError::Rule { code, message } => ApiError::Unprocessable { code, message },
+            ActionError::Rule {
+                code,
+                message,
+                kind: RuleKind::Turn | RuleKind::GameOver,
+            } => ApiError::Conflict { code, message },
+            ActionError::Rule { code, message, .. } => ApiError::Unprocessable { code, message },
         })?;
 
     let now = now_ms();

@@ -162,9 +162,10 @@ fn claim(
     // The last claim: the seed is now fixed, so deal (log entry 0).
     let seed = crate::audit::seed_of_record(&next)?;
     let ruleset = ruleset_of(ctx, &next)?;
-    let game = ruleset
-        .setup(next.seats.len() as u8, &next.options, seed)
+    let dealt = ruleset
+        .deal(next.seats.len() as u8, &next.options, seed)
         .map_err(|error| ApiError::Internal(format!("setup failed after validation: {error}")))?;
+    let game = dealt.game;
     let state = game.state_json();
     let setup = StoredAction {
         action: Value::Null,
@@ -174,7 +175,7 @@ fn claim(
         seq: 0,
         seat: None,
         action: serde_json::to_value(setup).expect("serializes"),
-        events: Value::Array(Vec::new()),
+        events: serde_json::to_value(&dealt.events).expect("serializes"),
         idempotency_key: None,
         state_hash: state_hash(&state),
         at: now,

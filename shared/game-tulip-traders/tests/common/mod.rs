@@ -117,7 +117,9 @@ pub fn base(n: u8, fp: u8) -> TulipTraders {
         allow_two_players: true,
         ..Options::default()
     };
-    let mut g = TulipTraders::setup(n, &options, &mut GameRng::for_entry([3; 32], 0)).unwrap();
+    let mut g = TulipTraders::setup(n, &options, &mut GameRng::for_entry([3; 32], 0))
+        .unwrap()
+        .0;
     for _ in 0..n {
         let seat = g.actor().unwrap();
         act(
