@@ -89,12 +89,25 @@ async fn any_tampering_makes_verification_fail() {
     let position = event
         .entries
         .iter()
-        .position(|entry| !entry.events.is_empty())
+        .position(|entry| entry.seq > 0 && !entry.events.is_empty())
         .expect("events exist");
     event.entries[position].events.pop();
     assert!(matches!(
         verify(&registry, &event),
         Err(VerifyError::Entry { .. })
+    ));
+
+    // The deal's events are recorded in entry 0 and checked like any other entry's.
+    let mut setup = audit.clone();
+    assert!(
+        setup.entries[0].events.len() > 1,
+        "the deal logs its events: {:?}",
+        setup.entries[0].events
+    );
+    setup.entries[0].events.pop();
+    assert!(matches!(
+        verify(&registry, &setup),
+        Err(VerifyError::Setup(_))
     ));
 }
 
