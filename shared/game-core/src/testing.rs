@@ -42,6 +42,34 @@ pub fn game_seed(base: u64, index: u64) -> [u8; 32] {
     seed
 }
 
+/// Fingerprints of the states setup deals with the default options, for every seat count
+/// from `G::MIN_SEATS` to `G::MAX_SEATS` (fewest first) and three fixed seeds each (0 where
+/// the default options refuse the count). A game crate pins them in a test: a change that
+/// adds, drops or reorders a draw of the deal changes them, and recorded games would stop
+/// replaying.
+pub fn setup_fingerprints<G: Game>() -> Vec<u64> {
+    let ruleset = crate::Erased::<G>::default();
+    let mut fingerprints = Vec::new();
+    for seats in G::MIN_SEATS..=G::MAX_SEATS {
+        for seed in [[0; 32], [7; 32], game_seed(1637, 3)] {
+            let fingerprint = crate::DynRuleset::setup(&ruleset, seats, &Value::Null, seed)
+                .map_or(0, |game| fnv1a(&game.state_json()));
+            fingerprints.push(fingerprint);
+        }
+    }
+    fingerprints
+}
+
+/// FNV-1a, 64 bits: a stable fingerprint (std's hasher may change between releases).
+fn fnv1a(text: &str) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in text.bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash
+}
+
 /// A batch of random games with one seat count and one set of options.
 pub struct Playouts<G: Game> {
     /// Seats at the table.
