@@ -311,9 +311,10 @@ pub fn verify(registry: &Registry, audit: &Audit) -> Result<Verified, VerifyErro
     let ruleset = registry
         .get(&audit.ruleset)
         .ok_or_else(|| VerifyError::UnknownRuleset(audit.ruleset.clone()))?;
-    if ruleset.rules_version() != audit.rules_version {
+    if !ruleset.serves_rules_version(audit.rules_version) {
         return Err(VerifyError::Malformed(format!(
-            "the game was played under rules version {}, this verifier has {}",
+            "the game was played under rules version {}, which this verifier (rules version {}) \
+             no longer replays: verify it with the release that served it",
             audit.rules_version,
             ruleset.rules_version()
         )));

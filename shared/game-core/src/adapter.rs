@@ -189,8 +189,11 @@ pub trait DynRuleset: Send + Sync {
     fn id(&self) -> &'static str;
     /// The game's name.
     fn name(&self) -> &'static str;
-    /// The rules version recorded with every game.
+    /// The rules version recorded with every new game.
     fn rules_version(&self) -> u32;
+    /// Whether games recorded under `rules_version` are still served and replayed exactly
+    /// (see [`Game::serves_rules_version`]).
+    fn serves_rules_version(&self, rules_version: u32) -> bool;
     /// The fewest and most seats.
     fn seat_range(&self) -> (u8, u8);
     /// Parses options (missing fields take their defaults) and returns them normalised.
@@ -246,6 +249,10 @@ impl<G: Game> DynRuleset for Erased<G> {
 
     fn rules_version(&self) -> u32 {
         G::RULES_VERSION
+    }
+
+    fn serves_rules_version(&self, rules_version: u32) -> bool {
+        G::serves_rules_version(rules_version)
     }
 
     fn seat_range(&self) -> (u8, u8) {

@@ -36,6 +36,14 @@ pub trait Game:
     const NAME: &'static str;
     /// Bumped whenever a change would alter the replay of a recorded game.
     const RULES_VERSION: u32;
+
+    /// Whether this code still plays a game recorded under `rules_version` exactly as it was
+    /// played then (its options, stored with the game, select the old behaviour), so the
+    /// server may keep serving it and `verify` may replay it. By default only the current
+    /// version; a game that keeps an older version reachable through its options says so.
+    fn serves_rules_version(rules_version: u32) -> bool {
+        rules_version == Self::RULES_VERSION
+    }
     /// The fewest seats the game (with any options) supports.
     const MIN_SEATS: u8;
     /// The most seats the game supports.
