@@ -11,6 +11,7 @@ mod lambda_e2e;
 mod openapi;
 mod paging;
 mod playouts;
+mod rules_version;
 mod turns;
 mod views;
 mod webhook_delivery;

@@ -69,6 +69,14 @@ pub enum ApiError {
         /// Human message.
         message: String,
     },
+    /// The game was recorded under a rules version this server no longer plays.
+    #[error("this game was played under rules version {version} of its ruleset, which this server no longer plays (it plays version {current}); its audit stays readable")]
+    RulesVersionRetired {
+        /// The game's rules version.
+        version: u32,
+        /// The version new games get.
+        current: u32,
+    },
     /// Something failed on our side. The detail goes to the log, never to the client.
     #[error("internal error: {0}")]
     Internal(String),
@@ -87,6 +95,7 @@ impl ApiError {
             | ApiError::HookNotFound => 404,
             ApiError::MethodNotAllowed => 405,
             ApiError::Conflict { .. } => 409,
+            ApiError::RulesVersionRetired { .. } => 410,
             ApiError::StaleVersion { .. } => 412,
             ApiError::PayloadTooLarge { .. } => 413,
             ApiError::UnsupportedMediaType => 415,
@@ -110,6 +119,7 @@ impl ApiError {
             ApiError::Timeout => "timeout",
             ApiError::Conflict { code, .. } | ApiError::Unprocessable { code, .. } => code,
             ApiError::StaleVersion { .. } => "stale-version",
+            ApiError::RulesVersionRetired { .. } => "rules-version-retired",
             ApiError::PayloadTooLarge { .. } => "payload-too-large",
             ApiError::UnsupportedMediaType => "unsupported-media-type",
             ApiError::Internal(_) => "internal",

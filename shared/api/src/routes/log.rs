@@ -156,7 +156,13 @@ pub async fn get_audit(
         })
         .collect();
     let outcome = match &record.state {
-        Some(_) if finished => super::engine_of(&ctx, &record)?.and_then(|engine| engine.outcome()),
+        // A game of a retired rules version keeps its audit, without the outcome only the
+        // rules can compute.
+        Some(_) if finished => match super::engine_of(&ctx, &record) {
+            Ok(engine) => engine.and_then(|engine| engine.outcome()),
+            Err(ApiError::RulesVersionRetired { .. }) => None,
+            Err(error) => return Err(error),
+        },
         _ => None,
     };
     let audit = Audit {

@@ -30,17 +30,25 @@ pub async fn load_record(ctx: &AppCtx, id: &str) -> Result<GameRecord, ApiError>
     ctx.store.load(id).await?.ok_or(ApiError::GameNotFound)
 }
 
-/// The ruleset of a stored game.
+/// The ruleset of a stored game, if this server still plays the game's rules version
+/// (410 `rules-version-retired` otherwise: docs/api.md, rules versions).
 pub fn ruleset_of<'a>(
     ctx: &'a AppCtx,
     record: &GameRecord,
 ) -> Result<&'a dyn DynRuleset, ApiError> {
-    ctx.registry.get(&record.ruleset).ok_or_else(|| {
+    let ruleset = ctx.registry.get(&record.ruleset).ok_or_else(|| {
         ApiError::Internal(format!(
             "game {} has unknown ruleset {}",
             record.id, record.ruleset
         ))
-    })
+    })?;
+    if !ruleset.serves_rules_version(record.rules_version) {
+        return Err(ApiError::RulesVersionRetired {
+            version: record.rules_version,
+            current: ruleset.rules_version(),
+        });
+    }
+    Ok(ruleset)
 }
 
 /// The engine state of a started game.

@@ -47,6 +47,8 @@ pub async fn claim_seat(
 ) -> Result<Reply, ApiError> {
     let record = load_record(&ctx, &id).await?;
     let caller = identify(&record, bearer.token())?;
+    // The last claim deals with the rules: a retired rules version is refused at any claim.
+    ruleset_of(&ctx, &record)?;
     // These limits are exactly the ones the OpenAPI schema states (a pattern and lengths in
     // characters), so a schema-valid claim is never refused for its shape.
     let name = body.name;
