@@ -46,6 +46,7 @@ fn seat_of(caller: Caller) -> Result<u8, ApiError> {
         (status = 403, description = "Not a seat token", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The game has not started", body = Problem, content_type = "application/problem+json"),
+        (status = 410, description = "The game was recorded under a rules version this server no longer plays", body = Problem, content_type = "application/problem+json"),
     )
 )]
 pub async fn list_legal_actions(
@@ -94,6 +95,7 @@ pub async fn list_legal_actions(
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Not your turn, game not active or over, or the game kept changing", body = Problem, content_type = "application/problem+json"),
         (status = 412, description = "If-Match does not match the current version", body = Problem, content_type = "application/problem+json"),
+        (status = 410, description = "The game was recorded under a rules version this server no longer plays", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body over 64 KiB", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Body is not JSON", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "The rules refuse the move (the code is the rule's)", body = Problem, content_type = "application/problem+json"),

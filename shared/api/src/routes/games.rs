@@ -182,6 +182,7 @@ pub async fn list_games(
         (status = 400, description = "Malformed header", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "The token is not valid for this game", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+        (status = 410, description = "The game was recorded under a rules version this server no longer plays", body = Problem, content_type = "application/problem+json"),
     )
 )]
 pub async fn get_game(

@@ -34,6 +34,7 @@ use store::{GameRecord, LogEntry, Status};
         (status = 403, description = "Invite-only game and not the admin token", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game or seat", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Seat taken or game not open", body = Problem, content_type = "application/problem+json"),
+        (status = 410, description = "The game was recorded under a rules version this server no longer plays", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body over 64 KiB", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Body is not JSON", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Invalid name or entropy", body = Problem, content_type = "application/problem+json"),
