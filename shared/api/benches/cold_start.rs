@@ -1,0 +1,22 @@
+//! What a Lambda function does at cold start besides connecting to DynamoDB: build the
+//! context (the registry and the OpenAPI document) and the router behind the edge. Every
+//! route function mounts the whole router (docs/decisions.md #1), so this is that choice's
+//! start-up cost. `cargo bench -p api --bench cold_start`.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use std::hint::black_box;
+use std::sync::Arc;
+
+fn cold_start(c: &mut Criterion) {
+    c.bench_function("AppCtx::new (registry + OpenAPI document)", |b| {
+        b.iter(|| black_box(api::AppCtx::new(Arc::new(store::MemoryStore::new()))))
+    });
+    let ctx = Arc::new(api::AppCtx::new(Arc::new(store::MemoryStore::new())));
+    let config = api::edge::EdgeConfig::default();
+    c.bench_function("edge::app (every route + the edge's layers)", |b| {
+        b.iter(|| black_box(api::edge::app(ctx.clone(), &config)))
+    });
+}
+
+criterion_group!(benches, cold_start);
+criterion_main!(benches);
