@@ -1,4 +1,4 @@
-//! How four-seat games end when every seat plays the greedy player (D-45 of
+//! How four-seat games end when every seat plays the greedy player (docs decision 11 of
 //! docs/rules/tulip-traders.md), under the rules-v1 tables and the standard (v2) ones.
 //!
 //! `cargo run --release -p game-tulip-traders --example portfolio_endings [games]`

@@ -83,7 +83,7 @@ impl Game for TulipTraders {
     const RULES_VERSION: u32 = 2;
 
     /// Rules v1 games keep their v1 behaviour: their stored options read as
-    /// `portfolio_rules: "v1"` with the v1 tables (D-45; tests/rules_versions.rs).
+    /// `portfolio_rules: "v1"` with the v1 tables (docs decision 11; tests/rules_versions.rs).
     fn serves_rules_version(rules_version: u32) -> bool {
         rules_version == 1 || rules_version == 2
     }

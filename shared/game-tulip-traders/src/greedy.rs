@@ -1,4 +1,4 @@
-//! A greedy player for measurements and tests (D-45 of docs/rules/tulip-traders.md). It uses
+//! A greedy player for measurements and tests (decision 11 of docs/rules/tulip-traders.md). It uses
 //! only the public game API (`legal_actions`, `view`; the caller applies its choice) and
 //! pursues a complete portfolio:
 //!

@@ -54,7 +54,7 @@ impl BonusTable {
 }
 
 impl Default for BonusTable {
-    /// The standard (rules-v2) table (D-45): no ×4 pattern, colour ×5 / ×6, type ×6 only.
+    /// The standard (rules-v2) table (docs decision 11): no ×4 pattern, colour ×5 / ×6, type ×6 only.
     fn default() -> Self {
         BonusTable {
             colour: [0, 25, 40],
@@ -89,7 +89,7 @@ pub enum ReofferMin {
     RvPlusOne,
 }
 
-/// Which hand-growth rules apply (D-45 of docs/rules/tulip-traders.md).
+/// Which hand-growth rules apply (decision 11 of docs/rules/tulip-traders.md).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_traders::PortfolioRules))]
 #[serde(rename_all = "snake_case")]
@@ -240,7 +240,7 @@ pub const V1_ROUNDS: [RoundRow; 5] = [
     },
 ];
 
-/// The standard (rules-v2) round table: RV and RC as in v1, base limits of D-45.
+/// The standard (rules-v2) round table: RV and RC as in v1, base limits of docs decision 11.
 pub const STANDARD_ROUNDS: [RoundRow; 5] = [
     RoundRow {
         rv: 1,
@@ -270,7 +270,7 @@ pub const STANDARD_ROUNDS: [RoundRow; 5] = [
 ];
 
 impl Default for Options {
-    /// The standard game of rules version 2 (D-45).
+    /// The standard game of rules version 2 (docs decision 11).
     fn default() -> Self {
         let mut legacy = Options::legacy();
         legacy.investment_options[2].cost_rv = 15;
@@ -284,7 +284,7 @@ impl Default for Options {
 }
 
 impl Options {
-    /// The standard game of rules version 1 (the default before D-45): v1 round table, v1
+    /// The standard game of rules version 1 (the default before docs decision 11): v1 round table, v1
     /// hand growth. Its serialisation is byte-identical to the v1 code's `Options::default()`.
     pub fn legacy() -> Self {
         Options {

@@ -115,7 +115,7 @@ impl TulipTraders {
         }
     }
 
-    /// Rules v2 (D-45): each survivor in ord draws one Portfolio card from the top (private,
+    /// Rules v2 (docs decision 11): each survivor in ord draws one Portfolio card from the top (private,
     /// with its count-only twin). Nothing is drawn once the deck is empty; no SACK tops up.
     fn round_draws(&mut self, events: &mut Vec<Logged<Event>>) {
         for seat in self.ord() {

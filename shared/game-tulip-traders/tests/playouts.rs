@@ -395,7 +395,7 @@ fn three_players() {
 }
 
 /// Standard (rules v2) 4-player game: random players do not pursue a portfolio, so only
-/// collapse and round 5 are certain to occur (the greedy measurement of D-45 covers reveals).
+/// collapse and round 5 are certain to occur (the greedy measurement of docs decision 11 covers reveals).
 #[test]
 fn four_players_v2() {
     let stats = run(4, Options::default(), 2);

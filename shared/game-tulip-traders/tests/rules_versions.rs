@@ -1,4 +1,4 @@
-//! Rules versions (D-45): games recorded under rules v1 replay exactly; new games get v2;
+//! Rules versions (docs decision 11): games recorded under rules v1 replay exactly; new games get v2;
 //! the v2 portfolio ending is reachable.
 
 use game_core::testing::game_seed;
@@ -154,7 +154,7 @@ fn v2_hands_grow_at_every_round_start() {
     assert!(game.players.iter().all(|p| p.hand.len() == 1));
 }
 
-/// A seeded four-seat game of greedy players (the D-45 measurement's player) that ends by a
+/// A seeded four-seat game of greedy players (the docs decision 11 measurement's player) that ends by a
 /// revealed complete portfolio under the standard v2 rules.
 #[test]
 fn a_v2_game_ends_by_a_revealed_portfolio() {

@@ -6,7 +6,7 @@ use game_core::testing::{game_seed, setup_fingerprints};
 use game_core::{DynRuleset, Erased};
 use game_tulip_traders::{Options, TulipTraders as G};
 
-/// The default (rules v2, D-45) deal: the round-1 draw and the v2 tables in the state.
+/// The default (rules v2, docs decision 11) deal: the round-1 draw and the v2 tables in the state.
 #[test]
 fn setup_deals_the_pinned_states() {
     assert_eq!(setup_fingerprints::<G>(), PINNED);
@@ -53,7 +53,7 @@ const PINNED: [u64; 9] = [
     10366531902181543163,
 ];
 
-/// The rules-v1 pin, unchanged from before D-45.
+/// The rules-v1 pin, unchanged from before docs decision 11.
 const PINNED_V1: [u64; 9] = [
     0,
     0,
