@@ -80,7 +80,13 @@ impl TulipTraders {
 impl Game for TulipTraders {
     const RULESET: &'static str = "tulip-traders";
     const NAME: &'static str = "Tulip Traders";
-    const RULES_VERSION: u32 = 1;
+    const RULES_VERSION: u32 = 2;
+
+    /// Rules v1 games keep their v1 behaviour: their stored options read as
+    /// `portfolio_rules: "v1"` with the v1 tables (docs decision 11; tests/rules_versions.rs).
+    fn serves_rules_version(rules_version: u32) -> bool {
+        rules_version == 1 || rules_version == 2
+    }
     const MIN_SEATS: u8 = 2;
     const MAX_SEATS: u8 = 4;
 

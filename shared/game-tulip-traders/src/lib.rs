@@ -29,6 +29,7 @@ pub mod cards;
 pub mod error;
 pub mod events;
 mod game;
+pub mod greedy;
 mod lots;
 mod market;
 pub mod options;

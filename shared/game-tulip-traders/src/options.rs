@@ -43,12 +43,23 @@ pub struct BonusTable {
     pub three_pairs: u32,
 }
 
+impl BonusTable {
+    /// The rules-v1 table (§1.7 of the spec).
+    pub const V1: BonusTable = BonusTable {
+        colour: [10, 20, 30],
+        tulip_type: [10, 20, 30],
+        bicolor: [20, 35],
+        three_pairs: 15,
+    };
+}
+
 impl Default for BonusTable {
+    /// The standard (rules-v2) table (docs decision 11): no ×4 pattern, colour ×5 / ×6, type ×6 only.
     fn default() -> Self {
         BonusTable {
-            colour: [10, 20, 30],
-            tulip_type: [10, 20, 30],
-            bicolor: [20, 35],
+            colour: [0, 25, 40],
+            tulip_type: [0, 0, 30],
+            bicolor: [0, 0],
             three_pairs: 15,
         }
     }
@@ -78,10 +89,33 @@ pub enum ReofferMin {
     RvPlusOne,
 }
 
-/// Game options (§7.2). Unknown fields are rejected; missing ones take the standard value.
+/// Which hand-growth rules apply (decision 11 of docs/rules/tulip-traders.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_traders::PortfolioRules))]
+#[serde(rename_all = "snake_case")]
+pub enum PortfolioRules {
+    /// Rules version 1: hands grow only by fp's final purchase (the legacy game).
+    V1,
+    /// Rules version 2 (default for new games): at every round start, before Phase 1, each
+    /// survivor in ord draws one Portfolio card.
+    #[default]
+    V2,
+}
+
+impl PortfolioRules {
+    fn is_v1(&self) -> bool {
+        *self == PortfolioRules::V1
+    }
+}
+
+/// Game options (§7.2). Unknown fields are rejected; missing ones take the standard value,
+/// with one exception kept for recorded games: an object that spells out every rules-v1 field
+/// ([`V1_FIELDS`]) but has no `portfolio_rules` was written by the rules-v1 code (a stored
+/// state or a stored, normalised options object) and reads as `portfolio_rules: "v1"`.
+/// `"v1"` is never written out, so a v1 game serialises exactly as it did under rules v1.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_traders::Options))]
-#[serde(default, deny_unknown_fields)]
+#[serde(remote = "Self", default, deny_unknown_fields)]
 pub struct Options {
     /// Allow the 2-player variant (D-02).
     pub allow_two_players: bool,
@@ -125,10 +159,60 @@ pub struct Options {
     pub collapse_tiebreak_precollapse_values: bool,
     /// true: the engine plays any action that is the only legal one (never a reveal prompt).
     pub auto_single_choice: bool,
+    /// `"v2"` (default): every survivor draws one card at each round start; `"v1"`: the
+    /// legacy growth (only fp's final purchase). Not written out when v1 (see above).
+    #[serde(skip_serializing_if = "PortfolioRules::is_v1")]
+    pub portfolio_rules: PortfolioRules,
 }
 
-/// The standard round table (§1.5).
-pub const STANDARD_ROUNDS: [RoundRow; 5] = [
+/// Every field of the rules-v1 options object, as the v1 code serialised it.
+pub const V1_FIELDS: [&str; 21] = [
+    "allow_two_players",
+    "first_player",
+    "starting_purse",
+    "round_table",
+    "investment_options",
+    "bonus_table",
+    "weed_penalty",
+    "sack_penalty",
+    "max_bonuses_per_player",
+    "three_pairs_distinct",
+    "semper_value",
+    "queen_per_crisis",
+    "bouquet_value",
+    "post_accusation_min_strict",
+    "reoffer_min",
+    "crisis_arrival_wipes",
+    "crisis_neighbour_booms",
+    "sacks_to_supply",
+    "score_includes_cash",
+    "collapse_tiebreak_precollapse_values",
+    "auto_single_choice",
+];
+
+impl Serialize for Options {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Options::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Options {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let mut value = serde_json::Value::deserialize(deserializer)?;
+        if let serde_json::Value::Object(map) = &mut value {
+            if !map.contains_key("portfolio_rules")
+                && V1_FIELDS.iter().all(|f| map.contains_key(*f))
+            {
+                map.insert("portfolio_rules".into(), "v1".into());
+            }
+        }
+        Options::deserialize(value).map_err(D::Error::custom)
+    }
+}
+
+/// The rules-v1 round table (§1.5 of the spec): base limits 2, 2, 3, 3, 4.
+pub const V1_ROUNDS: [RoundRow; 5] = [
     RoundRow {
         rv: 1,
         rc: 2,
@@ -156,13 +240,58 @@ pub const STANDARD_ROUNDS: [RoundRow; 5] = [
     },
 ];
 
+/// The standard (rules-v2) round table: RV and RC as in v1, base limits of docs decision 11.
+pub const STANDARD_ROUNDS: [RoundRow; 5] = [
+    RoundRow {
+        rv: 1,
+        rc: 2,
+        limit: 2,
+    },
+    RoundRow {
+        rv: 1,
+        rc: 2,
+        limit: 2,
+    },
+    RoundRow {
+        rv: 2,
+        rc: 4,
+        limit: 2,
+    },
+    RoundRow {
+        rv: 2,
+        rc: 4,
+        limit: 3,
+    },
+    RoundRow {
+        rv: 3,
+        rc: 6,
+        limit: 4,
+    },
+];
+
 impl Default for Options {
+    /// The standard game of rules version 2 (docs decision 11).
     fn default() -> Self {
+        let mut legacy = Options::legacy();
+        legacy.investment_options[2].cost_rv = 15;
+        Options {
+            round_table: STANDARD_ROUNDS.to_vec(),
+            bonus_table: BonusTable::default(),
+            portfolio_rules: PortfolioRules::V2,
+            ..legacy
+        }
+    }
+}
+
+impl Options {
+    /// The standard game of rules version 1 (the default before docs decision 11): v1 round table, v1
+    /// hand growth. Its serialisation is byte-identical to the v1 code's `Options::default()`.
+    pub fn legacy() -> Self {
         Options {
             allow_two_players: false,
             first_player: None,
             starting_purse: 75,
-            round_table: STANDARD_ROUNDS.to_vec(),
+            round_table: V1_ROUNDS.to_vec(),
             investment_options: vec![
                 InvestmentOption {
                     name: "abstain".into(),
@@ -180,7 +309,7 @@ impl Default for Options {
                     limit_bonus: 2,
                 },
             ],
-            bonus_table: BonusTable::default(),
+            bonus_table: BonusTable::V1,
             weed_penalty: -5,
             sack_penalty: 0,
             max_bonuses_per_player: 1,
@@ -196,6 +325,7 @@ impl Default for Options {
             score_includes_cash: true,
             collapse_tiebreak_precollapse_values: false,
             auto_single_choice: false,
+            portfolio_rules: PortfolioRules::V1,
         }
     }
 }

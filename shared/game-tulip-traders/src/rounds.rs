@@ -4,7 +4,7 @@
 use crate::cards::{Card, ALL_CARDS, ALL_CELLS};
 use crate::error::TulipError;
 use crate::events::Event;
-use crate::options::Options;
+use crate::options::{Options, PortfolioRules};
 use crate::state::{EndReason, Grid, Phase, Player, TulipTraders};
 use game_core::{GameRng, Logged, Seat, SeatSet, SetupError};
 
@@ -110,6 +110,33 @@ impl TulipTraders {
             round: self.round,
             fp: self.fp,
         }));
+        if self.options.portfolio_rules == PortfolioRules::V2 {
+            self.round_draws(events);
+        }
+    }
+
+    /// Rules v2 (docs decision 11): each survivor in ord draws one Portfolio card from the top (private,
+    /// with its count-only twin). Nothing is drawn once the deck is empty; no SACK tops up.
+    fn round_draws(&mut self, events: &mut Vec<Logged<Event>>) {
+        for seat in self.ord() {
+            if self.portfolio_deck.is_empty() {
+                break;
+            }
+            let card = self.portfolio_deck.remove(0);
+            self.players[seat.index()].add_card(card);
+            let drawn = |cards| Event::CardsDrawn {
+                seat,
+                count: 1,
+                cards,
+                sacks: Vec::new(),
+            };
+            crate::lots::private_pair(
+                events,
+                SeatSet::only(seat),
+                drawn(Some(vec![card])),
+                drawn(None),
+            );
+        }
     }
 
     /// A1 (checked).

@@ -27,7 +27,7 @@ fn lenient_post_accusation_minimum() {
         0,
         Options {
             post_accusation_min_strict: false,
-            ..Options::default()
+            ..Options::legacy()
         },
     );
     set_grid(&mut g, &G0);
@@ -80,7 +80,7 @@ fn s7(options: Options) -> TulipTraders {
 fn reoffer_minimum_rv_plus_one() {
     let mut g = s7(Options {
         reoffer_min: ReofferMin::RvPlusOne,
-        ..Options::default()
+        ..Options::legacy()
     });
     act(&mut g, C, Action::Accuse {});
     assert_eq!(
@@ -98,7 +98,7 @@ fn reoffer_minimum_rv_plus_one() {
 fn auto_single_choice_plays_the_forced_accusation() {
     let g = s7(Options {
         auto_single_choice: true,
-        ..Options::default()
+        ..Options::legacy()
     });
     assert!(g.player(C).bankrupt);
     assert_eq!(
@@ -119,7 +119,7 @@ fn crisis_keeps_inert_tokens() {
         0,
         Options {
             crisis_arrival_wipes: false,
-            ..Options::default()
+            ..Options::legacy()
         },
     );
     g.round = 4;
@@ -158,7 +158,7 @@ fn crisis_neighbour_still_booms() {
         0,
         Options {
             crisis_neighbour_booms: true,
-            ..Options::default()
+            ..Options::legacy()
         },
     );
     g.round = 2;
@@ -179,7 +179,7 @@ fn sacks_follow_the_lot() {
         0,
         Options {
             sacks_to_supply: false,
-            ..Options::default()
+            ..Options::legacy()
         },
     );
     g.round = 3;
@@ -221,7 +221,7 @@ fn s10(options: Options) -> TulipTraders {
 fn scoring_options() {
     let g = s10(Options {
         score_includes_cash: false,
-        ..Options::default()
+        ..Options::legacy()
     });
     let result = g.result.clone().unwrap();
     assert_eq!(result.scores, Some(vec![Some(29), Some(34), Some(11)]));
@@ -229,7 +229,7 @@ fn scoring_options() {
     let g = s10(Options {
         weed_penalty: -10,
         semper_value: SemperValue::Fixed(20),
-        ..Options::default()
+        ..Options::legacy()
     });
     assert_eq!(
         g.result.unwrap().scores,
@@ -246,7 +246,7 @@ fn special_card_values() {
         Options {
             queen_per_crisis: 5,
             bouquet_value: 2,
-            ..Options::default()
+            ..Options::legacy()
         },
     );
     set_grid(&mut g, &G1_PO_CRISIS);
@@ -257,10 +257,10 @@ fn special_card_values() {
 #[test]
 fn three_pairs_without_distinct_attributes() {
     let hand = cards(&["L-Pk", "L-Pu", "L-O", "L-Y", "S-R", "P-R"]);
-    let strict = Options::default();
+    let strict = Options::legacy();
     let lenient = Options {
         three_pairs_distinct: false,
-        ..Options::default()
+        ..Options::legacy()
     };
     assert_eq!(
         game_tulip_traders::scoring::bonus(&hand, &strict),
@@ -282,7 +282,7 @@ fn collapse_tiebreak_uses_final_values() {
         2,
         Options {
             collapse_tiebreak_precollapse_values: true,
-            ..Options::default()
+            ..Options::legacy()
         },
     );
     g.round = 3;
@@ -320,20 +320,20 @@ fn seats_and_first_player() {
         3,
         &Options {
             first_player: Some(2),
-            ..Options::default()
+            ..Options::legacy()
         },
         &mut rng,
     )
     .unwrap()
     .0;
     assert_eq!((g.fp, g.actor()), (C, Some(C)));
-    let err = TulipTraders::setup(2, &Options::default(), &mut rng).unwrap_err();
+    let err = TulipTraders::setup(2, &Options::legacy(), &mut rng).unwrap_err();
     assert_eq!(err.code(), "bad-seat-count");
     let two = TulipTraders::setup(
         2,
         &Options {
             allow_two_players: true,
-            ..Options::default()
+            ..Options::legacy()
         },
         &mut rng,
     )

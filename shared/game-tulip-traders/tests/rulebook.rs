@@ -751,7 +751,7 @@ fn s12_investment_discard_placement() {
 fn s13_chain_order_and_minimums() {
     let options = Options {
         first_player: Some(0),
-        ..Options::default()
+        ..Options::legacy()
     };
     let mut g = TulipTraders::setup(4, &options, &mut GameRng::for_entry([5; 32], 0))
         .unwrap()
@@ -1085,7 +1085,7 @@ fn sealed_lot_and_private_draws() {
 /// §6.2: three pairs with distinct attributes, and the BOUQUET as a wild bicolor.
 #[test]
 fn complete_portfolio_patterns() {
-    let options = Options::default();
+    let options = Options::legacy();
     let bonus = |ids: &[&str]| game_tulip_traders::scoring::bonus(&cards(ids), &options);
     assert_eq!(
         bonus(&["L-R", "S-R", "P-Y", "D-Y", "L-O", "S-O"]),
@@ -1109,7 +1109,7 @@ fn complete_portfolio_patterns() {
     );
     let two = Options {
         max_bonuses_per_player: 2,
-        ..Options::default()
+        ..Options::legacy()
     };
     let hand = cards(&["L-R", "S-R", "P-R", "D-R", "L-Y", "S-Y", "P-Y", "D-Y"]);
     assert_eq!(
@@ -1169,7 +1169,7 @@ fn i20_disruption_is_order_independent() {
 #[test]
 fn setup_logs_the_deal() {
     let (game, events) =
-        TulipTraders::setup(4, &Options::default(), &mut GameRng::for_entry([9; 32], 0)).unwrap();
+        TulipTraders::setup(4, &Options::legacy(), &mut GameRng::for_entry([9; 32], 0)).unwrap();
     let placed: Vec<Cell> = events
         .iter()
         .filter_map(|logged| match logged.event {

@@ -115,7 +115,8 @@ pub fn base(n: u8, fp: u8) -> TulipTraders {
     let options = Options {
         first_player: Some(fp),
         allow_two_players: true,
-        ..Options::default()
+        // The spec's scenarios (§8) are written for the rules-v1 tables and hand growth.
+        ..Options::legacy()
     };
     let mut g = TulipTraders::setup(n, &options, &mut GameRng::for_entry([3; 32], 0))
         .unwrap()
