@@ -97,14 +97,36 @@ fn configurations() -> Vec<Configuration> {
     let bt = "black-thursday";
     // Easier Tulpenfieber fields (fewer dice per side space) keep random games short.
     let tf_short = json!({"side_need": [1, 2, 2, 3, 3]});
+    // Row 5 needs five equal dice: row 4 fills first.
+    let tf_hard_top = json!({"side_need": [1, 1, 1, 1, 5]});
+    // Any die matches any space: the fewest tiles a solo game can need.
+    let tf_trivial = json!({"side_need": [1, 1, 1, 1, 1],
+        "straight_sets": [[[1], [2], [3], [4], [5], [6]], [[1], [2], [3], [4], [5], [6]],
+            [[1], [2], [3], [4], [5], [6]], [[1], [2], [3], [4], [5], [6]],
+            [[1], [2], [3], [4], [5], [6]]]});
     vec![
         // Tulipmania 1637: endings final_burst, all_decline, turn_cap.
         any(tm, 3, "default", json!({"max_turns": 60}), 1),
         any(tm, 4, "default", json!({"max_turns": 60}), 2),
         any(tm, 5, "default", json!({"max_turns": 60}), 3),
-        ending(tm, 3, "turn-cap-12", json!({"max_turns": 12}), "turn_cap", 5),
+        ending(
+            tm,
+            3,
+            "turn-cap-12",
+            json!({"max_turns": 12}),
+            "turn_cap",
+            5,
+        ),
         ending(tm, 4, "uncapped", json!({}), "final_burst", 20),
-        ending(tm, 3, "uncapped", json!({}), "all_decline", 20),
+        ending(tm, 3, "uncapped", json!({}), "all_decline", 60),
+        ending(
+            tm,
+            3,
+            "reject-on-commit-uncapped",
+            json!({"illegal_card_policy": "reject_on_commit"}),
+            "all_decline",
+            60,
+        ),
         any(
             tm,
             4,
@@ -131,6 +153,14 @@ fn configurations() -> Vec<Configuration> {
         any(tb, 4, "default", json!({}), 2),
         any(tb, 5, "default", json!({}), 3),
         ending(tb, 4, "default", json!({}), "bust", 20),
+        ending(
+            tb,
+            3,
+            "no-black-tulip",
+            json!({"black_tulip_threshold": 999_999}),
+            "bust",
+            10,
+        ),
         ending(tb, 3, "default", json!({}), "black_tulip", 20),
         ending(
             tb,
@@ -164,6 +194,18 @@ fn configurations() -> Vec<Configuration> {
             20,
         ),
         ending(tt, 4, "default", json!({}), "reveal", 20),
+        ending(
+            tt,
+            3,
+            "hand-limit-8",
+            json!({"round_table": [
+                {"rv": 1, "rc": 2, "limit": 8}, {"rv": 1, "rc": 2, "limit": 8},
+                {"rv": 2, "rc": 4, "limit": 8}, {"rv": 2, "rc": 4, "limit": 8},
+                {"rv": 3, "rc": 6, "limit": 8}
+            ]}),
+            "reveal",
+            40,
+        ),
         any(
             tt,
             3,
@@ -190,7 +232,14 @@ fn configurations() -> Vec<Configuration> {
         any(tf, 1, "easy-field", tf_short.clone(), 2),
         any(tf, 3, "easy-field", tf_short.clone(), 3),
         any(tf, 4, "easy-field", tf_short.clone(), 4),
-        ending(tf, 2, "easy-field", tf_short.clone(), "row_four_complete", 20),
+        ending(
+            tf,
+            2,
+            "easy-field",
+            tf_short.clone(),
+            "row_four_complete",
+            20,
+        ),
         ending(
             tf,
             2,
@@ -199,10 +248,39 @@ fn configurations() -> Vec<Configuration> {
             "row_five_three_adjacent",
             20,
         ),
-        ending(tf, 2, "easy-field", tf_short.clone(), "row_five_four_tiles", 20),
-        ending(tf, 1, "easy-field", tf_short.clone(), "solo_legendary", 20),
-        ending(tf, 1, "easy-field", tf_short.clone(), "solo_very_good", 20),
-        ending(tf, 1, "easy-field", tf_short.clone(), "solo_won", 20),
+        ending(
+            tf,
+            2,
+            "easy-field",
+            tf_short.clone(),
+            "row_five_four_tiles",
+            20,
+        ),
+        ending(
+            tf,
+            2,
+            "hard-row-5",
+            tf_hard_top.clone(),
+            "row_four_complete",
+            20,
+        ),
+        ending(
+            tf,
+            1,
+            "trivial-field",
+            tf_trivial.clone(),
+            "solo_legendary",
+            30,
+        ),
+        ending(
+            tf,
+            1,
+            "trivial-field",
+            tf_trivial.clone(),
+            "solo_very_good",
+            30,
+        ),
+        ending(tf, 1, "trivial-field", tf_trivial.clone(), "solo_won", 30),
         ending(tf, 1, "default", json!({}), "solo_lost", 5),
         any(
             tf,
@@ -261,7 +339,13 @@ fn recorded_games_replay_with_todays_rules() {
             .collect();
         let on_disk: BTreeSet<String> = std::fs::read_dir(&dir)
             .expect("the fixture directory")
-            .map(|entry| entry.expect("entry").file_name().into_string().expect("utf-8"))
+            .map(|entry| {
+                entry
+                    .expect("entry")
+                    .file_name()
+                    .into_string()
+                    .expect("utf-8")
+            })
             .filter(|name| name.ends_with(".json") && name != "index.json")
             .collect();
         assert_eq!(
@@ -277,7 +361,10 @@ fn recorded_games_replay_with_todays_rules() {
             if let Err(failure) = check_fixture(&registry, &dir.join(file), entry) {
                 failures.push(format!("{name}: {failure}"));
             } else {
-                covered.insert((ruleset.id().to_string(), entry["seats"].as_u64().unwrap() as u8));
+                covered.insert((
+                    ruleset.id().to_string(),
+                    entry["seats"].as_u64().unwrap() as u8,
+                ));
             }
         }
     }
@@ -333,7 +420,10 @@ fn check_fixture(registry: &game_core::Registry, path: &Path, entry: &Value) -> 
             verified.entries, entry["entries"]
         ));
     }
-    let reason = audit.outcome.as_ref().map(|outcome| outcome.reason.as_str());
+    let reason = audit
+        .outcome
+        .as_ref()
+        .map(|outcome| outcome.reason.as_str());
     if reason != entry["ending"].as_str() {
         return Err(format!(
             "ended by {reason:?}, the index says {}",
