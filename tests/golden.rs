@@ -308,9 +308,11 @@ fn fixtures_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures")
 }
 
-const REGENERATE: &str = "If the change of rules is intended, bump that ruleset's RULES_VERSION \
-     and regenerate the fixtures: `UPDATE_GOLDEN=1 cargo test -p api-tests --test golden`, \
-     then commit tests/fixtures/<ruleset>/";
+const REGENERATE: &str = "If the change of rules is intended, bump that ruleset's RULES_VERSION; \
+     if the ruleset still plays the old version, move its fixtures into \
+     tests/fixtures/<ruleset>/rules-v<old>/ (they stay checked); then regenerate: \
+     `UPDATE_GOLDEN=<ruleset> cargo test -p api-tests --test golden` and commit \
+     tests/fixtures/<ruleset>/";
 
 #[test]
 fn recorded_games_replay_with_todays_rules() {
@@ -323,48 +325,44 @@ fn recorded_games_replay_with_todays_rules() {
     let mut fixtures = 0;
     for ruleset in registry.iter() {
         let dir = fixtures_dir().join(ruleset.id());
-        let index_path = dir.join("index.json");
-        let index: Vec<Value> = std::fs::read(&index_path)
-            .ok()
-            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
-            .unwrap_or_else(|| {
-                panic!(
-                    "{} is missing or not a JSON list. {REGENERATE}",
-                    index_path.display()
-                )
-            });
-        let listed: BTreeSet<String> = index
-            .iter()
-            .map(|entry| entry["file"].as_str().expect("file").to_string())
-            .collect();
-        let on_disk: BTreeSet<String> = std::fs::read_dir(&dir)
-            .expect("the fixture directory")
-            .map(|entry| {
-                entry
-                    .expect("entry")
-                    .file_name()
-                    .into_string()
-                    .expect("utf-8")
-            })
-            .filter(|name| name.ends_with(".json") && name != "index.json")
-            .collect();
-        assert_eq!(
-            listed,
-            on_disk,
-            "{}: the fixture files and index.json disagree. {REGENERATE}",
-            dir.display()
-        );
-        for entry in &index {
+        for entry in checked_index(&dir) {
             fixtures += 1;
             let file = entry["file"].as_str().expect("file");
             let name = format!("tests/fixtures/{}/{file}", ruleset.id());
-            if let Err(failure) = check_fixture(&registry, &dir.join(file), entry) {
-                failures.push(format!("{name}: {failure}"));
-            } else {
-                covered.insert((
-                    ruleset.id().to_string(),
-                    entry["seats"].as_u64().unwrap() as u8,
-                ));
+            match check_fixture(&registry, ruleset.id(), &dir.join(file), &entry) {
+                Err(failure) => failures.push(format!("{name}: {failure}")),
+                Ok(_) => {
+                    covered.insert((
+                        ruleset.id().to_string(),
+                        entry["seats"].as_u64().unwrap() as u8,
+                    ));
+                }
+            }
+        }
+        // Games recorded under an earlier rules version that the ruleset still plays are
+        // kept, frozen, in rules-v<N>/: today's code must still replay them exactly.
+        for older in std::fs::read_dir(&dir).expect("the fixture directory") {
+            let older = older.expect("entry").path();
+            let Some(version) = older
+                .file_name()
+                .and_then(|name| name.to_str())
+                .and_then(|name| name.strip_prefix("rules-v"))
+                .and_then(|version| version.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            for entry in checked_index(&older) {
+                fixtures += 1;
+                let file = entry["file"].as_str().expect("file");
+                let name = format!("tests/fixtures/{}/rules-v{version}/{file}", ruleset.id());
+                match check_fixture(&registry, ruleset.id(), &older.join(file), &entry) {
+                    Err(failure) => failures.push(format!("{name}: {failure}")),
+                    Ok(audit) if audit.rules_version != version => failures.push(format!(
+                        "{name}: recorded under rules version {}, not {version}",
+                        audit.rules_version
+                    )),
+                    Ok(_) => {}
+                }
             }
         }
     }
@@ -390,16 +388,52 @@ fn recorded_games_replay_with_todays_rules() {
     );
 }
 
+/// The entries of `dir/index.json`, checked against the fixture files beside it.
+fn checked_index(dir: &Path) -> Vec<Value> {
+    let index_path = dir.join("index.json");
+    let index: Vec<Value> = std::fs::read(&index_path)
+        .ok()
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+        .unwrap_or_else(|| {
+            panic!(
+                "{} is missing or not a JSON list. {REGENERATE}",
+                index_path.display()
+            )
+        });
+    let listed: BTreeSet<String> = index
+        .iter()
+        .map(|entry| entry["file"].as_str().expect("file").to_string())
+        .collect();
+    let on_disk: BTreeSet<String> = std::fs::read_dir(dir)
+        .expect("the fixture directory")
+        .map(|entry| {
+            entry
+                .expect("entry")
+                .file_name()
+                .into_string()
+                .expect("utf-8")
+        })
+        .filter(|name| name.ends_with(".json") && name != "index.json")
+        .collect();
+    assert_eq!(
+        listed,
+        on_disk,
+        "{}: the fixture files and index.json disagree. {REGENERATE}",
+        dir.display()
+    );
+    index
+}
+
 /// Verifies one fixture against its index entry.
-fn check_fixture(registry: &game_core::Registry, path: &Path, entry: &Value) -> Result<(), String> {
+fn check_fixture(
+    registry: &game_core::Registry,
+    ruleset: &str,
+    path: &Path,
+    entry: &Value,
+) -> Result<api::audit::Audit, String> {
     let bytes = std::fs::read(path).map_err(|error| format!("unreadable: {error}"))?;
     let audit: api::audit::Audit =
         serde_json::from_slice(&bytes).map_err(|error| format!("not an audit: {error}"))?;
-    let ruleset = path
-        .parent()
-        .and_then(Path::file_name)
-        .and_then(|name| name.to_str())
-        .unwrap_or_default();
     if audit.ruleset != ruleset {
         return Err(format!(
             "an audit of {} in the {ruleset} directory",
@@ -430,7 +464,7 @@ fn check_fixture(registry: &game_core::Registry, path: &Path, entry: &Value) -> 
             entry["ending"]
         ));
     }
-    Ok(())
+    Ok(audit)
 }
 
 /// Rewrites every ruleset's fixtures and index from [`configurations`].
@@ -442,11 +476,22 @@ fn regenerate() {
         .expect("a runtime");
     runtime.block_on(async {
         let app = spawn_app().await;
+        // UPDATE_GOLDEN=<ruleset id> regenerates that ruleset only; any other value, all.
+        let only = std::env::var("UPDATE_GOLDEN").ok();
+        let chosen = |ruleset: &str| {
+            only.as_deref()
+                .is_none_or(|only| only == ruleset || api::registry().get(only).is_none())
+        };
         let mut indexes: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
         for ruleset in api::registry().iter() {
-            indexes.insert(ruleset.id(), Vec::new());
+            if chosen(ruleset.id()) {
+                indexes.insert(ruleset.id(), Vec::new());
+            }
         }
         for configuration in configurations() {
+            if !chosen(configuration.ruleset) {
+                continue;
+            }
             let found = record(&app, &configuration).await;
             let Some((ending, entries, audit)) = found else {
                 eprintln!(
