@@ -82,7 +82,7 @@ pub async fn list_legal_actions(
     tag = "actions",
     params(
         ("id" = String, Path, description = "The game id"),
-        ("if-match" = Option<String>, Header, description = "The version (ETag) the move was decided at"),
+        ("if-match" = Option<String>, Header, description = "The version the move was decided at, as the ETag gave it (`\"7\"`), or `*`; compared strongly, so a weak tag never matches", pattern = "^(\\*|(W/)?\"[!#-~]*\"( *, *(W/)?\"[!#-~]*\")*)$"),
         ("idempotency-key" = Option<String>, Header, description = "1 to 255 visible ASCII characters; a repeat returns the first response", pattern = "^[!-~]{1,255}$"),
     ),
     request_body = SubmitAction,
