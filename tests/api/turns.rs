@@ -150,3 +150,47 @@ async fn the_deal_is_logged_and_each_seat_sees_its_own_hand() {
         }
     }
 }
+
+#[tokio::test]
+async fn a_moves_answer_says_who_acts_next_as_the_game_does() {
+    let app = spawn_app().await;
+    for ruleset in api::registry().iter() {
+        let seats = ruleset.seat_range().0.max(3);
+        let game = app
+            .start_game(ruleset.id(), seats, options_for(ruleset.id(), seats))
+            .await;
+        let envelope = app
+            .get(&format!("/v1/games/{}", game.id), None)
+            .await
+            .json();
+        let seat = envelope["to_act"][0].as_u64().expect("someone acts") as usize;
+        let token = &game.tokens[seat];
+        let legal = app
+            .get(&format!("/v1/games/{}/legal-actions", game.id), Some(token))
+            .await
+            .json();
+        let action = legal["actions"]
+            .as_array()
+            .expect("actions")
+            .iter()
+            .find_map(|entry| entry.get("action").cloned())
+            .expect("a concrete action");
+        let reply = app
+            .post(
+                &format!("/v1/games/{}/actions", game.id),
+                Some(token),
+                &serde_json::json!({ "action": action }),
+                &[],
+            )
+            .await;
+        assert_eq!(reply.status, 200, "{}", reply.text());
+        let answer = reply.json();
+        let after = app
+            .get(&format!("/v1/games/{}", game.id), None)
+            .await
+            .json();
+        for field in ["status", "to_act", "waiting_on", "outcome", "version"] {
+            assert_eq!(answer[field], after[field], "{}: {field}", ruleset.id());
+        }
+    }
+}

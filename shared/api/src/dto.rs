@@ -218,6 +218,14 @@ pub struct ActionResult {
     /// The caller's view after the move.
     #[schema(value_type = Object)]
     pub view: Value,
+    /// `active`, or `finished` if the move ended the game.
+    pub status: String,
+    /// Seats with at least one legal action after the move.
+    pub to_act: Vec<u8>,
+    /// Seats the game is waiting on after the move.
+    pub waiting_on: Vec<u8>,
+    /// The result, if the move ended the game.
+    pub outcome: Option<Outcome>,
 }
 
 /// One log entry as the caller may see it.

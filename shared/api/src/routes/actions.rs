@@ -232,6 +232,10 @@ fn apply(
         seq,
         events: project_events(&applied.events, viewer),
         view: engine.view_json(viewer),
+        status: next.status.as_str().to_string(),
+        to_act: super::seat_numbers(engine.to_act()),
+        waiting_on: super::seat_numbers(engine.waiting_on()),
+        outcome: engine.outcome(),
     };
     let response = serde_json::to_string(&result).expect("serializes");
     let idempotency = key.map(|key| IdempotencyRecord {
