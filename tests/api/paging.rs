@@ -48,7 +48,13 @@ async fn the_audit_comes_in_pages_that_join_into_the_whole_log() {
     api::audit::verify(&api::registry(), &whole).expect("the joined audit verifies");
 
     // The cap is documented and enforced.
-    for bad in ["limit=0", "limit=1001", "limit=x", "after=-1"] {
+    for bad in [
+        "limit=0",
+        "limit=1001",
+        "limit=x",
+        "after=-1",
+        "after=9223372036854775808",
+    ] {
         let reply = app.get(&format!("{path}?{bad}"), None).await;
         assert_eq!(reply.status, 400, "{bad}: {}", reply.text());
         let problem: Value = reply.json();

@@ -172,7 +172,38 @@ pub fn spec(registry: &Registry) -> Value {
             true,
         ),
     );
+    headers_are_never_null(&mut doc);
     doc
+}
+
+/// An optional header is absent or a string: utoipa writes `Option<String>` as
+/// `["string", "null"]`, which would tell clients (and schemathesis) that the text `null` is a
+/// valid `If-Match`.
+fn headers_are_never_null(doc: &mut Value) {
+    let Some(paths) = doc["paths"].as_object_mut() else {
+        return;
+    };
+    for operation in paths.values_mut().filter_map(Value::as_object_mut) {
+        for parameter in operation
+            .values_mut()
+            .filter_map(|operation| operation["parameters"].as_array_mut())
+            .flatten()
+        {
+            if parameter["in"] == "header" {
+                if let Some(types) = parameter["schema"]["type"].as_array() {
+                    let types: Vec<Value> = types
+                        .iter()
+                        .filter(|kind| *kind != "null")
+                        .cloned()
+                        .collect();
+                    parameter["schema"]["type"] = match types.as_slice() {
+                        [only] => only.clone(),
+                        _ => Value::Array(types),
+                    };
+                }
+            }
+        }
+    }
 }
 
 /// Rust integer types reach the schema as `format: u-int8`, `int16`, … (utoipa's

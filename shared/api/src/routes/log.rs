@@ -59,7 +59,7 @@ pub async fn get_log(
     let limit = limit_in(page.limit, 50, 200)?;
     let record = load_record(&ctx, &id).await?;
     let viewer = identify(&record, bearer.token())?.viewer();
-    let entries = ctx.store.log(&id, page.after, limit).await?;
+    let entries = ctx.store.log(&id, page.after()?, limit).await?;
     let next_after = next_after(&entries, &record);
     let entries = entries
         .iter()
@@ -83,8 +83,22 @@ pub async fn get_log(
 /// A page of a list ordered by `seq`: the entries after `after`, at most `limit`.
 #[derive(Deserialize)]
 pub struct PageParams {
-    after: Option<u64>,
+    /// Signed as the contract states it (`int64`, minimum 0): a larger number is refused
+    /// like any other bad value, and a negative one by [`PageParams::after`].
+    after: Option<i64>,
     limit: Option<u32>,
+}
+
+impl PageParams {
+    /// The `after` to read from, checked.
+    fn after(&self) -> Result<Option<u64>, ApiError> {
+        match self.after {
+            Some(after) if after < 0 => Err(ApiError::BadRequest(
+                "after must be a non-negative integer".into(),
+            )),
+            after => Ok(after.map(|after| after as u64)),
+        }
+    }
 }
 
 /// The `after` of the next page: the last entry's seq, unless it is the log's last.
@@ -125,7 +139,7 @@ pub async fn get_audit(
 ) -> Result<Reply, ApiError> {
     let limit = limit_in(page.limit, 200, MAX_AUDIT_PAGE)?;
     let record = load_record(&ctx, &id).await?;
-    let entries = ctx.store.log(&id, page.after, limit).await?;
+    let entries = ctx.store.log(&id, page.after()?, limit).await?;
     let next_after = next_after(&entries, &record);
     let finished = record.status == Status::Finished;
     let entries = entries
