@@ -239,23 +239,33 @@ impl IfMatch {
                     .into(),
             )
         };
+        // `#entity-tag`: tags separated by commas and optional spaces; a tag's opaque part may
+        // itself hold commas, so the list is scanned, not split.
         let mut tags = Vec::new();
-        for tag in value.split(',') {
-            let tag = tag.trim();
-            let (weak, quoted) = match tag.strip_prefix("W/") {
-                Some(rest) => (true, rest),
-                None => (false, tag),
+        let mut rest = value;
+        loop {
+            let (weak, quoted) = match rest.strip_prefix("W/") {
+                Some(after) => (true, after),
+                None => (false, rest),
             };
-            let opaque = quoted
-                .strip_prefix('"')
-                .and_then(|rest| rest.strip_suffix('"'))
-                .filter(|opaque| {
-                    opaque
-                        .bytes()
-                        .all(|byte| byte == 0x21 || (0x23..=0x7e).contains(&byte))
-                })
-                .ok_or_else(malformed)?;
+            let inner = quoted.strip_prefix('"').ok_or_else(malformed)?;
+            let close = inner.find('"').ok_or_else(malformed)?;
+            let opaque = &inner[..close];
+            if !opaque
+                .bytes()
+                .all(|byte| byte == 0x21 || (0x23..=0x7e).contains(&byte))
+            {
+                return Err(malformed());
+            }
             tags.push((weak, opaque.to_string()));
+            rest = inner[close + 1..].trim_start_matches([' ', '\t']);
+            if rest.is_empty() {
+                break;
+            }
+            rest = rest
+                .strip_prefix(',')
+                .ok_or_else(malformed)?
+                .trim_start_matches([' ', '\t']);
         }
         Ok(IfMatch::Tags(tags))
     }
@@ -291,7 +301,9 @@ impl<S: Send + Sync> FromRequestParts<S> for IfMatch {
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
         match header(parts, "if-match")? {
+            // An empty field names no tag: no precondition, as if it were absent.
             None => Ok(IfMatch::Absent),
+            Some(value) if value.trim().is_empty() => Ok(IfMatch::Absent),
             Some(value) => IfMatch::parse(value),
         }
     }
@@ -344,12 +356,33 @@ mod tests {
         assert!(!weak.matches(5), "a weak tag never matches If-Match");
         let list = IfMatch::parse("W/\"5\", \"6\"").unwrap();
         assert!(list.matches(6) && !list.matches(5));
+        // An opaque tag may hold a comma; lists may have spaces around their commas.
+        let commas = IfMatch::parse("\",x\"  ,   W/\"y\" , \"\" ,\"9\"").unwrap();
+        assert!(commas.matches(9));
+        assert_eq!(
+            commas,
+            IfMatch::Tags(vec![
+                (false, ",x".into()),
+                (true, "y".into()),
+                (false, String::new()),
+                (false, "9".into())
+            ])
+        );
         assert!(IfMatch::parse("*").unwrap().matches(99));
     }
 
     #[test]
     fn malformed_if_match_is_refused() {
-        for value in ["5", "\"5", "W/5", "\"5\" \"6\"", "", "\"a b\""] {
+        for value in [
+            "5",
+            "\"5",
+            "W/5",
+            "\"5\" \"6\"",
+            "\"a b\"",
+            "null",
+            "\"5\",",
+            ",\"5\"",
+        ] {
             assert!(IfMatch::parse(value).is_err(), "{value:?}");
         }
     }

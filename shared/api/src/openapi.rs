@@ -186,7 +186,7 @@ fn headers_are_never_null(doc: &mut Value) {
     for operation in paths.values_mut().filter_map(Value::as_object_mut) {
         for parameter in operation
             .values_mut()
-            .filter_map(|operation| operation["parameters"].as_array_mut())
+            .filter_map(|operation| operation.get_mut("parameters")?.as_array_mut())
             .flatten()
         {
             if parameter["in"] == "header" {
