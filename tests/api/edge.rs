@@ -1,6 +1,7 @@
 //! The edge around every route: request ids, the HTTP details of preconditions and
 //! authentication, strict paths, and CORS for browser front-ends on other origins.
 
+use crate::first_action;
 use api_tests::{spawn_app, Reply, TestApp};
 use serde_json::json;
 use std::sync::Arc;
@@ -24,20 +25,6 @@ async fn seller(app: &TestApp) -> (String, String, u64) {
     let seat = envelope["to_act"][0].as_u64().expect("someone acts") as usize;
     let version = envelope["version"].as_u64().expect("a version");
     (game.id, game.tokens[seat].clone(), version)
-}
-
-/// The first concrete legal action of the holder of `token`.
-async fn first_action(app: &TestApp, id: &str, token: &str) -> serde_json::Value {
-    let legal = app
-        .get(&format!("/v1/games/{id}/legal-actions"), Some(token))
-        .await
-        .json();
-    legal["actions"]
-        .as_array()
-        .expect("actions")
-        .iter()
-        .find_map(|entry| entry.get("action").cloned())
-        .expect("a concrete action")
 }
 
 #[tokio::test]

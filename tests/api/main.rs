@@ -34,3 +34,27 @@ pub fn options_for(ruleset: &str, seats: u8) -> serde_json::Value {
     }
     options
 }
+
+/// A started game of `ruleset` at its fewest seats (at least three), with the test options.
+pub async fn start_small(
+    app: &api_tests::TestApp,
+    ruleset: &dyn game_core::DynRuleset,
+) -> api_tests::StartedGame {
+    let seats = ruleset.seat_range().0.max(3);
+    app.start_game(ruleset.id(), seats, options_for(ruleset.id(), seats))
+        .await
+}
+
+/// The first complete action among the legal actions of the holder of `token`.
+pub async fn first_action(app: &api_tests::TestApp, id: &str, token: &str) -> serde_json::Value {
+    let legal = app
+        .get(&format!("/v1/games/{id}/legal-actions"), Some(token))
+        .await
+        .json();
+    legal["actions"]
+        .as_array()
+        .expect("actions")
+        .iter()
+        .find_map(|entry| entry.get("action").cloned())
+        .expect("a concrete action")
+}

@@ -2,7 +2,7 @@
 //! its ruleset still plays are served; a game of a retired version is refused with a clear
 //! problem on every route that needs the rules, changes nothing, and keeps its audit.
 
-use crate::options_for;
+use crate::start_small;
 use api_tests::{random_move, spawn_app, TestApp};
 
 /// Rewrites the rules version stored with game `id` (what an older release recorded).
@@ -27,10 +27,7 @@ async fn set_rules_version(app: &TestApp, id: &str, version: u32) {
 async fn new_games_record_the_current_rules_version() {
     let app = spawn_app().await;
     for ruleset in api::registry().iter() {
-        let seats = ruleset.seat_range().0.max(3);
-        let game = app
-            .start_game(ruleset.id(), seats, options_for(ruleset.id(), seats))
-            .await;
+        let game = start_small(&app, ruleset).await;
         let envelope = app
             .get(&format!("/v1/games/{}", game.id), None)
             .await
@@ -52,10 +49,7 @@ async fn a_game_of_every_served_rules_version_plays_on() {
             .collect();
         assert!(served.contains(&ruleset.rules_version()));
         for version in served {
-            let seats = ruleset.seat_range().0.max(3);
-            let game = app
-                .start_game(ruleset.id(), seats, options_for(ruleset.id(), seats))
-                .await;
+            let game = start_small(&app, ruleset).await;
             set_rules_version(&app, &game.id, version).await;
             let envelope = app.get(&format!("/v1/games/{}", game.id), None).await;
             assert_eq!(envelope.status, 200, "{}", envelope.text());

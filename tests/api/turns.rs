@@ -1,7 +1,7 @@
 //! Turn order across the five games: a move by a seat the game is not waiting for is a 409
 //! with a code of the one turn-order family (docs/api.md), and the deal itself is in the log.
 
-use crate::options_for;
+use crate::{first_action, start_small};
 use api_tests::{random_move, spawn_app};
 use serde_json::Value;
 
@@ -24,10 +24,7 @@ const ANY_TIME: &[&str] = &["buy_back"];
 async fn a_move_out_of_turn_is_a_409_of_the_turn_family_in_every_ruleset() {
     let app = spawn_app().await;
     for ruleset in api::registry().iter() {
-        let seats = ruleset.seat_range().0.max(3);
-        let game = app
-            .start_game(ruleset.id(), seats, options_for(ruleset.id(), seats))
-            .await;
+        let game = start_small(&app, ruleset).await;
         let mut refused = 0;
         for step in 0..60u64 {
             let envelope = app
@@ -43,7 +40,7 @@ async fn a_move_out_of_turn_is_a_409_of_the_turn_family_in_every_ruleset() {
                 .iter()
                 .filter_map(Value::as_u64)
                 .collect();
-            let idle = (0..u64::from(seats)).find(|seat| !to_act.contains(seat));
+            let idle = (0..game.tokens.len() as u64).find(|seat| !to_act.contains(seat));
             if let Some(idle) = idle {
                 let actor = &game.tokens[to_act[0] as usize];
                 let legal = app
@@ -113,10 +110,7 @@ async fn deal_seen_by(app: &api_tests::TestApp, id: &str, token: Option<&str>) -
 async fn the_deal_is_logged_and_each_seat_sees_its_own_hand() {
     let app = spawn_app().await;
     for ruleset in api::registry().iter() {
-        let seats = ruleset.seat_range().0.max(3);
-        let game = app
-            .start_game(ruleset.id(), seats, options_for(ruleset.id(), seats))
-            .await;
+        let game = start_small(&app, ruleset).await;
         let public = deal_seen_by(&app, &game.id, None).await;
         assert!(
             !public.is_empty(),
@@ -155,26 +149,14 @@ async fn the_deal_is_logged_and_each_seat_sees_its_own_hand() {
 async fn a_moves_answer_says_who_acts_next_as_the_game_does() {
     let app = spawn_app().await;
     for ruleset in api::registry().iter() {
-        let seats = ruleset.seat_range().0.max(3);
-        let game = app
-            .start_game(ruleset.id(), seats, options_for(ruleset.id(), seats))
-            .await;
+        let game = start_small(&app, ruleset).await;
         let envelope = app
             .get(&format!("/v1/games/{}", game.id), None)
             .await
             .json();
         let seat = envelope["to_act"][0].as_u64().expect("someone acts") as usize;
         let token = &game.tokens[seat];
-        let legal = app
-            .get(&format!("/v1/games/{}/legal-actions", game.id), Some(token))
-            .await
-            .json();
-        let action = legal["actions"]
-            .as_array()
-            .expect("actions")
-            .iter()
-            .find_map(|entry| entry.get("action").cloned())
-            .expect("a concrete action");
+        let action = first_action(&app, &game.id, token).await;
         let reply = app
             .post(
                 &format!("/v1/games/{}/actions", game.id),
