@@ -13,7 +13,7 @@ async fn an_active_games_audit_hides_the_secret_and_state_hashes() {
     let reply = app.full_audit(&game.id).await;
     assert_eq!(reply.status, 200);
     let audit: Audit = serde_json::from_slice(&reply.body).expect("an audit");
-    assert_eq!(audit.status, "active");
+    assert_eq!(audit.status, api::dto::GameStatus::Active);
     assert_eq!(audit.seed_commitment, game.seed_commitment);
     assert_eq!(audit.server_secret, None);
     assert_eq!(audit.entropies, None);
@@ -238,7 +238,7 @@ async fn a_legacy_scheme_game_plays_on_and_its_audit_verifies() {
     let audit: Audit =
         serde_json::from_slice(&app.get(&format!("/v1/games/{id}/audit"), None).await.body)
             .expect("audit");
-    assert_eq!(audit.status, "finished");
+    assert_eq!(audit.status, api::dto::GameStatus::Finished);
     assert_eq!(audit.seed_scheme, SeedScheme::V1);
     let registry = api::registry();
     assert!(verify(&registry, &audit).is_ok());

@@ -158,6 +158,35 @@ async fn repeating_an_idempotency_key_returns_the_first_response() {
         );
     }
     assert_eq!(app.record(&game.id).await.version, version);
+    assert_eq!(
+        first.header("idempotent-replay"),
+        None,
+        "the first response is no replay"
+    );
+
+    // The same key with another action is refused, not answered with the first move's
+    // response; the same action spelled with its keys in another order is the same request.
+    let other = app
+        .post(
+            &path,
+            Some(&game.tokens[committer]),
+            &json!({"action": {"type": "commit_card", "card": "pass"}}),
+            &[("idempotency-key", "move-1")],
+        )
+        .await;
+    assert_eq!(other.status, 422, "{}", other.text());
+    assert_eq!(other.json()["code"], "idempotency-key-reused");
+    let reordered = app
+        .post(
+            &path,
+            Some(&game.tokens[committer]),
+            &json!({"action": {"card": "purchase", "type": "commit_card"}}),
+            &[("idempotency-key", "move-1")],
+        )
+        .await;
+    assert_eq!(reordered.status, 200, "{}", reordered.text());
+    assert_eq!(reordered.header("idempotent-replay"), Some("true"));
+    assert_eq!(app.record(&game.id).await.version, version);
 
     // Without the key the same move is a new (refused) request.
     let again = app

@@ -61,3 +61,44 @@ async fn the_audit_comes_in_pages_that_join_into_the_whole_log() {
         assert_eq!(problem["code"], "malformed-request");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_pages_with_after_and_next_after_like_every_list() {
+    let app = spawn_app().await;
+    let mut created = Vec::new();
+    for _ in 0..5 {
+        let reply = app
+            .post(
+                "/v1/games",
+                None,
+                &serde_json::json!({"ruleset": "tulipmania-1637", "seats": 3}),
+                &[],
+            )
+            .await;
+        assert_eq!(reply.status, 201, "{}", reply.text());
+        created.push(reply.json()["id"].as_str().unwrap().to_string());
+    }
+    let mut listed = Vec::new();
+    let mut after: Option<String> = None;
+    loop {
+        let query = after.map_or(String::new(), |after| format!("&after={after}"));
+        let page = app.get(&format!("/v1/games?limit=2{query}"), None).await;
+        assert_eq!(page.status, 200, "{}", page.text());
+        let page = page.json();
+        listed.extend(
+            page["games"]
+                .as_array()
+                .expect("games")
+                .iter()
+                .map(|game| game["id"].as_str().unwrap().to_string()),
+        );
+        match page["next_after"].as_str() {
+            Some(next) => after = Some(next.to_string()),
+            None => break,
+        }
+    }
+    let mine: Vec<&String> = listed.iter().filter(|id| created.contains(id)).collect();
+    assert_eq!(mine.len(), 5, "every open game once: {listed:?}");
+    let old = app.get("/v1/games?cursor=1.g_x", None).await;
+    assert_eq!(old.status, 400, "the old parameter name is refused, not ignored");
+}

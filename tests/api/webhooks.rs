@@ -297,7 +297,7 @@ async fn notifications_survive_a_receiver_outage_and_a_server_restart() {
     let app = spawn_app_at(&db, config).await;
     let store = app.store.clone();
     let hook_id = admin["id"].as_str().unwrap().to_string();
-    let pending = store.messages(&id, &hook_id, 100).await.unwrap();
+    let pending = store.messages(&id, &hook_id, None, 100).await.unwrap().messages;
     assert_eq!(
         pending.len(),
         6,
@@ -328,9 +328,10 @@ async fn notifications_survive_a_receiver_outage_and_a_server_restart() {
         .map(|r| r.id.clone())
         .collect();
     let queued: BTreeSet<String> = store
-        .messages(&id, &hook_id, 100)
+        .messages(&id, &hook_id, None, 100)
         .await
         .unwrap()
+        .messages
         .into_iter()
         .map(|m| m.id)
         .collect();
@@ -360,7 +361,7 @@ async fn notifications_survive_a_receiver_outage_and_a_server_restart() {
             .collect::<Vec<_>>(),
     );
     tokio::time::sleep(Duration::from_millis(200)).await;
-    let messages = store.messages(&id, &hook_id, 100).await.unwrap();
+    let messages = store.messages(&id, &hook_id, None, 100).await.unwrap().messages;
     assert!(messages
         .iter()
         .all(|m| m.status == store::DeliveryStatus::Delivered));
@@ -593,5 +594,66 @@ async fn subscriptions_are_private_capped_and_deletable() {
     assert_eq!(wrong_method.status, 405);
     assert_eq!(wrong_method.header("allow"), Some("DELETE"));
     drop(app);
+    remove_db(&db);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deliveries_come_in_pages_newest_first_like_every_list() {
+    let receiver = Receiver::start().await;
+    let db = temp_db("webhooks-pages");
+    let app = spawn_app_at(&db, test_config()).await;
+    let mut game = open_game(&app).await;
+    let id = game.id.clone();
+    let admin = subscribe(
+        &app,
+        &id,
+        &game.admin_token,
+        &receiver.url("/admin"),
+        Some(json!(["action"])),
+    )
+    .await;
+    game.tokens.push(claim(&app, &id, SEATS - 1).await);
+    for salt in 0..5 {
+        random_move(&app, &game, 3, salt).await.expect("a move");
+    }
+    let hook_id = admin["id"].as_str().unwrap();
+    let path = format!("/v1/games/{id}/webhooks/{hook_id}/deliveries");
+    let whole = app.get(&path, Some(&game.admin_token)).await.json();
+    let whole: Vec<String> = whole["deliveries"]
+        .as_array()
+        .expect("deliveries")
+        .iter()
+        .map(|delivery| delivery["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(whole.len(), 5, "one `action` notification per move");
+
+    let mut paged = Vec::new();
+    let mut after: Option<String> = None;
+    loop {
+        let query = after.map_or(String::new(), |after| format!("&after={after}"));
+        let page = app
+            .get(&format!("{path}?limit=2{query}"), Some(&game.admin_token))
+            .await;
+        assert_eq!(page.status, 200, "{}", page.text());
+        let page = page.json();
+        let deliveries = page["deliveries"].as_array().expect("deliveries");
+        assert!(deliveries.len() <= 2);
+        paged.extend(
+            deliveries
+                .iter()
+                .map(|delivery| delivery["id"].as_str().unwrap().to_string()),
+        );
+        match page["next_after"].as_str() {
+            Some(next) => after = Some(next.to_string()),
+            None => break,
+        }
+    }
+    assert_eq!(paged, whole, "pages of 2 join into the whole list, in order");
+
+    let bad = app
+        .get(&format!("{path}?after=nonsense"), Some(&game.admin_token))
+        .await;
+    assert_eq!(bad.status, 400, "{}", bad.text());
+    assert_eq!(bad.json()["code"], "malformed-request");
     remove_db(&db);
 }

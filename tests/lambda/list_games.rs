@@ -21,7 +21,7 @@ async fn list_games_pages_the_lobby_by_the_query_string() {
         "limit=2: {body}"
     );
     assert!(
-        body["next_cursor"].is_string(),
+        body["next_after"].is_string(),
         "a third game remains: {body}"
     );
 }

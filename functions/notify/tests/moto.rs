@@ -112,9 +112,10 @@ impl World {
     /// The subscription's notifications as stored, newest first.
     async fn messages(&self) -> Vec<OutboxMessage> {
         self.store
-            .messages(&self.game.id, &self.hook, 10)
+            .messages(&self.game.id, &self.hook, None, 10)
             .await
             .expect("the outbox is readable")
+            .messages
     }
 
     /// The table's stream so far, as the Lambda event a stream event source would deliver.

@@ -191,8 +191,8 @@ pub struct Audit {
     pub ruleset: String,
     /// The rules version the game was played under.
     pub rules_version: u32,
-    /// `open`, `active` or `finished`.
-    pub status: String,
+    /// Where the game is in its life.
+    pub status: crate::dto::GameStatus,
     /// Number of seats.
     pub seats: u8,
     /// The options the game was created with (normalised).
@@ -282,7 +282,7 @@ pub struct Verified {
 /// the setup and every action with the stream of its entry, and compares every event list and
 /// state hash, then the outcome.
 pub fn verify(registry: &Registry, audit: &Audit) -> Result<Verified, VerifyError> {
-    if audit.status != "finished" {
+    if audit.status != crate::dto::GameStatus::Finished {
         return Err(VerifyError::NotFinished);
     }
     let secret_hex = audit
@@ -428,7 +428,7 @@ mod tests {
             id: "g_0123456789abcdefghij".into(),
             ruleset: ruleset.id().into(),
             rules_version: ruleset.rules_version(),
-            status: "finished".into(),
+            status: crate::dto::GameStatus::Finished,
             seats: 3,
             options,
             seed_commitment: commitment_of(&secret),

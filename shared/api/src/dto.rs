@@ -4,22 +4,58 @@
 //! events); the OpenAPI document narrows them to the `anyOf` of every game's schema.
 
 use game_core::Outcome;
+use store::Status;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
+/// Where a game is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum GameStatus {
+    /// Waiting for seats to be claimed.
+    Open,
+    /// Being played.
+    Active,
+    /// Over; the audit reveals the secret.
+    Finished,
+}
+
+impl From<Status> for GameStatus {
+    fn from(status: Status) -> Self {
+        match status {
+            Status::Open => GameStatus::Open,
+            Status::Active => GameStatus::Active,
+            Status::Finished => GameStatus::Finished,
+        }
+    }
+}
+
+/// A seat count that needs options other than the defaults.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct SeatCountWithOptions {
+    /// The seat count.
+    pub seats: u8,
+    /// Options that make it playable (merge them into the game's `options`).
+    #[schema(value_type = Object)]
+    pub options: Value,
+}
+
 /// A game the server can host.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct RulesetInfo {
     /// The ruleset id to create games with.
     #[schema(example = "tulipmania-1637")]
     pub id: String,
     /// The game's name.
     pub name: String,
-    /// The fewest seats.
+    /// The fewest seats with the default options.
     pub min_seats: u8,
-    /// The most seats.
+    /// The most seats with the default options.
     pub max_seats: u8,
+    /// Seat counts outside `min_seats`..`max_seats` that the ruleset plays only with certain
+    /// options (empty for most rulesets).
+    pub seats_with_options: Vec<SeatCountWithOptions>,
     /// Bumped whenever a change would alter the replay of a recorded game.
     pub rules_version: u32,
     /// A JSON Schema of the `options` object accepted by `POST /v1/games`.
@@ -28,7 +64,7 @@ pub struct RulesetInfo {
 }
 
 /// The rulesets on offer.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct RulesetList {
     /// Every ruleset.
     pub rulesets: Vec<RulesetInfo>,
@@ -64,7 +100,7 @@ pub struct CreatedGame {
     /// Number of seats.
     pub seats: u8,
     /// Always `open`.
-    pub status: String,
+    pub status: GameStatus,
     /// The record version (the `ETag`).
     pub version: u64,
     /// The admin token (`bt_admin_…`): keep it, it is never shown again.
@@ -102,7 +138,7 @@ pub struct ClaimedSeat {
     /// The seat's token (`bt_seat_…`): keep it, it is never shown again.
     pub player_token: String,
     /// The game's status after the claim (`active` once every seat is taken).
-    pub status: String,
+    pub status: GameStatus,
     /// The record version after the claim.
     pub version: u64,
 }
@@ -134,8 +170,8 @@ pub struct GameEnvelope {
     pub ruleset: String,
     /// The rules version.
     pub rules_version: u32,
-    /// `open`, `active` or `finished`.
-    pub status: String,
+    /// Where the game is in its life.
+    pub status: GameStatus,
     /// The record version, also sent as `ETag`.
     pub version: u64,
     /// Every seat.
@@ -179,13 +215,15 @@ pub struct GameSummary {
 pub struct GameList {
     /// Open games, oldest first.
     pub games: Vec<GameSummary>,
-    /// Pass as `cursor` to get the next page; null on the last page.
-    pub next_cursor: Option<String>,
+    /// Pass as `after` to get the next page; null on the last page.
+    pub next_after: Option<String>,
 }
 
 /// The caller's legal actions.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct LegalActions {
+    /// The game's ruleset (tells which actions these are).
+    pub ruleset: String,
     /// The version these actions are legal at (use it as `If-Match`).
     pub version: u64,
     /// The caller's seat.
@@ -208,6 +246,8 @@ pub struct SubmitAction {
 /// An accepted move.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ActionResult {
+    /// The game's ruleset (tells which view and events these are).
+    pub ruleset: String,
     /// The record version after the move.
     pub version: u64,
     /// The move's position in the log.
@@ -219,7 +259,7 @@ pub struct ActionResult {
     #[schema(value_type = Object)]
     pub view: Value,
     /// `active`, or `finished` if the move ended the game.
-    pub status: String,
+    pub status: GameStatus,
     /// Seats with at least one legal action after the move.
     pub to_act: Vec<u8>,
     /// Seats the game is waiting on after the move.
@@ -248,6 +288,8 @@ pub struct LogItem {
 /// A page of the log.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct LogPage {
+    /// The game's ruleset (tells which actions and events these are).
+    pub ruleset: String,
     /// Entries in order.
     pub entries: Vec<LogItem>,
     /// Pass as `after` to get the next page; null when there are no more entries now.
@@ -267,6 +309,13 @@ pub enum WebhookEvent {
 }
 
 impl WebhookEvent {
+    /// The type named `name` in payloads and the store.
+    pub fn parse(name: &str) -> Option<WebhookEvent> {
+        [WebhookEvent::Turn, WebhookEvent::Action, WebhookEvent::Finished]
+            .into_iter()
+            .find(|event| event.as_str() == name)
+    }
+
     /// The type as sent in payloads.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -325,6 +374,20 @@ pub struct WebhookList {
     pub webhooks: Vec<Webhook>,
 }
 
+/// Where a notification is in its delivery.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DeliveryStatus {
+    /// Not delivered yet; another attempt is due.
+    Pending,
+    /// The receiver answered 2xx.
+    Delivered,
+    /// The attempts were used up, or the receiver answered 410 Gone.
+    Failed,
+    /// The subscription was deleted or disabled first.
+    Cancelled,
+}
+
 /// One delivery attempt.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct DeliveryAttempt {
@@ -345,10 +408,9 @@ pub struct Delivery {
     pub id: String,
     /// The notification type.
     #[serde(rename = "type")]
-    pub kind: String,
-    /// `pending`, `delivered`, `failed` (attempts used up, or 410 Gone) or `cancelled`
-    /// (subscription deleted or disabled first).
-    pub status: String,
+    pub kind: WebhookEvent,
+    /// Where the notification is in its delivery.
+    pub status: DeliveryStatus,
     /// RFC 3339: when the move that caused it was committed.
     pub created_at: String,
     /// The attempts so far, oldest first.
@@ -362,4 +424,85 @@ pub struct Delivery {
 pub struct DeliveryList {
     /// Newest first.
     pub deliveries: Vec<Delivery>,
+    /// Pass as `after` to get the next (older) page; null on the last page.
+    pub next_after: Option<String>,
+}
+
+/// The `data` of a `turn` notification: the game now waits on the subscribing seat.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TurnData {
+    /// The game id.
+    pub game_id: String,
+    /// The ruleset id (tells which view this is).
+    pub ruleset: String,
+    /// The record version that started the turn (use it as `If-Match`).
+    pub version: u64,
+    /// The subscribing seat, whose turn it is.
+    pub seat: u8,
+    /// The log entry that started the turn.
+    pub seq: u64,
+    /// Seats with at least one legal action now.
+    pub to_act: Vec<u8>,
+    /// Seats the game is waiting on.
+    pub waiting_on: Vec<u8>,
+    /// The seat's view, as `GET /v1/games/{id}` with its token shows it at this version.
+    #[schema(value_type = Object)]
+    pub view: Value,
+}
+
+/// The `data` of an `action` notification (admin subscriptions): a move was made. Public
+/// information only.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ActionData {
+    /// The game id.
+    pub game_id: String,
+    /// The ruleset id (tells which action and events these are).
+    pub ruleset: String,
+    /// The record version after the move.
+    pub version: u64,
+    /// The move's position in the log.
+    pub seq: u64,
+    /// The seat that moved.
+    pub seat: u8,
+    /// The action, or null when it is hidden from spectators (a sealed choice).
+    #[schema(value_type = Object, nullable)]
+    pub action: Value,
+    /// The move's public events.
+    #[schema(value_type = Vec<Object>)]
+    pub events: Vec<Value>,
+    /// The game's status after the move.
+    pub status: GameStatus,
+    /// Seats with at least one legal action after the move.
+    pub to_act: Vec<u8>,
+}
+
+/// The `data` of a `finished` notification: the game is over.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FinishedData {
+    /// The game id.
+    pub game_id: String,
+    /// The ruleset id (tells which view this is).
+    pub ruleset: String,
+    /// The record version of the finished game.
+    pub version: u64,
+    /// The subscribing seat; absent in the admin's notification.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seat: Option<u8>,
+    /// The result.
+    pub outcome: Outcome,
+    /// The final view: the seat's, or the spectator's for the admin.
+    #[schema(value_type = Object)]
+    pub view: Value,
+}
+
+/// The body of every notification, in the shape Standard Webhooks recommends.
+#[derive(Debug, Serialize)]
+pub struct Notification<D> {
+    /// `turn`, `action` or `finished`.
+    #[serde(rename = "type")]
+    pub kind: WebhookEvent,
+    /// When the move that caused it was committed (RFC 3339).
+    pub timestamp: String,
+    /// What happened.
+    pub data: D,
 }

@@ -169,13 +169,52 @@ impl From<store::StoreError> for ApiError {
     fn from(error: store::StoreError) -> Self {
         match error {
             store::StoreError::BadCursor => {
-                ApiError::BadRequest("the cursor is not one this server handed out".into())
+                ApiError::BadRequest("`after` is not a position this server handed out".into())
             }
             store::StoreError::NotFound(_) => ApiError::GameNotFound,
             other => ApiError::Internal(other.to_string()),
         }
     }
 }
+
+/// Every problem `code` the API itself answers with (the games add their rule codes): the
+/// contract publishes them, with the games', as the enum of `Problem.code`.
+pub const API_CODES: &[&str] = &[
+    // Fixed by the variant (see `ApiError::code`).
+    "malformed-request",
+    "unauthorized",
+    "forbidden",
+    "game-not-found",
+    "seat-not-found",
+    "route-not-found",
+    "webhook-not-found",
+    "method-not-allowed",
+    "timeout",
+    "stale-version",
+    "rules-version-retired",
+    "payload-too-large",
+    "unsupported-media-type",
+    "internal",
+    // Conflicts and refusals raised by the routes.
+    "game-not-active",
+    "game-not-open",
+    "game-over",
+    "seat-taken",
+    "version-conflict",
+    "entropy-too-long",
+    "invalid-name",
+    "unknown-ruleset",
+    "invalid-options",
+    "bad-seat-count",
+    "wrong-ruleset",
+    "idempotency-key-reused",
+    "too-many-webhooks",
+    "event-not-allowed",
+    "invalid-events",
+    "invalid-webhook-url",
+    "forbidden-webhook-url",
+    "unresolvable-webhook-url",
+];
 
 /// `kebab-case-code` → `Kebab case code`.
 fn title_of(code: &str) -> String {
@@ -234,5 +273,53 @@ impl axum::response::IntoResponse for ApiError {
         let mut response = status.into_response();
         response.extensions_mut().insert(PendingProblem(problem));
         response
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::API_CODES;
+
+    /// Every code literal the API's sources raise a problem with (`conflict("…"`,
+    /// `unprocessable("…"`, `code: "…"` and the arms of `ApiError::code`) is in [`API_CODES`],
+    /// so the contract's enum of codes cannot miss one.
+    #[test]
+    fn every_code_the_sources_raise_is_listed() {
+        let sources = [
+            include_str!("error.rs"),
+            include_str!("routes/actions.rs"),
+            include_str!("routes/games.rs"),
+            include_str!("routes/log.rs"),
+            include_str!("routes/mod.rs"),
+            include_str!("routes/rulesets.rs"),
+            include_str!("routes/seats.rs"),
+            include_str!("routes/webhooks.rs"),
+            include_str!("webhooks/url.rs"),
+            include_str!("http.rs"),
+            include_str!("edge.rs"),
+        ];
+        let mut found = Vec::new();
+        for source in sources {
+            let source = source.split("#[cfg(test)]").next().unwrap_or(source);
+            for opener in ["conflict(", "unprocessable(", "code: \"", "=> \""] {
+                for (at, _) in source.match_indices(opener) {
+                    let rest = source[at + opener.len()..].trim_start();
+                    let rest = rest.strip_prefix('"').unwrap_or(rest);
+                    let code: String = rest
+                        .chars()
+                        .take_while(|c| c.is_ascii_lowercase() || *c == '-')
+                        .collect();
+                    let closed = rest[code.len()..].starts_with('"');
+                    let words_ok = code.contains('-') || opener != "=> \"";
+                    if closed && !code.is_empty() && words_ok {
+                        found.push(code);
+                    }
+                }
+            }
+        }
+        assert!(found.len() > 20, "the scan finds the codes: {found:?}");
+        for code in &found {
+            assert!(API_CODES.contains(&code.as_str()), "`{code}` is raised but not in API_CODES");
+        }
     }
 }

@@ -59,6 +59,8 @@ pub struct AppCtx {
     pub registry: Registry,
     /// The OpenAPI document, built once.
     pub openapi_json: serde_json::Value,
+    /// What `GET /v1/rulesets` answers, built once.
+    pub rulesets: dto::RulesetList,
     /// Webhook policy (dev mode, retries) and the delivery worker's wake-up signal.
     pub webhooks: webhooks::WebhookConfig,
 }
@@ -68,10 +70,12 @@ impl AppCtx {
     pub fn new(store: Arc<dyn GameStore>) -> AppCtx {
         let registry = registry();
         let openapi_json = openapi::spec(&registry);
+        let rulesets = routes::rulesets::ruleset_list(&registry);
         AppCtx {
             store,
             registry,
             openapi_json,
+            rulesets,
             webhooks: webhooks::WebhookConfig::default(),
         }
     }

@@ -23,7 +23,9 @@ use utoipa::{Modify, OpenApi};
         dto::GameList, dto::LegalActions, dto::SubmitAction, dto::ActionResult, dto::LogItem,
         dto::LogPage, audit::Audit, audit::AuditEntry, game_core::Outcome, dto::WebhookEvent,
         dto::CreateWebhook, dto::Webhook, dto::CreatedWebhook, dto::WebhookList,
-        dto::DeliveryAttempt, dto::Delivery, dto::DeliveryList,
+        dto::DeliveryAttempt, dto::Delivery, dto::DeliveryList, dto::GameStatus,
+        dto::DeliveryStatus, dto::SeatCountWithOptions, dto::TurnData, dto::ActionData,
+        dto::FinishedData,
     )),
     modifiers(&BearerAuth),
     tags(
@@ -59,74 +61,69 @@ fn schema_ref(name: &str) -> Value {
     json!({ "$ref": format!("#/components/schemas/{name}") })
 }
 
+/// The names of one ruleset's schemas: its prefix (`tulipmania`) and id (`tulipmania-1637`).
+struct Game {
+    id: String,
+    prefix: String,
+}
+
+impl Game {
+    /// The reference to this game's schema `name` (`tulipmania.View`).
+    fn schema(&self, name: &str) -> Value {
+        schema_ref(&self.name(name))
+    }
+
+    fn name(&self, name: &str) -> String {
+        format!("{}.{name}", self.prefix)
+    }
+}
+
 /// The complete OpenAPI document as JSON.
 pub fn spec(registry: &Registry) -> Value {
     // The paths come from the one route list ([`crate::api_routes`]).
     let (_, openapi) = crate::api_routes().split_for_parts();
     let mut doc = serde_json::to_value(openapi).expect("the OpenAPI document serializes");
-    let mut options = Vec::new();
-    let mut actions = Vec::new();
-    let mut views = Vec::new();
-    let mut events = Vec::new();
+    let mut games = Vec::new();
     let schemas = doc["components"]["schemas"]
         .as_object_mut()
         .expect("components.schemas exists");
     for ruleset in registry.iter() {
         let game = ruleset.schemas();
+        let prefix = game
+            .action
+            .0
+            .split_once('.')
+            .map_or(game.action.0.as_str(), |(prefix, _)| prefix)
+            .to_string();
         for (name, schema) in game.components.into_iter().chain([
-            game.options.clone(),
-            game.action.clone(),
-            game.view.clone(),
-            game.event.clone(),
+            game.options,
+            game.action,
+            game.view,
+            game.event,
         ]) {
             schemas.insert(
                 name,
                 serde_json::to_value(schema).expect("schemas serialize"),
             );
         }
-        options.push(schema_ref(&game.options.0));
-        actions.push(schema_ref(&game.action.0));
-        views.push(schema_ref(&game.view.0));
-        events.push(schema_ref(&game.event.0));
+        games.push(Game {
+            id: ruleset.id().to_string(),
+            prefix,
+        });
     }
-    let any_of = |refs: &[Value], description: &str, nullable: bool| {
-        let mut any_of = refs.to_vec();
-        if nullable {
-            any_of.push(json!({"type": "null"}));
-        }
-        json!({ "anyOf": any_of, "description": description })
-    };
-    // One variant per ruleset, so the schema states each ruleset's seat range and options.
-    let variants: Vec<Value> = registry
-        .iter()
-        .zip(&options)
-        .map(|(ruleset, options_ref)| {
-            let (min_seats, max_seats) = ruleset.seat_range();
-            json!({
-                "type": "object",
-                "title": ruleset.id(),
-                "required": ["ruleset", "seats"],
-                "additionalProperties": false,
-                "properties": {
-                    "ruleset": {"type": "string", "const": ruleset.id(), "description": "the ruleset id (see `GET /v1/rulesets`)"},
-                    "seats": {"type": "integer", "minimum": min_seats, "maximum": max_seats, "description": "number of seats"},
-                    "options": {"anyOf": [options_ref, {"type": "null"}], "description": "the ruleset's options; omitted fields take their defaults"},
-                    "invite_only": {"type": "boolean", "description": "when true, only the admin may claim seats and the game is not listed in the lobby"}
-                }
-            })
-        })
-        .collect();
-    schemas["CreateGame"] =
-        json!({"description": "Create a game of one ruleset.", "oneOf": variants});
-    // Actions are internally tagged enums that refuse unknown fields: say so per variant.
-    for action in &actions {
-        let name = action["$ref"]
-            .as_str()
-            .unwrap_or_default()
-            .trim_start_matches("#/components/schemas/")
-            .to_string();
+    let rulesets = crate::routes::rulesets::ruleset_list(registry);
+    schemas.insert(
+        "CreateGame".into(),
+        create_game(&games, &rulesets, schemas),
+    );
+    shared_schemas(schemas, registry);
+    // Every response and notification that carries a game's JSON is one variant per ruleset,
+    // told apart by its `ruleset` property, so a client narrows the view, actions and events
+    // by testing `ruleset`.
+    for game in &games {
+        // Actions are internally tagged enums that refuse unknown fields: say so per variant.
         let variants = schemas
-            .get_mut(&name)
+            .get_mut(&game.name("Action"))
             .and_then(|schema| schema.get_mut("oneOf"))
             .and_then(Value::as_array_mut);
         for variant in variants.into_iter().flatten() {
@@ -134,46 +131,396 @@ pub fn spec(registry: &Registry) -> Value {
                 variant["additionalProperties"] = Value::Bool(false);
             }
         }
+        let view = game.schema("View");
+        let action = game.schema("Action");
+        let events = json!({"type": "array", "items": game.schema("Event")});
+        let maybe = |schema: &Value| json!({"anyOf": [schema, {"type": "null"}]});
+        schemas.insert(
+            game.name("LegalMove"),
+            json!({
+                "type": "object",
+                "description": "A complete action: submit it as it is.",
+                "required": ["action"],
+                "additionalProperties": false,
+                "properties": {"action": action},
+            }),
+        );
+        let specialised: [(&str, Vec<(&str, Value)>); 9] = [
+            ("GameEnvelope", vec![("view", maybe(&view))]),
+            (
+                "ActionResult",
+                vec![("view", view.clone()), ("events", events.clone())],
+            ),
+            (
+                "LegalActions",
+                vec![(
+                    "actions",
+                    json!({"type": "array", "items": {"oneOf": [
+                        game.schema("LegalMove"),
+                        schema_ref("LegalActionFamily"),
+                    ]}}),
+                )],
+            ),
+            (
+                "LogItem",
+                vec![("action", maybe(&action)), ("events", events.clone())],
+            ),
+            (
+                "LogPage",
+                vec![(
+                    "entries",
+                    json!({"type": "array", "items": game.schema("LogItem")}),
+                )],
+            ),
+            (
+                "AuditEntry",
+                vec![
+                    ("action", maybe(&action)),
+                    (
+                        "events",
+                        json!({"type": "array", "items": {"anyOf": [
+                            game.schema("Event"),
+                            game.schema("LoggedEvent"),
+                        ]}}),
+                    ),
+                ],
+            ),
+            (
+                "Audit",
+                vec![
+                    ("options", game.schema("Options")),
+                    (
+                        "entries",
+                        json!({"type": "array", "items": game.schema("AuditEntry")}),
+                    ),
+                ],
+            ),
+            ("TurnData", vec![("view", view.clone())]),
+            ("FinishedData", vec![("view", view.clone())]),
+        ];
+        for (base, fields) in specialised {
+            let mut schema = schemas[base].clone();
+            for (field, value) in fields {
+                let description = schema["properties"][field]["description"].clone();
+                let mut value = value;
+                if let (Some(object), Value::String(_)) = (value.as_object_mut(), &description) {
+                    object.insert("description".into(), description);
+                }
+                schema["properties"][field] = value;
+            }
+            if schema["properties"].get("ruleset").is_some() {
+                schema["properties"]["ruleset"] =
+                    json!({"type": "string", "const": game.id, "description": "the ruleset id"});
+            }
+            schemas.insert(game.name(base), schema);
+        }
+        let mut action_data = schemas["ActionData"].clone();
+        action_data["properties"]["action"] = maybe(&action);
+        action_data["properties"]["events"] = events.clone();
+        action_data["properties"]["ruleset"] =
+            json!({"type": "string", "const": game.id, "description": "the ruleset id"});
+        schemas.insert(game.name("ActionData"), action_data);
+        schemas.insert(
+            game.name("LoggedEvent"),
+            json!({
+                "type": "object",
+                "description": "An event of a finished game's audit, with who could see it.",
+                "required": ["visibility", "event"],
+                "additionalProperties": false,
+                "properties": {
+                    "visibility": schema_ref("Visibility"),
+                    "event": game.schema("Event"),
+                },
+            }),
+        );
     }
+    for base in [
+        "GameEnvelope",
+        "ActionResult",
+        "LegalActions",
+        "LogPage",
+        "Audit",
+        "TurnData",
+        "ActionData",
+        "FinishedData",
+    ] {
+        let description = schemas[base]["description"].clone();
+        let refs: Vec<Value> = games.iter().map(|game| game.schema(base)).collect();
+        let mapping: Map<String, Value> = games
+            .iter()
+            .map(|game| {
+                (
+                    game.id.clone(),
+                    Value::String(format!("#/components/schemas/{}", game.name(base))),
+                )
+            })
+            .collect();
+        schemas.insert(
+            base.into(),
+            json!({
+                "description": description,
+                "oneOf": refs,
+                "discriminator": {"propertyName": "ruleset", "mapping": mapping},
+            }),
+        );
+    }
+    // Only their per-ruleset forms are used.
+    schemas.remove("LogItem");
+    schemas.remove("AuditEntry");
+    let actions: Vec<Value> = games.iter().map(|game| game.schema("Action")).collect();
+    schemas["SubmitAction"]["properties"]["action"] = json!({
+        "anyOf": actions,
+        "description": "An action of the game's ruleset, e.g. `{\"type\": \"commit_card\", \"card\": \"speculate\"}`: one of the `action`s listed by `GET …/legal-actions`, or an instance of one of its schemas.",
+    });
+    schemas["RulesetInfo"]["properties"]["options_schema"] = json!({
+        "$ref": "#/components/schemas/JsonSchema",
+        "description": "A JSON Schema of the `options` object accepted by `POST /v1/games`.",
+    });
     for schema in schemas.values_mut() {
+        single_values_are_const(schema);
         bound_integers(schema);
     }
-    let mut set = |schema: &str, property: &str, value: Value| {
-        schemas[schema]["properties"][property] = value;
-    };
-    set(
-        "SubmitAction",
-        "action",
-        any_of(&actions, "an action of the game's ruleset", false),
-    );
-    set(
-        "GameEnvelope",
-        "view",
-        any_of(
-            &views,
-            "the caller's view (null until the game starts)",
-            true,
-        ),
-    );
-    set(
-        "ActionResult",
-        "view",
-        any_of(&views, "the caller's view after the move", false),
-    );
-    let event_list = json!({ "type": "array", "items": any_of(&events, "an event of the game's ruleset", false) });
-    set("ActionResult", "events", event_list.clone());
-    set("LogItem", "events", event_list);
-    set(
-        "LogItem",
-        "action",
-        any_of(
-            &actions,
-            "the action, or null if hidden from the caller or for the setup",
-            true,
-        ),
-    );
+    webhooks(&mut doc);
+    finish_operations(&mut doc);
     headers_are_never_null(&mut doc);
     doc
+}
+
+/// `CreateGame`: one variant per ruleset, so the schema states each ruleset's seat counts and
+/// options; a seat count that needs an option is a variant of its own that requires it.
+fn create_game(games: &[Game], rulesets: &dto::RulesetList, schemas: &Map<String, Value>) -> Value {
+    let mut variants = Vec::new();
+    for (game, info) in games.iter().zip(&rulesets.rulesets) {
+        let options_ref = game.schema("Options");
+        let variant = |seats: Value, options: Value, required: &[&str]| {
+            json!({
+                "type": "object",
+                "title": if required.contains(&"options") { format!("{} ({} seats)", info.id, seats["const"]) } else { info.id.clone() },
+                "required": required,
+                "additionalProperties": false,
+                "properties": {
+                    "ruleset": {"type": "string", "const": info.id, "description": "the ruleset id (see `GET /v1/rulesets`)"},
+                    "seats": seats,
+                    "options": options,
+                    "invite_only": {"type": "boolean", "description": "when true, only the admin may claim seats and the game is not listed in the lobby"}
+                }
+            })
+        };
+        variants.push(variant(
+            json!({"type": "integer", "minimum": info.min_seats, "maximum": info.max_seats, "description": "number of seats"}),
+            json!({"anyOf": [options_ref, {"type": "null"}], "description": "the ruleset's options; omitted fields take their defaults"}),
+            &["ruleset", "seats"],
+        ));
+        for unlocked in &info.seats_with_options {
+            let required: Vec<&String> = unlocked
+                .options
+                .as_object()
+                .map(|options| options.keys().collect())
+                .unwrap_or_default();
+            let consts: Map<String, Value> = unlocked
+                .options
+                .as_object()
+                .map(|options| {
+                    options
+                        .iter()
+                        .map(|(name, value)| (name.clone(), json!({ "const": value })))
+                        .collect()
+                })
+                .unwrap_or_default();
+            variants.push(variant(
+                json!({"type": "integer", "const": unlocked.seats, "description": "number of seats"}),
+                json!({
+                    "allOf": [options_ref, {"type": "object", "required": required, "properties": consts}],
+                    "description": format!("{} seats need these options", unlocked.seats),
+                }),
+                &["ruleset", "seats", "options"],
+            ));
+        }
+    }
+    let description = schemas
+        .get("CreateGame")
+        .and_then(|schema| schema.get("description"))
+        .cloned()
+        .unwrap_or_else(|| json!("Create a game."));
+    json!({"description": description, "oneOf": variants})
+}
+
+/// The schemas that are written here rather than derived: the subset of JSON Schema that
+/// legal actions and options use, visibilities, legal-action families, problem codes and
+/// notification envelopes.
+fn shared_schemas(schemas: &mut Map<String, Value>, registry: &Registry) {
+    let int = json!({"type": "integer", "minimum": 0});
+    schemas.insert(
+        "JsonSchema".into(),
+        json!({
+            "description": "A JSON Schema (draft 2020-12). Legal actions and options use the keywords listed here, with integers bounded and strings enumerated. Two extensions state what JSON Schema cannot: `x-sum-of-values` (the values of this object must add up to this number) and `x-refused-with` (the problem code the rules answer when the constraint is broken).",
+            "type": ["object", "boolean"],
+            "properties": {
+                "type": {"anyOf": [
+                    {"$ref": "#/components/schemas/JsonType"},
+                    {"type": "array", "items": {"$ref": "#/components/schemas/JsonType"}},
+                ]},
+                "const": {"description": "the only value allowed (any JSON)"},
+                "enum": {"type": "array", "description": "the values allowed"},
+                "oneOf": {"type": "array", "items": {"$ref": "#/components/schemas/JsonSchema"}},
+                "anyOf": {"type": "array", "items": {"$ref": "#/components/schemas/JsonSchema"}},
+                "allOf": {"type": "array", "items": {"$ref": "#/components/schemas/JsonSchema"}},
+                "properties": {"type": "object", "additionalProperties": {"$ref": "#/components/schemas/JsonSchema"}},
+                "required": {"type": "array", "items": {"type": "string"}},
+                "additionalProperties": {"$ref": "#/components/schemas/JsonSchema"},
+                "propertyNames": {"$ref": "#/components/schemas/JsonSchema"},
+                "items": {"$ref": "#/components/schemas/JsonSchema"},
+                "minItems": int, "maxItems": int, "uniqueItems": {"type": "boolean"},
+                "minProperties": int, "maxProperties": int,
+                "minLength": int, "maxLength": int, "pattern": {"type": "string"},
+                "minimum": {"type": "number"}, "maximum": {"type": "number"},
+                "format": {"type": "string"},
+                "title": {"type": "string"}, "description": {"type": "string"},
+                "default": {"description": "the value taken when the property is omitted"},
+                "examples": {"type": "array"},
+                "x-sum-of-values": {"type": "integer", "description": "the values of this object must add up to this number"},
+                "x-refused-with": {"type": "string", "description": "the problem `code` the rules answer when this schema's constraint is broken"},
+            },
+        }),
+    );
+    schemas.insert(
+        "JsonType".into(),
+        json!({"type": "string", "enum": ["null", "boolean", "integer", "number", "string", "array", "object"]}),
+    );
+    schemas.insert(
+        "LegalActionFamily".into(),
+        json!({
+            "type": "object",
+            "description": "A family of actions: build one that matches `schema` (the rules still have the final word).",
+            "required": ["label", "schema"],
+            "additionalProperties": false,
+            "properties": {
+                "label": {"type": "string", "description": "what the family is, in words"},
+                "schema": {"$ref": "#/components/schemas/JsonSchema"},
+            },
+        }),
+    );
+    schemas.insert(
+        "Visibility".into(),
+        json!({
+            "description": "Who could see an event: everyone (`public`), only some seats, or everyone but some seats.",
+            "oneOf": [
+                {"type": "string", "const": "public"},
+                {"type": "object", "required": ["seats"], "additionalProperties": false, "properties": {"seats": {"$ref": "#/components/schemas/SeatSet"}}},
+                {"type": "object", "required": ["all_except"], "additionalProperties": false, "properties": {"all_except": {"$ref": "#/components/schemas/SeatSet"}}},
+            ],
+        }),
+    );
+    let mut codes: Vec<&str> = error::API_CODES.to_vec();
+    // The games' rule codes join these once every game lists them (see game_core's
+    // `RuleError`).
+    let _ = registry;
+    codes.sort_unstable();
+    codes.dedup();
+    schemas["Problem"]["properties"]["code"]["enum"] = json!(codes);
+    for (kind, data) in [
+        ("turn", "TurnData"),
+        ("action", "ActionData"),
+        ("finished", "FinishedData"),
+    ] {
+        let name = format!("{}Notification", title_case(kind));
+        schemas.insert(
+            name,
+            json!({
+                "type": "object",
+                "description": format!("The body of a `{kind}` notification."),
+                "required": ["type", "timestamp", "data"],
+                "additionalProperties": false,
+                "properties": {
+                    "type": {"type": "string", "const": kind},
+                    "timestamp": {"type": "string", "format": "date-time", "description": "when the move that caused it was committed"},
+                    "data": schema_ref(data),
+                },
+            }),
+        );
+    }
+}
+
+fn title_case(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+/// The OpenAPI 3.1 `webhooks` section: what Beurs POSTs to a subscription's URL.
+fn webhooks(doc: &mut Value) {
+    let header = |name: &str, description: &str| {
+        json!({"name": name, "in": "header", "required": true, "description": description, "schema": {"type": "string"}})
+    };
+    let parameters = json!([
+        header("webhook-id", "The notification's id: the same on every attempt, so a receiver can drop duplicates."),
+        header("webhook-timestamp", "Unix seconds when this attempt was signed; refuse old ones to stop replays."),
+        header("webhook-signature", "`v1,<base64 HMAC-SHA256>` of `id.timestamp.body` with the subscription's secret (Standard Webhooks)."),
+    ]);
+    let mut section = Map::new();
+    for (kind, summary, description) in [
+        ("turn", "Your turn", "Sent to a seat's subscription when the game starts waiting on that seat, with the seat's view at that version."),
+        ("action", "A move was made", "Sent to the admin's subscription after every move, with public information only."),
+        ("finished", "The game is over", "Sent to every subscription when the game ends, with the outcome and the subscriber's final view."),
+    ] {
+        section.insert(kind.into(), json!({"post": {
+            "operationId": format!("notify-{kind}"),
+            "summary": summary,
+            "description": description,
+            "tags": ["webhooks"],
+            "security": [],
+            "parameters": parameters,
+            "requestBody": {"required": true, "content": {"application/json": {"schema": schema_ref(&format!("{}Notification", title_case(kind)))}}},
+            "responses": {
+                "200": {"description": "Any 2xx status acknowledges the notification."},
+                "410": {"description": "Gone: the subscription is disabled and nothing more is sent to it."},
+                "default": {"description": "Anything else is retried on the documented schedule, with the same `webhook-id`."},
+            },
+        }}));
+    }
+    doc["webhooks"] = Value::Object(section);
+}
+
+/// Document-wide finishing: operations without authentication say so (`security: []`), the
+/// licence names its SPDX identifier, and the default server is `beurs serve`'s address.
+fn finish_operations(doc: &mut Value) {
+    if let Some(paths) = doc["paths"].as_object_mut() {
+        for operation in paths
+            .values_mut()
+            .filter_map(Value::as_object_mut)
+            .flat_map(|item| item.values_mut())
+            .filter_map(Value::as_object_mut)
+        {
+            operation
+                .entry("security")
+                .or_insert_with(|| Value::Array(Vec::new()));
+        }
+    }
+    doc["info"]["license"] = json!({"name": "MIT", "identifier": "MIT"});
+    doc["servers"] = json!([{
+        "url": "http://127.0.0.1:8080",
+        "description": "`beurs serve` on your machine (`cargo run --release`); a deployment answers at its own URL",
+    }]);
+}
+
+/// A one-value `enum` is a `const` (the `type` tag of an action or event variant).
+fn single_values_are_const(schema: &mut Value) {
+    match schema {
+        Value::Object(object) => {
+            if let Some(Value::Array(values)) = object.get("enum") {
+                if let [only] = values.as_slice() {
+                    let only = only.clone();
+                    object.remove("enum");
+                    object.insert("const".into(), only);
+                }
+            }
+            object.values_mut().for_each(single_values_are_const);
+        }
+        Value::Array(items) => items.iter_mut().for_each(single_values_are_const),
+        _ => {}
+    }
 }
 
 /// An optional header is absent or a string: utoipa writes `Option<String>` as

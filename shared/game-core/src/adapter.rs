@@ -211,8 +211,9 @@ pub trait DynRuleset: Send + Sync {
     ) -> Result<Box<dyn DynGame>, SetupError> {
         self.deal(n_seats, options, seed).map(|dealt| dealt.game)
     }
-    /// Checks that `action` is an action of this game (its shape only, not its legality).
-    fn parse_action(&self, action: &Value) -> Result<(), ActionError>;
+    /// Checks that `action` is an action of this game (its shape only, not its legality) and
+    /// returns it normalised, as the log would store it.
+    fn parse_action(&self, action: &Value) -> Result<Value, ActionError>;
     /// Loads a stored state.
     fn load(&self, state_json: &str) -> Result<Box<dyn DynGame>, serde_json::Error>;
     /// The game's OpenAPI schemas.
@@ -281,9 +282,9 @@ impl<G: Game> DynRuleset for Erased<G> {
         })
     }
 
-    fn parse_action(&self, action: &Value) -> Result<(), ActionError> {
+    fn parse_action(&self, action: &Value) -> Result<Value, ActionError> {
         G::Action::deserialize(action)
-            .map(drop)
+            .map(|action| serde_json::to_value(action).expect("actions serialize"))
             .map_err(|error| ActionError::Malformed(error.to_string()))
     }
 

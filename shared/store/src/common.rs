@@ -1,9 +1,9 @@
 //! Rules every store applies the same way, kept in one place so the stores cannot drift apart:
-//! commit preconditions, the lobby page size and the lobby cursor format.
+//! commit preconditions, the lobby page size and the page cursor format (lobby, deliveries).
 
 use std::fmt;
 
-use crate::{Commit, GameRecord, StoreError};
+use crate::{Commit, GameRecord, MessagePage, OutboxMessage, StoreError};
 
 /// The largest lobby page (ListQuery documents 1..=100).
 pub(crate) const MAX_LOBBY_LIMIT: usize = 100;
@@ -35,22 +35,23 @@ pub(crate) fn lobby_limit(limit: usize) -> usize {
     limit.clamp(1, MAX_LOBBY_LIMIT)
 }
 
-/// Where a lobby page ended: the sort key `(created_at, id)` of its last game.
+/// Where a page of the lobby or of a subscription's notifications ended: the sort key
+/// `(created_at, id)` of its last game or notification.
 ///
 /// Written as `<created_at>.<id>`. It is opaque to clients but deliberately plain (not base64):
 /// it reveals nothing that the listed game does not already show, and it is easy to debug.
 /// Keying on the sort key rather than an offset means games created or started between two
 /// page requests neither duplicate nor skip the games that remain.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct LobbyCursor {
+pub(crate) struct PageCursor {
     pub(crate) created_at: u64,
     pub(crate) id: String,
 }
 
-impl LobbyCursor {
+impl PageCursor {
     /// The cursor that resumes after `game`.
-    pub(crate) fn of(game: &GameRecord) -> LobbyCursor {
-        LobbyCursor {
+    pub(crate) fn of(game: &GameRecord) -> PageCursor {
+        PageCursor {
             created_at: game.created_at,
             id: game.id.clone(),
         }
@@ -58,7 +59,7 @@ impl LobbyCursor {
 
     /// Parses a cursor from a client. Anything this module did not write is `BadCursor`; a
     /// cursor is client input, so it must never panic.
-    pub(crate) fn parse(cursor: &str) -> Result<LobbyCursor, StoreError> {
+    pub(crate) fn parse(cursor: &str) -> Result<PageCursor, StoreError> {
         let (created_at, id) = cursor.split_once('.').ok_or(StoreError::BadCursor)?;
         // `u64::from_str` accepts a leading `+`; insisting on digits keeps one spelling per cursor.
         if created_at.is_empty() || !created_at.bytes().all(|b| b.is_ascii_digit()) {
@@ -68,14 +69,40 @@ impl LobbyCursor {
         if id.is_empty() || id.chars().any(char::is_control) {
             return Err(StoreError::BadCursor);
         }
-        Ok(LobbyCursor {
+        Ok(PageCursor {
             created_at,
             id: id.to_owned(),
         })
     }
 }
 
-impl fmt::Display for LobbyCursor {
+impl PageCursor {
+    /// The cursor that resumes after `message` in a subscription's notifications.
+    pub(crate) fn of_message(message: &OutboxMessage) -> PageCursor {
+        PageCursor {
+            created_at: message.created_at,
+            id: message.id.clone(),
+        }
+    }
+}
+
+/// The page of notifications `found` (newest first, at most `limit + 1` of them, all after
+/// the cursor): the extra one only says that another page exists.
+pub(crate) fn message_page(mut found: Vec<OutboxMessage>, limit: usize) -> MessagePage {
+    let more = found.len() > limit;
+    found.truncate(limit);
+    let next_cursor = if more {
+        found.last().map(|m| PageCursor::of_message(m).to_string())
+    } else {
+        None
+    };
+    MessagePage {
+        messages: found,
+        next_cursor,
+    }
+}
+
+impl fmt::Display for PageCursor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}.{}", self.created_at, self.id)
     }
@@ -87,11 +114,11 @@ mod tests {
 
     #[test]
     fn cursor_round_trips_even_when_the_id_has_dots() {
-        let cursor = LobbyCursor {
+        let cursor = PageCursor {
             created_at: 1_700_000_000_000,
             id: "g_a.b".to_owned(),
         };
-        assert_eq!(LobbyCursor::parse(&cursor.to_string()).unwrap(), cursor);
+        assert_eq!(PageCursor::parse(&cursor.to_string()).unwrap(), cursor);
     }
 
     #[test]
@@ -109,7 +136,7 @@ mod tests {
             "1.g\n",
         ] {
             assert!(
-                matches!(LobbyCursor::parse(bad), Err(StoreError::BadCursor)),
+                matches!(PageCursor::parse(bad), Err(StoreError::BadCursor)),
                 "{bad:?}"
             );
         }

@@ -282,6 +282,15 @@ pub struct ListPage {
     pub next_cursor: Option<String>,
 }
 
+/// One page of a subscription's notifications, newest first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MessagePage {
+    /// The notifications on this page.
+    pub messages: Vec<OutboxMessage>,
+    /// Where the next (older) page starts, if there is one.
+    pub next_cursor: Option<String>,
+}
+
 /// What can go wrong in a store.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -350,11 +359,13 @@ pub trait GameStore: Send + Sync {
     /// `hook_id`, `created_at` and `id`). `NotFound` if it is not in the outbox.
     async fn update_message(&self, message: &OutboxMessage) -> Result<(), StoreError>;
 
-    /// One subscription's notifications, newest first, at most `limit`.
+    /// One subscription's notifications, newest first, at most `limit`, starting after
+    /// `cursor` (the `next_cursor` of a previous page; malformed: `BadCursor`).
     async fn messages(
         &self,
         game_id: &str,
         hook_id: &str,
+        cursor: Option<&str>,
         limit: usize,
-    ) -> Result<Vec<OutboxMessage>, StoreError>;
+    ) -> Result<MessagePage, StoreError>;
 }

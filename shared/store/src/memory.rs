@@ -3,9 +3,9 @@
 use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use crate::common::{check_commit, lobby_limit, LobbyCursor};
+use crate::common::{check_commit, lobby_limit, message_page, PageCursor};
 use crate::{
-    Commit, DeliveryStatus, GameRecord, GameStore, IdempotencyRecord, ListPage, ListQuery,
+    Commit, DeliveryStatus, GameRecord, GameStore, IdempotencyRecord, ListPage, ListQuery, MessagePage,
     LogEntry, OutboxMessage, Status, StoreError,
 };
 
@@ -147,7 +147,7 @@ impl GameStore for MemoryStore {
         let after = query
             .cursor
             .as_deref()
-            .map(LobbyCursor::parse)
+            .map(PageCursor::parse)
             .transpose()?;
         let limit = lobby_limit(query.limit);
 
@@ -169,7 +169,7 @@ impl GameStore for MemoryStore {
         let more = open.len() > limit;
         let games: Vec<GameRecord> = open.into_iter().take(limit).cloned().collect();
         let next_cursor = if more {
-            games.last().map(|g| LobbyCursor::of(g).to_string())
+            games.last().map(|g| PageCursor::of(g).to_string())
         } else {
             None
         };
@@ -203,15 +203,23 @@ impl GameStore for MemoryStore {
         &self,
         game_id: &str,
         hook_id: &str,
+        cursor: Option<&str>,
         limit: usize,
-    ) -> Result<Vec<OutboxMessage>, StoreError> {
+    ) -> Result<MessagePage, StoreError> {
+        let before = cursor.map(PageCursor::parse).transpose()?;
         let inner = self.lock();
         let mut found: Vec<&OutboxMessage> = inner
             .outbox
             .values()
             .filter(|m| m.game_id == game_id && m.hook_id == hook_id)
+            .filter(|m| {
+                before.as_ref().is_none_or(|before| {
+                    (m.created_at, m.id.as_str()) < (before.created_at, before.id.as_str())
+                })
+            })
             .collect();
         found.sort_by(|a, b| (b.created_at, &b.id).cmp(&(a.created_at, &a.id)));
-        Ok(found.into_iter().take(limit).cloned().collect())
+        let found = found.into_iter().take(limit + 1).cloned().collect();
+        Ok(message_page(found, limit))
     }
 }

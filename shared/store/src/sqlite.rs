@@ -15,9 +15,9 @@ use rusqlite::{
     ffi, params, params_from_iter, Connection, ErrorCode, OptionalExtension, TransactionBehavior,
 };
 
-use crate::common::{check_commit, lobby_limit, LobbyCursor};
+use crate::common::{check_commit, lobby_limit, message_page, PageCursor};
 use crate::{
-    Commit, DeliveryStatus, GameRecord, GameStore, IdempotencyRecord, ListPage, ListQuery,
+    Commit, DeliveryStatus, GameRecord, GameStore, IdempotencyRecord, ListPage, ListQuery, MessagePage,
     LogEntry, OutboxMessage, StoreError,
 };
 
@@ -431,7 +431,7 @@ impl GameStore for SqliteStore {
         let after = query
             .cursor
             .as_deref()
-            .map(LobbyCursor::parse)
+            .map(PageCursor::parse)
             .transpose()?;
         let limit = lobby_limit(query.limit);
 
@@ -469,7 +469,7 @@ impl GameStore for SqliteStore {
             let more = games.len() > limit;
             games.truncate(limit);
             let next_cursor = if more {
-                games.last().map(|g| LobbyCursor::of(g).to_string())
+                games.last().map(|g| PageCursor::of(g).to_string())
             } else {
                 None
             };
@@ -530,26 +530,41 @@ impl GameStore for SqliteStore {
         &self,
         game_id: &str,
         hook_id: &str,
+        cursor: Option<&str>,
         limit: usize,
-    ) -> Result<Vec<OutboxMessage>, StoreError> {
+    ) -> Result<MessagePage, StoreError> {
+        let before = cursor.map(PageCursor::parse).transpose()?;
         let (game_id, hook_id) = (game_id.to_owned(), hook_id.to_owned());
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        // A cursor beyond i64 cannot come from a stored notification; every one sorts before it.
+        let (before_at, before_id) = match &before {
+            Some(before) => (
+                i64::try_from(before.created_at).unwrap_or(i64::MAX),
+                before.id.clone(),
+            ),
+            None => (i64::MAX, String::from("\u{10FFFF}")),
+        };
+        // One extra row tells whether another page exists, so the last page has no cursor.
+        let fetch = i64::try_from(limit + 1).unwrap_or(i64::MAX);
         self.run(move |conn| {
             let mut stmt = conn
                 .prepare_cached(
                     "SELECT message FROM outbox WHERE game_id = ?1 AND hook_id = ?2
-                     ORDER BY created_at DESC, id DESC LIMIT ?3",
+                       AND (created_at, id) < (?3, ?4)
+                     ORDER BY created_at DESC, id DESC LIMIT ?5",
                 )
                 .context(|| format!("listing deliveries of {hook_id}"))?;
             let rows = stmt
-                .query_map(params![game_id, hook_id, limit], |row| {
-                    row.get::<_, String>(0)
-                })
+                .query_map(
+                    params![game_id, hook_id, before_at, before_id, fetch],
+                    |row| row.get::<_, String>(0),
+                )
                 .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
                 .context(|| format!("listing deliveries of {hook_id}"))?;
-            rows.iter()
+            let found = rows
+                .iter()
                 .map(|json| from_json(json, || "decoding a notification"))
-                .collect()
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(message_page(found, limit))
         })
         .await
     }

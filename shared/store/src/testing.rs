@@ -122,7 +122,7 @@ pub async fn polled_outbox_contract(store: &dyn GameStore) {
         "most overdue first; a delivered message is never due"
     );
 
-    let mut delivered = store.messages(&record.id, "wh_a", 10).await.unwrap();
+    let mut delivered = store.messages(&record.id, "wh_a", None, 10).await.unwrap().messages;
     delivered.retain(|m| m.id == "msg_sooner");
     let mut delivered = delivered.pop().expect("msg_sooner is listed");
     delivered.status = DeliveryStatus::Delivered;
@@ -200,23 +200,38 @@ async fn commit_keeps_hooks_and_queues_notifications(store: &dyn GameStore, run:
     )
     .await;
     assert_eq!(
-        store.messages(&record.id, "wh_seat", 10).await.unwrap(),
-        vec![second.clone(), first],
+        store.messages(&record.id, "wh_seat", None, 10).await.unwrap().messages,
+        vec![second.clone(), first.clone()],
         "one subscription's notifications, newest first"
     );
+    let page = store
+        .messages(&record.id, "wh_seat", None, 1)
+        .await
+        .unwrap();
+    assert_eq!(page.messages, vec![second], "at most `limit`");
+    let cursor = page.next_cursor.expect("a full page has a next page");
+    let rest = store
+        .messages(&record.id, "wh_seat", Some(&cursor), 1)
+        .await
+        .unwrap();
     assert_eq!(
-        store.messages(&record.id, "wh_seat", 1).await.unwrap(),
-        vec![second],
-        "at most `limit`"
+        (rest.messages, rest.next_cursor),
+        (vec![first.clone()], None),
+        "the next page starts after the cursor; the last page has no cursor"
     );
+    assert!(matches!(
+        store.messages(&record.id, "wh_seat", Some("not-a-cursor"), 1).await,
+        Err(StoreError::BadCursor)
+    ));
     assert_eq!(
-        store.messages(&record.id, "wh_admin", 10).await.unwrap(),
+        store.messages(&record.id, "wh_admin", None, 10).await.unwrap().messages,
         vec![admin]
     );
     assert!(store
-        .messages(&record.id, "wh_none", 10)
+        .messages(&record.id, "wh_none", None, 10)
         .await
         .unwrap()
+        .messages
         .is_empty());
 }
 
@@ -239,9 +254,10 @@ async fn stale_commit_queues_no_notification(store: &dyn GameStore, run: &RunIds
     assert_conflict(result, &record.id, record.version, "a stale commit");
     assert!(
         store
-            .messages(&record.id, "wh_x", 10)
+            .messages(&record.id, "wh_x", None, 10)
             .await
             .unwrap()
+            .messages
             .is_empty(),
         "a commit that lost its race queues nothing"
     );
@@ -265,7 +281,7 @@ async fn delivery_updates_round_trip(store: &dyn GameStore, run: &RunIds) {
     retried.next_attempt_at = Some(1_700_000_005_500);
     store.update_message(&retried).await.unwrap();
     assert_eq!(
-        store.messages(&record.id, "wh_u", 10).await.unwrap(),
+        store.messages(&record.id, "wh_u", None, 10).await.unwrap().messages,
         vec![retried.clone()]
     );
 
@@ -280,7 +296,7 @@ async fn delivery_updates_round_trip(store: &dyn GameStore, run: &RunIds) {
     failed.next_attempt_at = None;
     store.update_message(&failed).await.unwrap();
     assert_eq!(
-        store.messages(&record.id, "wh_u", 10).await.unwrap(),
+        store.messages(&record.id, "wh_u", None, 10).await.unwrap().messages,
         vec![failed]
     );
 

@@ -1,6 +1,8 @@
 //! `GET /v1/games/{id}/legal-actions` and `POST /v1/games/{id}/actions`.
 
-use super::{engine_of, etag, load_record, project_events, update, Change, Guard, Updated};
+use super::{
+    engine_of, etag, load_record, project_events, update, Change, Guard, Replay, Updated,
+};
 use crate::audit::{state_hash, StoredAction};
 use crate::auth::{identify, Caller};
 use crate::dto::{ActionResult, LegalActions, SubmitAction};
@@ -12,6 +14,7 @@ use crate::AppCtx;
 use axum::extract::State;
 use game_core::adapter::ActionError;
 use game_core::{GameRng, RuleKind, Seat, Viewer};
+use serde_json::Value;
 use std::sync::Arc;
 use store::{GameRecord, IdempotencyRecord, LogEntry, Status};
 
@@ -62,6 +65,7 @@ pub async fn list_legal_actions(
     Ok(Reply::json(
         200,
         &LegalActions {
+            ruleset: record.ruleset.clone(),
             version: record.version,
             seat,
             actions,
@@ -75,7 +79,9 @@ pub async fn list_legal_actions(
 /// Validates the action against the full rules and applies it atomically. Send `If-Match`
 /// with the version you decided on to refuse the move if anything changed meanwhile (412);
 /// without it, the server retries lost races itself. An `Idempotency-Key` makes retries
-/// safe: repeating it returns the first response unchanged.
+/// safe: repeating it with the same action returns the first response unchanged (with
+/// `idempotent-replay: true`); repeating it with another action is refused with 422
+/// `idempotency-key-reused`, as payment APIs do.
 #[utoipa::path(
     post,
     path = "/v1/games/{id}/actions",
@@ -88,7 +94,7 @@ pub async fn list_legal_actions(
     request_body = SubmitAction,
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "The move was applied", body = ActionResult, headers(("etag" = String, description = "The new version"))),
+        (status = 200, description = "The move was applied (or, with `idempotent-replay: true`, had been applied under this Idempotency-Key)", body = ActionResult, headers(("etag" = String, description = "The new version (absent on a replay: the body's `version` is the version after that first move)"), ("idempotent-replay" = String, description = "`true` when this is the stored response to an earlier request with the same Idempotency-Key; nothing was applied now"))),
         (status = 400, description = "Malformed body or not an action of this game", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "Missing or invalid token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not a seat token", body = Problem, content_type = "application/problem+json"),
@@ -98,7 +104,7 @@ pub async fn list_legal_actions(
         (status = 410, description = "The game was recorded under a rules version this server no longer plays", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body over 64 KiB", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Body is not JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "The rules refuse the move (the code is the rule's)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The rules refuse the move (the code is the rule's), or the Idempotency-Key was first sent with another action (`idempotency-key-reused`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 pub async fn submit_action(
@@ -111,10 +117,14 @@ pub async fn submit_action(
 ) -> Result<Reply, ApiError> {
     let record = load_record(&ctx, &id).await?;
     let seat = seat_of(identify(&record, bearer.token())?)?;
-    check_ruleset(&ctx, &record, &body)?;
+    let action = check_ruleset(&ctx, &record, &body)?;
     let guard = Guard {
         if_match,
-        replay: key.clone().map(|key| (seat, key)),
+        replay: key.clone().map(|key| Replay {
+            seat,
+            key,
+            action: action.clone(),
+        }),
     };
     let updated = update(&ctx, record, &guard, |record| {
         apply(&ctx, record, seat, &body, key.as_deref())
@@ -132,11 +142,16 @@ pub async fn submit_action(
 
 /// Refuses a body that is not an action of this game, whatever the version says: 422 if it
 /// is a well-formed action of another ruleset (the contract allows it, this game does not),
-/// 400 if it is no action at all.
-fn check_ruleset(ctx: &AppCtx, record: &GameRecord, body: &SubmitAction) -> Result<(), ApiError> {
+/// 400 if it is no action at all. Returns the action normalised.
+fn check_ruleset(
+    ctx: &AppCtx,
+    record: &GameRecord,
+    body: &SubmitAction,
+) -> Result<Value, ApiError> {
     let this_ruleset = super::ruleset_of(ctx, record)?;
-    let Err(error) = this_ruleset.parse_action(&body.action) else {
-        return Ok(());
+    let error = match this_ruleset.parse_action(&body.action) {
+        Ok(normalised) => return Ok(normalised),
+        Err(error) => error,
     };
     // Another game's action: it parses as one, or its `type` is one of that game's action
     // types and none of this game's (its fields may still be wrong for that game).
@@ -228,11 +243,12 @@ fn apply(
     };
     let viewer = Viewer::Seat(Seat(seat));
     let result = ActionResult {
+        ruleset: next.ruleset.clone(),
         version: next.version,
         seq,
         events: project_events(&applied.events, viewer),
         view: engine.view_json(viewer),
-        status: next.status.as_str().to_string(),
+        status: next.status.into(),
         to_act: super::seat_numbers(engine.to_act()),
         waiting_on: super::seat_numbers(engine.waiting_on()),
         outcome: engine.outcome(),

@@ -87,7 +87,7 @@ pub async fn create_game(
         id: record.id.clone(),
         ruleset: record.ruleset.clone(),
         seats: body.seats,
-        status: Status::Open.as_str().to_string(),
+        status: Status::Open.into(),
         version: record.version,
         admin_token,
         seed_commitment: record.seed_commitment.clone(),
@@ -99,10 +99,11 @@ pub async fn create_game(
 
 /// The lobby's query parameters.
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct LobbyParams {
     ruleset: Option<String>,
     status: Option<String>,
-    cursor: Option<String>,
+    after: Option<String>,
     limit: Option<u32>,
 }
 
@@ -116,7 +117,7 @@ pub struct LobbyParams {
     params(
         ("ruleset" = Option<String>, Query, description = "Only games of this ruleset"),
         ("status" = Option<String>, Query, description = "Only `open` is supported (the default)", pattern = "^open$"),
-        ("cursor" = Option<String>, Query, description = "The `next_cursor` of the previous page", pattern = "^[0-9]{1,19}\\.[^\\u0000-\\u001f\\u007f-\\u009f]+$"),
+        ("after" = Option<String>, Query, description = "The `next_after` of the previous page", pattern = "^[0-9]{1,19}\\.[^\\u0000-\\u001f\\u007f-\\u009f]+$"),
         ("limit" = Option<u32>, Query, description = "Games per page, 1 to 100 (default 20)", minimum = 1, maximum = 100),
     ),
     responses(
@@ -139,7 +140,7 @@ pub async fn list_games(
     }
     let query = ListQuery {
         ruleset: params.ruleset,
-        cursor: params.cursor,
+        cursor: params.after,
         limit: limit_in(params.limit, 20, 100)?,
     };
     let page = ctx.store.list_open(&query).await?;
@@ -160,7 +161,7 @@ pub async fn list_games(
         200,
         &GameList {
             games,
-            next_cursor: page.next_cursor,
+            next_after: page.next_cursor,
         },
     ))
 }
@@ -217,7 +218,7 @@ pub fn envelope(
         id: record.id.clone(),
         ruleset: record.ruleset.clone(),
         rules_version: record.rules_version,
-        status: record.status.as_str().to_string(),
+        status: record.status.into(),
         version: record.version,
         seats: record
             .seats

@@ -74,6 +74,7 @@ pub async fn get_log(
     Ok(Reply::json(
         200,
         &LogPage {
+            ruleset: record.ruleset.clone(),
             entries,
             next_after,
         },
@@ -82,6 +83,7 @@ pub async fn get_log(
 
 /// A page of a list ordered by `seq`: the entries after `after`, at most `limit`.
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PageParams {
     /// Signed as the contract states it (`int64`, minimum 0): a larger number is refused
     /// like any other bad value, and a negative one by [`PageParams::after`].
@@ -183,7 +185,7 @@ pub async fn get_audit(
         id: record.id.clone(),
         ruleset: record.ruleset.clone(),
         rules_version: record.rules_version,
-        status: record.status.as_str().to_string(),
+        status: record.status.into(),
         seats: record.seats.len() as u8,
         options: record.options.clone(),
         seed_commitment: record.seed_commitment.clone(),

@@ -8,6 +8,7 @@ pub mod rulesets;
 pub mod seats;
 pub mod webhooks;
 
+use crate::audit::StoredAction;
 use crate::auth::is_game_id;
 use crate::error::ApiError;
 use crate::http::IfMatch;
@@ -116,7 +117,18 @@ pub struct Guard {
     pub if_match: IfMatch,
     /// A seat's `Idempotency-Key`: if that seat already committed a change under it, the
     /// first response is returned instead (checked before anything else, on every attempt).
-    pub replay: Option<(u8, String)>,
+    pub replay: Option<Replay>,
+}
+
+/// A request that may repeat an earlier one.
+pub struct Replay {
+    /// The seat sending it.
+    pub seat: u8,
+    /// Its `Idempotency-Key`.
+    pub key: String,
+    /// The action it carries, normalised: a key reused with another action is refused (422
+    /// `idempotency-key-reused`) rather than answered with the first move's response.
+    pub action: Value,
 }
 
 /// How a change ended.
@@ -173,8 +185,9 @@ pub async fn update_in<T>(
                 .await?
                 .ok_or(ApiError::GameNotFound)?;
         }
-        if let Some((seat, key)) = &guard.replay {
-            if let Some(first) = store.idempotency(&record.id, *seat, key).await? {
+        if let Some(replay) = &guard.replay {
+            if let Some(first) = store.idempotency(&record.id, replay.seat, &replay.key).await? {
+                same_request(store, &record.id, &first, replay).await?;
                 return Ok(Updated::Replayed(first.response));
             }
         }
@@ -216,6 +229,33 @@ pub async fn update_in<T>(
     Err(ApiError::conflict(
         "version-conflict",
         "the game kept changing; nothing was applied, try again",
+    ))
+}
+
+/// Refuses a repeated `Idempotency-Key` whose action differs from the one first sent with it
+/// (the move logged at `first.seq`).
+async fn same_request(
+    store: &dyn store::GameStore,
+    id: &str,
+    first: &IdempotencyRecord,
+    replay: &Replay,
+) -> Result<(), ApiError> {
+    let entries = store.log(id, first.seq.checked_sub(1), 1).await?;
+    let logged = entries
+        .first()
+        .filter(|entry| entry.seq == first.seq)
+        .ok_or_else(|| ApiError::Internal(format!("{id}: no log entry {}", first.seq)))?;
+    let stored: StoredAction = serde_json::from_value(logged.action.clone())
+        .map_err(|error| ApiError::Internal(format!("{id}: log entry {}: {error}", first.seq)))?;
+    if stored.action == replay.action {
+        return Ok(());
+    }
+    Err(ApiError::unprocessable(
+        "idempotency-key-reused",
+        format!(
+            "this Idempotency-Key was first sent with another action (log entry {}); send a new key with a new move",
+            first.seq
+        ),
     ))
 }
 

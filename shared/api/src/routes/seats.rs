@@ -99,7 +99,7 @@ pub async fn claim_seat(
         game_id: id,
         seat,
         player_token,
-        status: status.as_str().to_string(),
+        status: status.into(),
         version,
     };
     Ok(Reply::json(201, &claimed).header("etag", etag(version)))

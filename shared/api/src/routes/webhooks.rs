@@ -7,7 +7,7 @@
 use super::{load_record, update, Change, Guard};
 use crate::auth::{identify, Caller};
 use crate::dto::{
-    CreateWebhook, CreatedWebhook, Delivery, DeliveryAttempt, DeliveryList, Webhook, WebhookEvent,
+    CreateWebhook, CreatedWebhook, Delivery, DeliveryAttempt, DeliveryList, DeliveryStatus, Webhook, WebhookEvent,
     WebhookList,
 };
 use crate::error::{ApiError, Problem};
@@ -253,11 +253,12 @@ pub async fn delete_webhook(
     params(
         ("id" = String, Path, description = "The game id"),
         ("hook" = String, Path, description = "The subscription id"),
-        ("limit" = Option<u32>, Query, description = "At most this many (1 to 100, default 50)", minimum = 1, maximum = 100),
+        ("after" = Option<String>, Query, description = "The `next_after` of the previous page", pattern = "^[0-9]{1,19}\\.[^\\u0000-\\u001f\\u007f-\\u009f]+$"),
+        ("limit" = Option<u32>, Query, description = "Deliveries per page, 1 to 100 (default 50)", minimum = 1, maximum = 100),
     ),
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "Recent deliveries", body = DeliveryList),
+        (status = 200, description = "One page of deliveries, newest first", body = DeliveryList),
         (status = 400, description = "Malformed query or header", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "Missing or invalid token", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game or subscription of yours", body = Problem, content_type = "application/problem+json"),
@@ -276,22 +277,39 @@ pub async fn list_deliveries(
         return Err(ApiError::HookNotFound);
     }
     own_hook(&record, seat, &hook_id)?;
-    let messages = ctx.store.messages(&id, &hook_id, limit).await?;
-    let deliveries = messages.iter().map(delivery_of).collect();
-    Ok(Reply::json(200, &DeliveryList { deliveries }))
+    let page = ctx
+        .store
+        .messages(&id, &hook_id, params.after.as_deref(), limit)
+        .await?;
+    let deliveries = page.messages.iter().map(delivery_of).collect();
+    Ok(Reply::json(
+        200,
+        &DeliveryList {
+            deliveries,
+            next_after: page.next_cursor,
+        },
+    ))
 }
 
 /// The deliveries' query parameters.
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct DeliveryParams {
+    after: Option<String>,
     limit: Option<u32>,
 }
 
 fn delivery_of(message: &OutboxMessage) -> Delivery {
     Delivery {
         id: message.id.clone(),
-        kind: message.event.clone(),
-        status: message.status.as_str().to_string(),
+        // Every stored notification was written with one of the three types.
+        kind: WebhookEvent::parse(&message.event).unwrap_or(WebhookEvent::Action),
+        status: match message.status {
+            store::DeliveryStatus::Pending => DeliveryStatus::Pending,
+            store::DeliveryStatus::Delivered => DeliveryStatus::Delivered,
+            store::DeliveryStatus::Failed => DeliveryStatus::Failed,
+            store::DeliveryStatus::Cancelled => DeliveryStatus::Cancelled,
+        },
         created_at: rfc3339(message.created_at),
         attempts: message
             .attempts

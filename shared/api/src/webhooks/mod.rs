@@ -17,13 +17,14 @@ pub mod sign;
 pub mod url;
 
 use crate::audit::StoredAction;
+use crate::dto::{ActionData, FinishedData, Notification, TurnData, WebhookEvent};
 use crate::error::ApiError;
 use crate::routes::project_events;
 use crate::time::{now_ms, rfc3339};
 use game_core::adapter::LoggedJson;
-use game_core::{DynGame, Seat, SeatSet, Viewer};
+use game_core::{DynGame, Outcome, Seat, SeatSet, Viewer};
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
@@ -150,15 +151,6 @@ pub struct MomentAction<'a> {
     pub events: &'a [LoggedJson],
 }
 
-/// The body of every notification (Standard Webhooks' recommended shape).
-#[derive(Serialize)]
-struct Payload<'a> {
-    #[serde(rename = "type")]
-    kind: &'a str,
-    timestamp: String,
-    data: Value,
-}
-
 /// The notifications `moment` causes, one per interested, enabled subscription, ready to be
 /// committed with the change.
 pub fn notifications(moment: &Moment<'_>, now: u64) -> Result<Vec<OutboxMessage>, ApiError> {
@@ -169,19 +161,14 @@ pub fn notifications(moment: &Moment<'_>, now: u64) -> Result<Vec<OutboxMessage>
     let seats = |set: SeatSet| -> Vec<u8> { set.iter().map(|seat| seat.0).collect() };
     let mut messages = Vec::new();
     for hook in record.hooks.iter().filter(|hook| hook.disabled.is_none()) {
-        let wants = |kind: &str| hook.events.iter().any(|event| event == kind);
-        let mut queue = |kind: &str, data: Value| -> Result<(), ApiError> {
-            let body = Payload {
-                kind,
-                timestamp: rfc3339(now),
-                data,
-            };
+        let wants = |kind: WebhookEvent| hook.events.iter().any(|event| event == kind.as_str());
+        let mut queue = |kind: WebhookEvent, body: String| -> Result<(), ApiError> {
             messages.push(OutboxMessage {
                 id: sign::new_message_id()?,
                 game_id: record.id.clone(),
                 hook_id: hook.id.clone(),
-                event: kind.to_string(),
-                body: serde_json::to_string(&body).expect("a payload serializes"),
+                event: kind.as_str().to_string(),
+                body,
                 created_at: now,
                 status: DeliveryStatus::Pending,
                 attempts: Vec::new(),
@@ -189,65 +176,81 @@ pub fn notifications(moment: &Moment<'_>, now: u64) -> Result<Vec<OutboxMessage>
             });
             Ok(())
         };
-        let common = json!({
-            "game_id": record.id,
-            "ruleset": record.ruleset,
-            "version": record.version,
-        });
-        let with = |mut data: Value, extra: Value| {
-            if let (Some(data), Value::Object(extra)) = (data.as_object_mut(), extra) {
-                data.extend(extra);
-            }
-            data
+        let finished = |seat: Option<u8>, outcome: &Outcome, viewer: Viewer| FinishedData {
+            game_id: record.id.clone(),
+            ruleset: record.ruleset.clone(),
+            version: record.version,
+            seat,
+            outcome: outcome.clone(),
+            view: engine.view_json(viewer),
         };
         match hook.seat {
             Some(seat) => {
                 let viewer = Viewer::Seat(Seat(seat));
                 let entered =
                     waiting_now.contains(Seat(seat)) && !moment.waiting_before.contains(Seat(seat));
-                if wants(TURN) && outcome.is_none() && entered {
-                    let data = json!({
-                        "seat": seat,
-                        "seq": record.log_len.saturating_sub(1),
-                        "to_act": seats(engine.to_act()),
-                        "waiting_on": seats(waiting_now),
-                        "view": engine.view_json(viewer),
-                    });
-                    queue(TURN, with(common.clone(), data))?;
+                if wants(WebhookEvent::Turn) && outcome.is_none() && entered {
+                    let data = TurnData {
+                        game_id: record.id.clone(),
+                        ruleset: record.ruleset.clone(),
+                        version: record.version,
+                        seat,
+                        seq: record.log_len.saturating_sub(1),
+                        to_act: seats(engine.to_act()),
+                        waiting_on: seats(waiting_now),
+                        view: engine.view_json(viewer),
+                    };
+                    queue(WebhookEvent::Turn, body(WebhookEvent::Turn, now, data))?;
                 }
-                if let (true, Some(outcome)) = (wants(FINISHED), &outcome) {
-                    let data = json!({
-                        "seat": seat,
-                        "outcome": outcome,
-                        "view": engine.view_json(viewer),
-                    });
-                    queue(FINISHED, with(common.clone(), data))?;
+                if let (true, Some(outcome)) = (wants(WebhookEvent::Finished), &outcome) {
+                    let data = finished(Some(seat), outcome, viewer);
+                    queue(
+                        WebhookEvent::Finished,
+                        body(WebhookEvent::Finished, now, data),
+                    )?;
                 }
             }
             None => {
-                if let (true, Some(action)) = (wants(ACTION), &moment.action) {
+                if let (true, Some(action)) = (wants(WebhookEvent::Action), &moment.action) {
                     let public = action.stored.visibility.shows(Viewer::Spectator);
-                    let data = json!({
-                        "seq": action.seq,
-                        "seat": action.seat,
-                        "action": if public { action.stored.action.clone() } else { Value::Null },
-                        "events": project_events(action.events, Viewer::Spectator),
-                        "status": record.status.as_str(),
-                        "to_act": seats(engine.to_act()),
-                    });
-                    queue(ACTION, with(common.clone(), data))?;
+                    let data = ActionData {
+                        game_id: record.id.clone(),
+                        ruleset: record.ruleset.clone(),
+                        version: record.version,
+                        seq: action.seq,
+                        seat: action.seat,
+                        action: if public {
+                            action.stored.action.clone()
+                        } else {
+                            Value::Null
+                        },
+                        events: project_events(action.events, Viewer::Spectator),
+                        status: record.status.into(),
+                        to_act: seats(engine.to_act()),
+                    };
+                    queue(WebhookEvent::Action, body(WebhookEvent::Action, now, data))?;
                 }
-                if let (true, Some(outcome)) = (wants(FINISHED), &outcome) {
-                    let data = json!({
-                        "outcome": outcome,
-                        "view": engine.view_json(Viewer::Spectator),
-                    });
-                    queue(FINISHED, with(common.clone(), data))?;
+                if let (true, Some(outcome)) = (wants(WebhookEvent::Finished), &outcome) {
+                    let data = finished(None, outcome, Viewer::Spectator);
+                    queue(
+                        WebhookEvent::Finished,
+                        body(WebhookEvent::Finished, now, data),
+                    )?;
                 }
             }
         }
     }
     Ok(messages)
+}
+
+/// The whole body of a notification of `kind` carrying `data`.
+fn body<D: Serialize>(kind: WebhookEvent, now: u64, data: D) -> String {
+    let notification = Notification {
+        kind,
+        timestamp: rfc3339(now),
+        data,
+    };
+    serde_json::to_string(&notification).expect("a payload serializes")
 }
 
 /// Makes delivery attempts and records them in the store.
@@ -735,7 +738,7 @@ mod tests {
         let worker = tokio::spawn(deliverer.run(Duration::from_millis(50)));
         let deadline = tokio::time::Instant::now() + Duration::from_secs(3);
         loop {
-            let other = store.messages(&record.id, "wh_other", 1).await.unwrap();
+            let other = store.messages(&record.id, "wh_other", None, 1).await.unwrap().messages;
             if !other[0].attempts.is_empty() {
                 break;
             }
@@ -751,9 +754,10 @@ mod tests {
             "the busy receiver gets exactly its limit of attempts at once"
         );
         let slow = store
-            .messages(&record.id, "wh_slow", backlog)
+            .messages(&record.id, "wh_slow", None, backlog)
             .await
-            .unwrap();
+            .unwrap()
+            .messages;
         assert!(
             slow.iter()
                 .all(|message| message.attempts.is_empty()

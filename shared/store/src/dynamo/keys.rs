@@ -77,12 +77,12 @@ pub fn idempotency_sk(seat: u8, key: &str) -> String {
 /// `OUT#<hook>#<created_at:013>#<msg>`: a notification in the outbox, sorted by subscription,
 /// then time, so one subscription's deliveries are one key range.
 pub fn outbox_sk(message: &crate::OutboxMessage) -> String {
-    format!(
-        "{}{:013}#{}",
-        outbox_prefix(&message.hook_id),
-        message.created_at,
-        message.id
-    )
+    outbox_sk_of(&message.hook_id, message.created_at, &message.id)
+}
+
+/// The sort key of a subscription's notification, from its parts.
+pub fn outbox_sk_of(hook_id: &str, created_at: u64, id: &str) -> String {
+    format!("{}{created_at:013}#{id}", outbox_prefix(hook_id))
 }
 
 /// `OUT#<hook>#`: the prefix of one subscription's notifications.

@@ -28,9 +28,9 @@ use aws_sdk_dynamodb::types::{
 };
 use aws_sdk_dynamodb::Client;
 
-use crate::common::{check_commit, lobby_limit, LobbyCursor};
+use crate::common::{check_commit, lobby_limit, message_page, PageCursor};
 use crate::{
-    Commit, GameRecord, GameStore, IdempotencyRecord, ListPage, ListQuery, LogEntry, OutboxMessage,
+    Commit, GameRecord, GameStore, IdempotencyRecord, ListPage, ListQuery, LogEntry, MessagePage, OutboxMessage,
     StoreError,
 };
 use items::Item;
@@ -247,7 +247,7 @@ impl DynamoStore {
         &self,
         index: (&str, &str, &str),
         pk: String,
-        after: Option<&LobbyCursor>,
+        after: Option<&PageCursor>,
         limit: usize,
     ) -> Result<Vec<GameRecord>, StoreError> {
         let (index_name, pk_name, sk_name) = index;
@@ -421,7 +421,7 @@ impl GameStore for DynamoStore {
         let after = query
             .cursor
             .as_deref()
-            .map(LobbyCursor::parse)
+            .map(PageCursor::parse)
             .transpose()?;
         let limit = lobby_limit(query.limit);
         let mut games = match &query.ruleset {
@@ -447,7 +447,7 @@ impl GameStore for DynamoStore {
         let more = games.len() > limit;
         games.truncate(limit);
         let next_cursor = if more {
-            games.last().map(|game| LobbyCursor::of(game).to_string())
+            games.last().map(|game| PageCursor::of(game).to_string())
         } else {
             None
         };
@@ -480,9 +480,11 @@ impl GameStore for DynamoStore {
         &self,
         game_id: &str,
         hook_id: &str,
+        cursor: Option<&str>,
         limit: usize,
-    ) -> Result<Vec<OutboxMessage>, StoreError> {
-        let page = self
+    ) -> Result<MessagePage, StoreError> {
+        let before = cursor.map(PageCursor::parse).transpose()?;
+        let mut query = self
             .client
             .query()
             .table_name(&self.table)
@@ -491,15 +493,27 @@ impl GameStore for DynamoStore {
             .expression_attribute_values(":prefix", AttributeValue::S(keys::outbox_prefix(hook_id)))
             .scan_index_forward(false)
             .consistent_read(true)
-            .limit(i32::try_from(limit.max(1)).unwrap_or(i32::MAX))
+            // One extra item tells whether another page exists.
+            .limit(i32::try_from(limit.saturating_add(1)).unwrap_or(i32::MAX));
+        if let Some(before) = &before {
+            query = query
+                .exclusive_start_key("PK", AttributeValue::S(keys::game_pk(game_id)))
+                .exclusive_start_key(
+                    "SK",
+                    AttributeValue::S(keys::outbox_sk_of(hook_id, before.created_at, &before.id)),
+                );
+        }
+        let page = query
             .send()
             .await
             .map_err(|error| backend(&format!("listing deliveries of {hook_id}"), error))?;
-        page.items()
+        let found = page
+            .items()
             .iter()
-            .take(limit)
+            .take(limit + 1)
             .map(items::message_of)
-            .collect()
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(message_page(found, limit))
     }
 }
 
