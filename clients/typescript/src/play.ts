@@ -208,8 +208,9 @@ async function submit(
   return { status: data.status };
 }
 
-async function checkAudit(gameId: string, stats: Stats, seatCount: number): Promise<number> {
+async function checkAudit(gameId: string, stats: Stats, seatCount: number): Promise<{ pages: number; reason: string }> {
   const seqs: number[] = [];
+  let reason = "";
   let after: number | undefined;
   let pages = 0;
   for (;;) {
@@ -220,6 +221,8 @@ async function checkAudit(gameId: string, stats: Stats, seatCount: number): Prom
     pages++;
     if (data.status !== "finished") fail(`audit: status ${data.status}`);
     if (typeof data.server_secret !== "string") fail("audit: no server secret once finished");
+    if (data.outcome === undefined || data.outcome === null) return fail("audit: no outcome once finished");
+    reason = data.outcome.reason;
     if (!Array.isArray(data.entropies) || data.entropies.length !== seatCount) fail("audit: not every seat's entropy");
     if (data.entries.length > AUDIT_PAGE) fail(`audit: ${String(data.entries.length)} entries on a page of ${String(AUDIT_PAGE)}`);
     for (const entry of data.entries) {
@@ -236,7 +239,7 @@ async function checkAudit(gameId: string, stats: Stats, seatCount: number): Prom
   if (seqs.length !== expected || seqs.some((s, i) => s !== i)) {
     fail(`audit: ${String(seqs.length)} entries (${String(seqs[0])}..${String(seqs[seqs.length - 1])}), expected seq 0..${String(stats.lastSeq)}`);
   }
-  return pages;
+  return { pages, reason };
 }
 
 async function playRuleset(ruleset: string, minSeats: number, maxSeats: number): Promise<void> {
@@ -271,12 +274,12 @@ async function playRuleset(ruleset: string, minSeats: number, maxSeats: number):
     }
     if (!moved) fail(`${ruleset}: seats ${waiting.join(",")} are waited on but none has a legal action`);
   }
-  const pages = await checkAudit(game.id, stats, game.seats);
+  const { pages, reason } = await checkAudit(game.id, stats, game.seats);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(
     `${ruleset}: ${String(game.seats)} seats, ${String(stats.moves)} moves, ${String(stats.refusals)} refusals (422), ` +
       `${String(stats.schemaEntries)} schema entries tried, ${String(stats.samplerMisses)} samples redrawn, ${String(stats.looseSamples)} fit the entry but not SubmitAction, ` +
-      `audit ${String(stats.lastSeq + 1)} entries in ${String(pages)} pages, ${seconds}s`,
+      `audit ${String(stats.lastSeq + 1)} entries in ${String(pages)} pages, ended by ${reason}, ${seconds}s`,
   );
 }
 
