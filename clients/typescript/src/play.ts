@@ -210,7 +210,7 @@ async function submit(
 
 async function checkAudit(gameId: string, stats: Stats, seatCount: number): Promise<{ pages: number; reason: string }> {
   const seqs: number[] = [];
-  let reason = "";
+  const reasons = new Set<string>();
   let after: number | undefined;
   let pages = 0;
   for (;;) {
@@ -222,7 +222,7 @@ async function checkAudit(gameId: string, stats: Stats, seatCount: number): Prom
     if (data.status !== "finished") fail(`audit: status ${data.status}`);
     if (typeof data.server_secret !== "string") fail("audit: no server secret once finished");
     if (data.outcome === undefined || data.outcome === null) return fail("audit: no outcome once finished");
-    reason = data.outcome.reason;
+    reasons.add(data.outcome.reason);
     if (!Array.isArray(data.entropies) || data.entropies.length !== seatCount) fail("audit: not every seat's entropy");
     if (data.entries.length > AUDIT_PAGE) fail(`audit: ${String(data.entries.length)} entries on a page of ${String(AUDIT_PAGE)}`);
     for (const entry of data.entries) {
@@ -239,7 +239,8 @@ async function checkAudit(gameId: string, stats: Stats, seatCount: number): Prom
   if (seqs.length !== expected || seqs.some((s, i) => s !== i)) {
     fail(`audit: ${String(seqs.length)} entries (${String(seqs[0])}..${String(seqs[seqs.length - 1])}), expected seq 0..${String(stats.lastSeq)}`);
   }
-  return { pages, reason };
+  if (reasons.size !== 1) fail(`audit: the pages disagree on the outcome (${[...reasons].join(", ")})`);
+  return { pages, reason: [...reasons].join() };
 }
 
 async function playRuleset(ruleset: string, minSeats: number, maxSeats: number): Promise<void> {
