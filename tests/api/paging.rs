@@ -100,5 +100,8 @@ async fn the_lobby_pages_with_after_and_next_after_like_every_list() {
     let mine: Vec<&String> = listed.iter().filter(|id| created.contains(id)).collect();
     assert_eq!(mine.len(), 5, "every open game once: {listed:?}");
     let old = app.get("/v1/games?cursor=1.g_x", None).await;
-    assert_eq!(old.status, 400, "the old parameter name is refused, not ignored");
+    assert_eq!(
+        old.status, 400,
+        "the old parameter name is refused, not ignored"
+    );
 }

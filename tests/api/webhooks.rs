@@ -297,7 +297,11 @@ async fn notifications_survive_a_receiver_outage_and_a_server_restart() {
     let app = spawn_app_at(&db, config).await;
     let store = app.store.clone();
     let hook_id = admin["id"].as_str().unwrap().to_string();
-    let pending = store.messages(&id, &hook_id, None, 100).await.unwrap().messages;
+    let pending = store
+        .messages(&id, &hook_id, None, 100)
+        .await
+        .unwrap()
+        .messages;
     assert_eq!(
         pending.len(),
         6,
@@ -361,7 +365,11 @@ async fn notifications_survive_a_receiver_outage_and_a_server_restart() {
             .collect::<Vec<_>>(),
     );
     tokio::time::sleep(Duration::from_millis(200)).await;
-    let messages = store.messages(&id, &hook_id, None, 100).await.unwrap().messages;
+    let messages = store
+        .messages(&id, &hook_id, None, 100)
+        .await
+        .unwrap()
+        .messages;
     assert!(messages
         .iter()
         .all(|m| m.status == store::DeliveryStatus::Delivered));
@@ -648,7 +656,10 @@ async fn deliveries_come_in_pages_newest_first_like_every_list() {
             None => break,
         }
     }
-    assert_eq!(paged, whole, "pages of 2 join into the whole list, in order");
+    assert_eq!(
+        paged, whole,
+        "pages of 2 join into the whole list, in order"
+    );
 
     let bad = app
         .get(&format!("{path}?after=nonsense"), Some(&game.admin_token))

@@ -4,9 +4,9 @@
 //! events); the OpenAPI document narrows them to the `anyOf` of every game's schema.
 
 use game_core::Outcome;
-use store::Status;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use store::Status;
 use utoipa::ToSchema;
 
 /// Where a game is in its life.
@@ -311,9 +311,13 @@ pub enum WebhookEvent {
 impl WebhookEvent {
     /// The type named `name` in payloads and the store.
     pub fn parse(name: &str) -> Option<WebhookEvent> {
-        [WebhookEvent::Turn, WebhookEvent::Action, WebhookEvent::Finished]
-            .into_iter()
-            .find(|event| event.as_str() == name)
+        [
+            WebhookEvent::Turn,
+            WebhookEvent::Action,
+            WebhookEvent::Finished,
+        ]
+        .into_iter()
+        .find(|event| event.as_str() == name)
     }
 
     /// The type as sent in payloads.

@@ -319,7 +319,10 @@ mod tests {
         }
         assert!(found.len() > 20, "the scan finds the codes: {found:?}");
         for code in &found {
-            assert!(API_CODES.contains(&code.as_str()), "`{code}` is raised but not in API_CODES");
+            assert!(
+                API_CODES.contains(&code.as_str()),
+                "`{code}` is raised but not in API_CODES"
+            );
         }
     }
 }

@@ -61,20 +61,32 @@ fn schema_ref(name: &str) -> Value {
     json!({ "$ref": format!("#/components/schemas/{name}") })
 }
 
-/// The names of one ruleset's schemas: its prefix (`tulipmania`) and id (`tulipmania-1637`).
+/// The names of one ruleset's schemas: its id (`tulipmania-1637`), the prefix of its
+/// schemas (`tulipmania`) and the names of its options, action, view and event schemas.
 struct Game {
     id: String,
     prefix: String,
+    options: String,
+    action: String,
+    view: String,
+    event: String,
 }
 
 impl Game {
-    /// The reference to this game's schema `name` (`tulipmania.View`).
+    /// The reference to this game's schema `name`: `Options`, `Action`, `View` and `Event`
+    /// are the game's own; any other name is one this document adds (`tulipmania.LogItem`).
     fn schema(&self, name: &str) -> Value {
         schema_ref(&self.name(name))
     }
 
     fn name(&self, name: &str) -> String {
-        format!("{}.{name}", self.prefix)
+        match name {
+            "Options" => self.options.clone(),
+            "Action" => self.action.clone(),
+            "View" => self.view.clone(),
+            "Event" => self.event.clone(),
+            other => format!("{}.{other}", self.prefix),
+        }
     }
 }
 
@@ -95,27 +107,27 @@ pub fn spec(registry: &Registry) -> Value {
             .split_once('.')
             .map_or(game.action.0.as_str(), |(prefix, _)| prefix)
             .to_string();
-        for (name, schema) in game.components.into_iter().chain([
-            game.options,
-            game.action,
-            game.view,
-            game.event,
-        ]) {
+        games.push(Game {
+            id: ruleset.id().to_string(),
+            prefix,
+            options: game.options.0.clone(),
+            action: game.action.0.clone(),
+            view: game.view.0.clone(),
+            event: game.event.0.clone(),
+        });
+        for (name, schema) in
+            game.components
+                .into_iter()
+                .chain([game.options, game.action, game.view, game.event])
+        {
             schemas.insert(
                 name,
                 serde_json::to_value(schema).expect("schemas serialize"),
             );
         }
-        games.push(Game {
-            id: ruleset.id().to_string(),
-            prefix,
-        });
     }
     let rulesets = crate::routes::rulesets::ruleset_list(registry);
-    schemas.insert(
-        "CreateGame".into(),
-        create_game(&games, &rulesets, schemas),
-    );
+    schemas.insert("CreateGame".into(), create_game(&games, &rulesets, schemas));
     shared_schemas(schemas, registry);
     // Every response and notification that carries a game's JSON is one variant per ruleset,
     // told apart by its `ruleset` property, so a client narrows the view, actions and events
@@ -278,6 +290,7 @@ pub fn spec(registry: &Registry) -> Value {
     });
     for schema in schemas.values_mut() {
         single_values_are_const(schema);
+        no_single_choices(schema);
         bound_integers(schema);
     }
     webhooks(&mut doc);
@@ -287,55 +300,80 @@ pub fn spec(registry: &Registry) -> Value {
 }
 
 /// `CreateGame`: one variant per ruleset, so the schema states each ruleset's seat counts and
-/// options; a seat count that needs an option is a variant of its own that requires it.
+/// options. A seat count that needs an option is allowed by `seats` and made conditional on
+/// that option by an `if`/`then`.
 fn create_game(games: &[Game], rulesets: &dto::RulesetList, schemas: &Map<String, Value>) -> Value {
     let mut variants = Vec::new();
     for (game, info) in games.iter().zip(&rulesets.rulesets) {
-        let options_ref = game.schema("Options");
-        let variant = |seats: Value, options: Value, required: &[&str]| {
-            json!({
-                "type": "object",
-                "title": if required.contains(&"options") { format!("{} ({} seats)", info.id, seats["const"]) } else { info.id.clone() },
-                "required": required,
-                "additionalProperties": false,
-                "properties": {
-                    "ruleset": {"type": "string", "const": info.id, "description": "the ruleset id (see `GET /v1/rulesets`)"},
-                    "seats": seats,
-                    "options": options,
-                    "invite_only": {"type": "boolean", "description": "when true, only the admin may claim seats and the game is not listed in the lobby"}
-                }
-            })
-        };
-        variants.push(variant(
-            json!({"type": "integer", "minimum": info.min_seats, "maximum": info.max_seats, "description": "number of seats"}),
-            json!({"anyOf": [options_ref, {"type": "null"}], "description": "the ruleset's options; omitted fields take their defaults"}),
-            &["ruleset", "seats"],
-        ));
-        for unlocked in &info.seats_with_options {
-            let required: Vec<&String> = unlocked
-                .options
-                .as_object()
-                .map(|options| options.keys().collect())
-                .unwrap_or_default();
-            let consts: Map<String, Value> = unlocked
-                .options
-                .as_object()
-                .map(|options| {
-                    options
-                        .iter()
-                        .map(|(name, value)| (name.clone(), json!({ "const": value })))
-                        .collect()
-                })
-                .unwrap_or_default();
-            variants.push(variant(
-                json!({"type": "integer", "const": unlocked.seats, "description": "number of seats"}),
+        let lowest = info
+            .seats_with_options
+            .iter()
+            .map(|unlocked| unlocked.seats)
+            .chain([info.min_seats])
+            .min()
+            .unwrap_or(info.min_seats);
+        let highest = info
+            .seats_with_options
+            .iter()
+            .map(|unlocked| unlocked.seats)
+            .chain([info.max_seats])
+            .max()
+            .unwrap_or(info.max_seats);
+        let conditions: Vec<Value> = info
+            .seats_with_options
+            .iter()
+            .map(|unlocked| {
+                let options = unlocked.options.as_object().cloned().unwrap_or_default();
+                let required: Vec<&String> = options.keys().collect();
+                let consts: Map<String, Value> = options
+                    .iter()
+                    .map(|(name, value)| (name.clone(), json!({ "const": value })))
+                    .collect();
                 json!({
-                    "allOf": [options_ref, {"type": "object", "required": required, "properties": consts}],
-                    "description": format!("{} seats need these options", unlocked.seats),
-                }),
-                &["ruleset", "seats", "options"],
-            ));
+                    "if": {"properties": {"seats": {"const": unlocked.seats}}},
+                    "then": {
+                        "required": ["options"],
+                        "properties": {"options": {"type": "object", "required": required, "properties": consts}},
+                    },
+                })
+            })
+            .collect();
+        let seats_description = if info.seats_with_options.is_empty() {
+            "number of seats".to_string()
+        } else {
+            let unlocked: Vec<String> = info
+                .seats_with_options
+                .iter()
+                .map(|unlocked| {
+                    format!(
+                        "{} seats need the options {}",
+                        unlocked.seats, unlocked.options
+                    )
+                })
+                .collect();
+            format!(
+                "number of seats: {} to {} with the default options; {}",
+                info.min_seats,
+                info.max_seats,
+                unlocked.join("; ")
+            )
+        };
+        let mut variant = json!({
+            "type": "object",
+            "title": info.id,
+            "required": ["ruleset", "seats"],
+            "additionalProperties": false,
+            "properties": {
+                "ruleset": {"type": "string", "const": info.id, "description": "the ruleset id (see `GET /v1/rulesets`)"},
+                "seats": {"type": "integer", "minimum": lowest, "maximum": highest, "description": seats_description},
+                "options": {"anyOf": [game.schema("Options"), {"type": "null"}], "description": "the ruleset's options; omitted fields take their defaults"},
+                "invite_only": {"type": "boolean", "description": "when true, only the admin may claim seats and the game is not listed in the lobby"}
+            }
+        });
+        if !conditions.is_empty() {
+            variant["allOf"] = Value::Array(conditions);
         }
+        variants.push(variant);
     }
     let description = schemas
         .get("CreateGame")
@@ -361,7 +399,7 @@ fn shared_schemas(schemas: &mut Map<String, Value>, registry: &Registry) {
                     {"type": "array", "items": {"$ref": "#/components/schemas/JsonType"}},
                 ]},
                 "const": {"description": "the only value allowed (any JSON)"},
-                "enum": {"type": "array", "description": "the values allowed"},
+                "enum": {"type": "array", "items": {}, "description": "the values allowed"},
                 "oneOf": {"type": "array", "items": {"$ref": "#/components/schemas/JsonSchema"}},
                 "anyOf": {"type": "array", "items": {"$ref": "#/components/schemas/JsonSchema"}},
                 "allOf": {"type": "array", "items": {"$ref": "#/components/schemas/JsonSchema"}},
@@ -377,7 +415,7 @@ fn shared_schemas(schemas: &mut Map<String, Value>, registry: &Registry) {
                 "format": {"type": "string"},
                 "title": {"type": "string"}, "description": {"type": "string"},
                 "default": {"description": "the value taken when the property is omitted"},
-                "examples": {"type": "array"},
+                "examples": {"type": "array", "items": {}},
                 "x-sum-of-values": {"type": "integer", "description": "the values of this object must add up to this number"},
                 "x-refused-with": {"type": "string", "description": "the problem `code` the rules answer when this schema's constraint is broken"},
             },
@@ -451,9 +489,7 @@ fn title_case(word: &str) -> String {
 
 /// The OpenAPI 3.1 `webhooks` section: what Beurs POSTs to a subscription's URL.
 fn webhooks(doc: &mut Value) {
-    let header = |name: &str, description: &str| {
-        json!({"name": name, "in": "header", "required": true, "description": description, "schema": {"type": "string"}})
-    };
+    let header = |name: &str, description: &str| json!({"name": name, "in": "header", "required": true, "description": description, "schema": {"type": "string"}});
     let parameters = json!([
         header("webhook-id", "The notification's id: the same on every attempt, so a receiver can drop duplicates."),
         header("webhook-timestamp", "Unix seconds when this attempt was signed; refuse old ones to stop replays."),
@@ -499,10 +535,37 @@ fn finish_operations(doc: &mut Value) {
         }
     }
     doc["info"]["license"] = json!({"name": "MIT", "identifier": "MIT"});
+    doc["info"]["contact"] = json!({"name": "Beurs", "url": "https://beurs.dev"});
     doc["servers"] = json!([{
         "url": "http://127.0.0.1:8080",
         "description": "`beurs serve` on your machine (`cargo run --release`); a deployment answers at its own URL",
     }]);
+}
+
+/// A `oneOf`/`anyOf` of one schema is that schema: utoipa wraps a `$ref` that has a default
+/// in one (`{"oneOf": [{"$ref": …}], "default": …}`); OpenAPI 3.1 allows keywords beside
+/// `$ref`.
+fn no_single_choices(schema: &mut Value) {
+    match schema {
+        Value::Object(object) => {
+            for key in ["oneOf", "anyOf"] {
+                let single = match object.get(key) {
+                    Some(Value::Array(choices)) if choices.len() == 1 => choices[0].clone(),
+                    _ => continue,
+                };
+                let Value::Object(single) = single else {
+                    continue;
+                };
+                object.remove(key);
+                for (name, value) in single {
+                    object.entry(name).or_insert(value);
+                }
+            }
+            object.values_mut().for_each(no_single_choices);
+        }
+        Value::Array(items) => items.iter_mut().for_each(no_single_choices),
+        _ => {}
+    }
 }
 
 /// A one-value `enum` is a `const` (the `type` tag of an action or event variant).

@@ -5,8 +5,8 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::common::{check_commit, lobby_limit, message_page, PageCursor};
 use crate::{
-    Commit, DeliveryStatus, GameRecord, GameStore, IdempotencyRecord, ListPage, ListQuery, MessagePage,
-    LogEntry, OutboxMessage, Status, StoreError,
+    Commit, DeliveryStatus, GameRecord, GameStore, IdempotencyRecord, ListPage, ListQuery,
+    LogEntry, MessagePage, OutboxMessage, Status, StoreError,
 };
 
 /// A store that keeps everything in memory and forgets it when dropped. For unit tests; it
@@ -144,11 +144,7 @@ impl GameStore for MemoryStore {
 
     async fn list_open(&self, query: &ListQuery) -> Result<ListPage, StoreError> {
         // Validate the cursor before looking at any data, as the SQLite store does.
-        let after = query
-            .cursor
-            .as_deref()
-            .map(PageCursor::parse)
-            .transpose()?;
+        let after = query.cursor.as_deref().map(PageCursor::parse).transpose()?;
         let limit = lobby_limit(query.limit);
 
         let inner = self.lock();

@@ -17,8 +17,8 @@ use rusqlite::{
 
 use crate::common::{check_commit, lobby_limit, message_page, PageCursor};
 use crate::{
-    Commit, DeliveryStatus, GameRecord, GameStore, IdempotencyRecord, ListPage, ListQuery, MessagePage,
-    LogEntry, OutboxMessage, StoreError,
+    Commit, DeliveryStatus, GameRecord, GameStore, IdempotencyRecord, ListPage, ListQuery,
+    LogEntry, MessagePage, OutboxMessage, StoreError,
 };
 
 /// How long a statement waits for another process's write lock before failing. Our own
@@ -428,11 +428,7 @@ impl GameStore for SqliteStore {
     }
 
     async fn list_open(&self, query: &ListQuery) -> Result<ListPage, StoreError> {
-        let after = query
-            .cursor
-            .as_deref()
-            .map(PageCursor::parse)
-            .transpose()?;
+        let after = query.cursor.as_deref().map(PageCursor::parse).transpose()?;
         let limit = lobby_limit(query.limit);
 
         let mut args: Vec<SqlValue> = Vec::new();

@@ -122,7 +122,11 @@ pub async fn polled_outbox_contract(store: &dyn GameStore) {
         "most overdue first; a delivered message is never due"
     );
 
-    let mut delivered = store.messages(&record.id, "wh_a", None, 10).await.unwrap().messages;
+    let mut delivered = store
+        .messages(&record.id, "wh_a", None, 10)
+        .await
+        .unwrap()
+        .messages;
     delivered.retain(|m| m.id == "msg_sooner");
     let mut delivered = delivered.pop().expect("msg_sooner is listed");
     delivered.status = DeliveryStatus::Delivered;
@@ -200,7 +204,11 @@ async fn commit_keeps_hooks_and_queues_notifications(store: &dyn GameStore, run:
     )
     .await;
     assert_eq!(
-        store.messages(&record.id, "wh_seat", None, 10).await.unwrap().messages,
+        store
+            .messages(&record.id, "wh_seat", None, 10)
+            .await
+            .unwrap()
+            .messages,
         vec![second.clone(), first.clone()],
         "one subscription's notifications, newest first"
     );
@@ -220,11 +228,17 @@ async fn commit_keeps_hooks_and_queues_notifications(store: &dyn GameStore, run:
         "the next page starts after the cursor; the last page has no cursor"
     );
     assert!(matches!(
-        store.messages(&record.id, "wh_seat", Some("not-a-cursor"), 1).await,
+        store
+            .messages(&record.id, "wh_seat", Some("not-a-cursor"), 1)
+            .await,
         Err(StoreError::BadCursor)
     ));
     assert_eq!(
-        store.messages(&record.id, "wh_admin", None, 10).await.unwrap().messages,
+        store
+            .messages(&record.id, "wh_admin", None, 10)
+            .await
+            .unwrap()
+            .messages,
         vec![admin]
     );
     assert!(store
@@ -281,7 +295,11 @@ async fn delivery_updates_round_trip(store: &dyn GameStore, run: &RunIds) {
     retried.next_attempt_at = Some(1_700_000_005_500);
     store.update_message(&retried).await.unwrap();
     assert_eq!(
-        store.messages(&record.id, "wh_u", None, 10).await.unwrap().messages,
+        store
+            .messages(&record.id, "wh_u", None, 10)
+            .await
+            .unwrap()
+            .messages,
         vec![retried.clone()]
     );
 
@@ -296,7 +314,11 @@ async fn delivery_updates_round_trip(store: &dyn GameStore, run: &RunIds) {
     failed.next_attempt_at = None;
     store.update_message(&failed).await.unwrap();
     assert_eq!(
-        store.messages(&record.id, "wh_u", None, 10).await.unwrap().messages,
+        store
+            .messages(&record.id, "wh_u", None, 10)
+            .await
+            .unwrap()
+            .messages,
         vec![failed]
     );
 

@@ -1,8 +1,6 @@
 //! `GET /v1/games/{id}/legal-actions` and `POST /v1/games/{id}/actions`.
 
-use super::{
-    engine_of, etag, load_record, project_events, update, Change, Guard, Replay, Updated,
-};
+use super::{engine_of, etag, load_record, project_events, update, Change, Guard, Replay, Updated};
 use crate::audit::{state_hash, StoredAction};
 use crate::auth::{identify, Caller};
 use crate::dto::{ActionResult, LegalActions, SubmitAction};

@@ -186,7 +186,10 @@ pub async fn update_in<T>(
                 .ok_or(ApiError::GameNotFound)?;
         }
         if let Some(replay) = &guard.replay {
-            if let Some(first) = store.idempotency(&record.id, replay.seat, &replay.key).await? {
+            if let Some(first) = store
+                .idempotency(&record.id, replay.seat, &replay.key)
+                .await?
+            {
                 same_request(store, &record.id, &first, replay).await?;
                 return Ok(Updated::Replayed(first.response));
             }

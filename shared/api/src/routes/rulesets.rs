@@ -20,6 +20,7 @@ use std::sync::Arc;
     tag = "rulesets",
     responses(
         (status = 200, description = "Every ruleset", body = RulesetList),
+        (status = 413, description = "A request body over 64 KiB (this route reads none)", body = Problem, content_type = "application/problem+json"),
         (status = 500, description = "Server error", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -38,9 +39,8 @@ pub fn ruleset_list(registry: &Registry) -> RulesetList {
             let defaults = ruleset
                 .normalize_options(&Value::Null)
                 .expect("a ruleset's default options are valid");
-            let deals = |seats: u8, options: &Value| {
-                ruleset.setup(seats, options, TRIAL_SEED).is_ok()
-            };
+            let deals =
+                |seats: u8, options: &Value| ruleset.setup(seats, options, TRIAL_SEED).is_ok();
             let (lowest, highest) = ruleset.seat_range();
             let by_default: Vec<u8> = (lowest..=highest)
                 .filter(|&seats| deals(seats, &defaults))
@@ -52,8 +52,7 @@ pub fn ruleset_list(registry: &Registry) -> RulesetList {
                     switches.iter().find_map(|name| {
                         let options = json!({ name.as_str(): true });
                         let normalized = ruleset.normalize_options(&options).ok()?;
-                        deals(seats, &normalized)
-                            .then(|| SeatCountWithOptions { seats, options })
+                        deals(seats, &normalized).then(|| SeatCountWithOptions { seats, options })
                     })
                 })
                 .collect();

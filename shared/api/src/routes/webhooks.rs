@@ -7,8 +7,8 @@
 use super::{load_record, update, Change, Guard};
 use crate::auth::{identify, Caller};
 use crate::dto::{
-    CreateWebhook, CreatedWebhook, Delivery, DeliveryAttempt, DeliveryList, DeliveryStatus, Webhook, WebhookEvent,
-    WebhookList,
+    CreateWebhook, CreatedWebhook, Delivery, DeliveryAttempt, DeliveryList, DeliveryStatus,
+    Webhook, WebhookEvent, WebhookList,
 };
 use crate::error::{ApiError, Problem};
 use crate::http::{limit_in, Bearer, JsonBody, Params, QueryParams, Reply};

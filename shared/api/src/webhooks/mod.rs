@@ -738,7 +738,11 @@ mod tests {
         let worker = tokio::spawn(deliverer.run(Duration::from_millis(50)));
         let deadline = tokio::time::Instant::now() + Duration::from_secs(3);
         loop {
-            let other = store.messages(&record.id, "wh_other", None, 1).await.unwrap().messages;
+            let other = store
+                .messages(&record.id, "wh_other", None, 1)
+                .await
+                .unwrap()
+                .messages;
             if !other[0].attempts.is_empty() {
                 break;
             }

@@ -30,8 +30,8 @@ use aws_sdk_dynamodb::Client;
 
 use crate::common::{check_commit, lobby_limit, message_page, PageCursor};
 use crate::{
-    Commit, GameRecord, GameStore, IdempotencyRecord, ListPage, ListQuery, LogEntry, MessagePage, OutboxMessage,
-    StoreError,
+    Commit, GameRecord, GameStore, IdempotencyRecord, ListPage, ListQuery, LogEntry, MessagePage,
+    OutboxMessage, StoreError,
 };
 use items::Item;
 
@@ -418,11 +418,7 @@ impl GameStore for DynamoStore {
 
     async fn list_open(&self, query: &ListQuery) -> Result<ListPage, StoreError> {
         // Validate the cursor before any request, as the other stores do.
-        let after = query
-            .cursor
-            .as_deref()
-            .map(PageCursor::parse)
-            .transpose()?;
+        let after = query.cursor.as_deref().map(PageCursor::parse).transpose()?;
         let limit = lobby_limit(query.limit);
         let mut games = match &query.ruleset {
             Some(ruleset) => {
