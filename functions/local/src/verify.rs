@@ -49,7 +49,7 @@ fn client() -> anyhow::Result<reqwest::Client> {
         .context("building the HTTP client")
 }
 
-/// Fetches page after page (`?after=<next_after>`) until `next_after` is absent, and returns
+/// Fetches page after page (`?after=<next_after>`) until `next_after` is null, and returns
 /// the audit with every entry. A server that does not page answers everything at once.
 async fn fetch(url: &str) -> anyhow::Result<Audit> {
     let client = client()?;

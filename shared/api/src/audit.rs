@@ -215,9 +215,9 @@ pub struct Audit {
     pub entries: Vec<AuditEntry>,
     /// The result, once finished.
     pub outcome: Option<Outcome>,
-    /// The `after` of the next page of `entries`; absent on the last page (and in a complete
-    /// audit document).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The `after` of the next page of `entries`; null on the last page (and in a complete
+    /// audit document), as in every list.
+    #[serde(default)]
     pub next_after: Option<u64>,
 }
 
