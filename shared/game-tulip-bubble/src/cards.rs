@@ -208,7 +208,7 @@ impl<'de> Deserialize<'de> for Tulip {
 }
 
 /// A card id as a client sends it in an action. Kept as text so that an unknown id is the
-/// rule error `unknown-card` (§4.11) rather than a malformed request.
+/// rule error `unknown-card` rather than a malformed request.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_bubble::CardId, example = "YA#1"))]
@@ -386,7 +386,7 @@ pub const PRICE_B: [i64; 7] = [3, 5, 7, 10, 13, 16, 20];
 /// Row C of the chart, levels I..VII.
 pub const PRICE_C: [i64; 7] = [1, 3, 5, 7, 9, 11, 13];
 
-/// One of the 8 collector cards (§1.4), serialized as its id (`"SERVANT"`).
+/// One of the 8 collector cards, serialized as its id (`"SERVANT"`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_bubble::Collector))]

@@ -2,8 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Every Portfolio card, in catalogue order (§1.1): the 25 catalogue tulips, then the
-/// special cards, the weeds and the sacks. The JSON form is the spec's id (`"L-PuR"`).
+/// Every Portfolio card, in catalogue order: the 25 catalogue tulips, then the
+/// special cards, the weeds and the sacks. The JSON form is the card's id (`"L-PuR"`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_traders::Card))]
 #[repr(u8)]
@@ -174,7 +174,7 @@ pub const ALL_CARDS: [Card; 40] = [
     Card::Sack10,
 ];
 
-/// A Market card, which is also the id of its grid cell (§2.3). The JSON form is `"M:<id>"`.
+/// A Market card, which is also the id of its grid cell. The JSON form is `"M:<id>"`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_traders::Cell))]
 #[repr(u8)]

@@ -3,7 +3,7 @@
 use crate::board::BoardOption;
 use serde::{Deserialize, Serialize};
 
-/// The options chosen when a game is created (spec §7.1).
+/// The options chosen when a game is created.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulipmania::Options))]
@@ -26,7 +26,7 @@ pub struct Options {
     pub cash_tie: CashTie,
 }
 
-/// What happens to an illegal action card (spec §4.1.3–4.1.5, D7).
+/// What happens to an action card that is not legal for the sale.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulipmania::IllegalCardPolicy))]

@@ -391,7 +391,7 @@ impl Field {
     }
 }
 
-/// The instant-win condition that ended a multiplayer game or a solo round (§6.1).
+/// The instant-win condition that ended a multiplayer game or a solo round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulpenfieber::WinCondition))]

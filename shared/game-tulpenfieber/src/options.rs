@@ -6,7 +6,7 @@ use crate::board::Space;
 use game_core::SetupError;
 use serde::{Deserialize, Serialize};
 
-/// A side of a tulip-field board (§1.1).
+/// A side of a tulip-field board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulpenfieber::Board))]
 pub enum Board {
@@ -35,7 +35,7 @@ pub enum AbovePlacement {
     Always,
 }
 
-/// The flower (starting) spaces of each board side (§1.3, D4). **Reconstructed**: the
+/// The flower (starting) spaces of each board side. **Reconstructed**: the
 /// printed positions are lost; replace this table when they are known.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -114,7 +114,7 @@ impl StartSpaces {
     }
 }
 
-/// The game's options (§7.2). Missing fields take the standard game's value; unknown
+/// The game's options. Missing fields take the standard game's value; unknown
 /// fields are refused.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
