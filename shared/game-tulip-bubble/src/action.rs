@@ -144,7 +144,7 @@ pub enum TulipBubbleError {
         /// The cap.
         maximum: i64,
     },
-    /// A Black Tulip claim needs more than 120 fl and no financed tulips (D-4).
+    /// A Black Tulip claim needs more than 120 fl and no financed tulips.
     #[error("you need more than 120 fl and no financed tulips to buy the Black Tulip")]
     NotEligible,
     /// Cash payment needs cash of at least the price.

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
-/// i64 (fl). Signed so that a Bust score can be negative (D-10).
+/// i64 (fl). Signed so that a Bust score can be negative.
 pub type Guilders = i64;
 
 /// A tulip colour, which is also the colour of a price marker (§0).
@@ -368,7 +368,7 @@ mod schemas {
 }
 
 /// The price of a tulip of `rank` with its colour's marker on `level` (1..=7), per the chart
-/// of §1.3. `a_price_low` is the reconstructed A price at levels I and II (D-1).
+/// of §1.3. `a_price_low` is the reconstructed A price at levels I and II.
 pub fn price(rank: Rank, level: u8, a_price_low: [i64; 2]) -> i64 {
     let index = usize::from(level.clamp(1, 7) - 1);
     match rank {
@@ -410,7 +410,7 @@ pub enum Collector {
 }
 
 /// The three collector stacks with their bonus and their cards in the canonical order of
-/// §5.1 (RNG#5–7). Which collector sits in the +10 and +15 stacks is reconstructed (D-2):
+/// §5.1 (RNG#5–7). Which collector sits in the +10 and +15 stacks is reconstructed:
 /// this table is the single place to change it.
 pub const COLLECTOR_STACKS: [(i64, &[Collector]); 3] = [
     (

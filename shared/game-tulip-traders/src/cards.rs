@@ -336,7 +336,7 @@ impl Card {
         self.index() < 25
     }
 
-    /// A tulip card (D-19): the 25 catalogue tulips, SEMPER, QUEEN and BOUQUET.
+    /// A tulip card: the 25 catalogue tulips, SEMPER, QUEEN and BOUQUET.
     pub fn is_tulip(self) -> bool {
         self.index() < 28
     }
@@ -397,8 +397,8 @@ impl Cell {
         self.colours().count_ones() == 2
     }
 
-    /// §1.1 `shares(a, b)`: same type or a common colour. K-OY shares only through its colours
-    /// (D-40), which the type test gives for free since it is the only Kaufmanniana.
+    /// §1.1 `shares(a, b)`: same type or a common colour. K-OY shares only through its colours,
+    /// which the type test gives for free since it is the only Kaufmanniana.
     pub fn shares(self, other: Cell) -> bool {
         self != other
             && (self.tulip_type() == other.tulip_type() || self.colours() & other.colours() != 0)

@@ -89,7 +89,7 @@ pub enum ReofferMin {
     RvPlusOne,
 }
 
-/// Which hand-growth rules apply (decision 11 of docs/rules/tulip-traders.md).
+/// Which hand-growth rules apply.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_traders::PortfolioRules))]
 #[serde(rename_all = "snake_case")]

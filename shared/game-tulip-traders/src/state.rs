@@ -283,7 +283,7 @@ impl TulipTraders {
         self.grid.slots.iter().flatten().find(|c| c.cell == cell)
     }
 
-    /// Number of cells in crisis (D-26).
+    /// Number of cells in crisis.
     pub fn crisis_count(&self) -> usize {
         self.grid
             .slots

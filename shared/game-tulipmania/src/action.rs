@@ -184,7 +184,7 @@ pub enum Event {
         /// The price space after the move.
         to: String,
     },
-    /// A player discarded buyer cards (public, with colour: D18).
+    /// A player discarded buyer cards (public, with their colours).
     BuyersDiscarded {
         /// The player.
         seat: Seat,

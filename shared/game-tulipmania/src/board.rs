@@ -72,7 +72,7 @@ pub struct SpaceSpec {
 pub enum BoardOption {
     /// A built-in board, e.g. `"reconstructed_v1"`.
     Named(BoardName),
-    /// A replacement table, `{"spaces": [...]}`, validated by spec §1.5.7.
+    /// A replacement table, `{"spaces": [...]}`: its spaces must form a valid board.
     Custom(CustomBoard),
 }
 
@@ -275,7 +275,7 @@ impl Board {
     }
 
     /// Resolves the ids of `specs` into indices and checks every rule of spec §1.5.7. With
-    /// `BottomDescent::Stay`, the descent from a current space worth ≤ ƒ100 stays put (D5).
+    /// `BottomDescent::Stay`, the descent from a current space worth ≤ ƒ100 stays put.
     pub fn resolve(
         specs: &[SpaceSpec],
         bottom_descent: BottomDescent,

@@ -4,8 +4,8 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// Florins (ƒ). Every amount in the game is a multiple of 25; the bank is a signed ledger
-/// (D16), so money is signed.
+/// Florins (ƒ). Every amount in the game is a multiple of 25; the bank is a signed ledger,
+/// so money is signed.
 pub type Florins = i64;
 
 /// The money in the game: `Σ cash + bank` is always this (spec §9.1).
@@ -176,7 +176,7 @@ pub enum DiscardReason {
     Exhaustion,
 }
 
-/// One removed buyer card, with its colour and the reason (public, D18).
+/// One removed buyer card, with its colour and the reason (public).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulipmania::DiscardedBuyer))]
 pub struct DiscardedBuyer {

@@ -404,7 +404,7 @@ impl Tulpenfieber {
         });
     }
 
-    /// §6.1: the win check right after a placement, before any claim (D15).
+    /// §6.1: the win check right after a placement, before any claim.
     fn check_win(&mut self, events: &mut Vec<Event>) {
         let seat = self.active;
         let Some(condition) = self.players[seat.index()].field.win() else {
