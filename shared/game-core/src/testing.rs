@@ -19,7 +19,7 @@
 //!    objects with `required` naming every property and `additionalProperties: false`, the
 //!    `type` tag a `const`), and a sample of it parses as an action ([`check_schema_entry`]);
 //! 10. every refusal met (stale actions, idle seats, refused samples) has a code and kind
-//!    listed by `RuleError::all_codes` ([`check_rule_codes`] checks the list itself);
+//!     listed by `RuleError::all_codes` ([`check_rule_codes`] checks the list itself);
 //!
 //! plus the game's own invariants, passed in as a closure.
 
