@@ -450,9 +450,9 @@ fn shared_schemas(schemas: &mut Map<String, Value>, registry: &Registry) {
         }),
     );
     let mut codes: Vec<&str> = error::API_CODES.to_vec();
-    // The games' rule codes join these once every game lists them (see game_core's
-    // `RuleError`).
-    let _ = registry;
+    for ruleset in registry.iter() {
+        codes.extend(ruleset.rule_codes().into_iter().map(|(code, _)| code));
+    }
     codes.sort_unstable();
     codes.dedup();
     schemas["Problem"]["properties"]["code"]["enum"] = json!(codes);

@@ -2,7 +2,7 @@
 
 use crate::ids::{ClaimId, Handle, OfferId, PromiseId, SessionId};
 use crate::pieces::Space;
-use game_core::{RuleError, RuleKind, Seat};
+use game_core::Seat;
 use serde::{Deserialize, Serialize};
 
 /// The literal `"exit"`.
@@ -25,7 +25,7 @@ pub enum MoveTarget {
     Exit(Exit),
 }
 
-/// One term of an offer (spec §4.3), tagged by `kind`.
+/// One term of an offer, tagged by `kind`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = black_thursday::Term))]
@@ -82,7 +82,7 @@ pub enum Term {
     },
 }
 
-/// A command (spec §4.0). The issuing seat is the caller, never a field.
+/// A command. The issuing seat is the authenticated caller, never a field.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = black_thursday::Action))]
@@ -304,95 +304,49 @@ pub enum Error {
     AlreadyVoted,
 }
 
-impl RuleError for Error {
-    fn code(&self) -> &'static str {
-        match self {
-            Error::GameOver => "game-over",
-            Error::NotYourTurn => "not-your-turn",
-            Error::WrongPhase => "wrong-phase",
-            Error::BadParams(_) => "bad-params",
-            Error::NotParticipant => "not-participant",
-            Error::NoAp => "no-ap",
-            Error::BadSpace => "bad-space",
-            Error::SpaceOccupied => "space-occupied",
-            Error::BadSlot => "bad-slot",
-            Error::TileOccupied => "tile-occupied",
-            Error::NotInBuilding => "not-in-building",
-            Error::NotPlaced => "not-placed",
-            Error::AlreadyMoved => "already-moved",
-            Error::NotDownAdjacent => "not-down-adjacent",
-            Error::NotGroundFloor => "not-ground-floor",
-            Error::NotOwner => "not-owner",
-            Error::SuitMismatch => "suit-mismatch",
-            Error::SaleCount => "sale-count",
-            Error::NotInMarket => "not-in-market",
-            Error::BagEmpty => "bag-empty",
-            Error::MarketTradeUsed => "market-trade-used",
-            Error::SelfTrade => "self-trade",
-            Error::PlayerJumped => "player-jumped",
-            Error::GroupUsed => "group-used",
-            Error::TooManyTerms => "too-many-terms",
-            Error::OfferLimit => "offer-limit",
-            Error::InsufficientAp => "insufficient-ap",
-            Error::AssertionFalse => "assertion-false",
-            Error::NotAuthor => "not-author",
-            Error::OfferNotLive => "offer-not-live",
-            Error::AlreadyAccepted => "already-accepted",
-            Error::NoAcceptance => "no-acceptance",
-            Error::StockTradeForbidden => "stock-trade-forbidden",
-            Error::NotPromisee => "not-promisee",
-            Error::PromiseNotOpen => "promise-not-open",
-            Error::NotAccused => "not-accused",
-            Error::ClaimNotOpen => "claim-not-open",
-            Error::NotJuror => "not-juror",
-            Error::AlreadyVoted => "already-voted",
-        }
-    }
-
-    /// Turn order: a command only another seat may issue now (the turn player's, a session's
-    /// participants', an offer's author's, a promise's promisee's, a claim's accused's or
-    /// jurors'), and a second vote.
-    fn kind(&self) -> RuleKind {
-        match self {
-            Error::GameOver => RuleKind::GameOver,
-            Error::NotYourTurn
-            | Error::NotParticipant
-            | Error::NotJuror
-            | Error::AlreadyVoted
-            | Error::NotAuthor
-            | Error::NotPromisee
-            | Error::NotAccused => RuleKind::Turn,
-            Error::WrongPhase
-            | Error::BadParams(_)
-            | Error::NoAp
-            | Error::BadSpace
-            | Error::SpaceOccupied
-            | Error::BadSlot
-            | Error::TileOccupied
-            | Error::NotInBuilding
-            | Error::NotPlaced
-            | Error::AlreadyMoved
-            | Error::NotDownAdjacent
-            | Error::NotGroundFloor
-            | Error::NotOwner
-            | Error::SuitMismatch
-            | Error::SaleCount
-            | Error::NotInMarket
-            | Error::BagEmpty
-            | Error::MarketTradeUsed
-            | Error::SelfTrade
-            | Error::PlayerJumped
-            | Error::GroupUsed
-            | Error::TooManyTerms
-            | Error::OfferLimit
-            | Error::InsufficientAp
-            | Error::AssertionFalse
-            | Error::OfferNotLive
-            | Error::AlreadyAccepted
-            | Error::NoAcceptance
-            | Error::StockTradeForbidden
-            | Error::PromiseNotOpen
-            | Error::ClaimNotOpen => RuleKind::Rule,
-        }
+// Turn order: a command only another seat may issue now (the turn player's, a session's
+// participants', an offer's author's, a promise's promisee's, a claim's accused's or
+// jurors'), and a second vote.
+game_core::rule_error! {
+    Error {
+        Error::GameOver => "game-over", GameOver;
+        Error::NotYourTurn => "not-your-turn", Turn;
+        Error::WrongPhase => "wrong-phase", Rule;
+        Error::BadParams(_) => "bad-params", Rule;
+        Error::NotParticipant => "not-participant", Turn;
+        Error::NoAp => "no-ap", Rule;
+        Error::BadSpace => "bad-space", Rule;
+        Error::SpaceOccupied => "space-occupied", Rule;
+        Error::BadSlot => "bad-slot", Rule;
+        Error::TileOccupied => "tile-occupied", Rule;
+        Error::NotInBuilding => "not-in-building", Rule;
+        Error::NotPlaced => "not-placed", Rule;
+        Error::AlreadyMoved => "already-moved", Rule;
+        Error::NotDownAdjacent => "not-down-adjacent", Rule;
+        Error::NotGroundFloor => "not-ground-floor", Rule;
+        Error::NotOwner => "not-owner", Rule;
+        Error::SuitMismatch => "suit-mismatch", Rule;
+        Error::SaleCount => "sale-count", Rule;
+        Error::NotInMarket => "not-in-market", Rule;
+        Error::BagEmpty => "bag-empty", Rule;
+        Error::MarketTradeUsed => "market-trade-used", Rule;
+        Error::SelfTrade => "self-trade", Rule;
+        Error::PlayerJumped => "player-jumped", Rule;
+        Error::GroupUsed => "group-used", Rule;
+        Error::TooManyTerms => "too-many-terms", Rule;
+        Error::OfferLimit => "offer-limit", Rule;
+        Error::InsufficientAp => "insufficient-ap", Rule;
+        Error::AssertionFalse => "assertion-false", Rule;
+        Error::NotAuthor => "not-author", Turn;
+        Error::OfferNotLive => "offer-not-live", Rule;
+        Error::AlreadyAccepted => "already-accepted", Rule;
+        Error::NoAcceptance => "no-acceptance", Rule;
+        Error::StockTradeForbidden => "stock-trade-forbidden", Rule;
+        Error::NotPromisee => "not-promisee", Turn;
+        Error::PromiseNotOpen => "promise-not-open", Rule;
+        Error::NotAccused => "not-accused", Turn;
+        Error::ClaimNotOpen => "claim-not-open", Rule;
+        Error::NotJuror => "not-juror", Turn;
+        Error::AlreadyVoted => "already-voted", Turn;
     }
 }

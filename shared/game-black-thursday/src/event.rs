@@ -41,7 +41,7 @@ pub struct OpeningRoll {
     pub rolls: Vec<u8>,
 }
 
-/// A final standing (spec §6).
+/// A player's final standing.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = black_thursday::Standing))]
 pub struct Standing {
@@ -141,11 +141,11 @@ pub enum Event {
         /// Rotation.
         rotation: u16,
     },
-    /// A pawn moved down, or exited (`to` = `None`).
+    /// A pawn moved down, or exited the building (`to` is null).
     PawnMoved {
         /// Whose.
         seat: Seat,
-        /// Where it went; `None` = exit.
+        /// Where it went; null when it exited the building.
         to: Option<Space>,
     },
     /// A player missed a window and jumped; the penalty coins it received.

@@ -42,7 +42,7 @@ impl Game for BlackThursday {
         self.seats_to_act()
     }
 
-    /// Only the turn player can stall the game (spec D39).
+    /// Only the turn player can stall the game.
     fn waiting_on(&self) -> SeatSet {
         if self.phase == Phase::Ended {
             SeatSet::default()

@@ -4,7 +4,7 @@ use crate::action::{Action, Exit, MoveTarget};
 use crate::state::{
     BlackThursday, ClaimStatus, OfferStatus, Phase, Position, PromiseStatus, Status,
 };
-use game_core::{LegalAction, Seat, SeatSet};
+use game_core::{action_object, closed_object, with_unstated_rule, LegalAction, Seat, SeatSet};
 use serde_json::{json, Value};
 
 /// The fixed promise texts offered to bots in the `post_offer` schema (any text of
@@ -160,22 +160,19 @@ impl BlackThursday {
                     if !self.turn.market_traded && !player.coins.is_empty() {
                         let handles: Vec<String> =
                             player.coins.iter().map(|h| h.handle.to_string()).collect();
-                        list.push(LegalAction::Schema {
-                            label: "market_trade: return any of your coins and draw as many".into(),
-                            schema: json!({
-                                "type": "object",
-                                "properties": {
-                                    "type": {"const": "market_trade"},
-                                    "handles": {
-                                        "type": "array",
-                                        "items": {"enum": handles},
-                                        "minItems": 1,
-                                        "maxItems": handles.len(),
-                                        "uniqueItems": true
-                                    }
+                        list.push(LegalAction::closed_schema(
+                            "market_trade: return any of your coins and draw as many",
+                            "market_trade",
+                            json!({
+                                "handles": {
+                                    "type": "array",
+                                    "items": {"enum": handles},
+                                    "minItems": 1,
+                                    "maxItems": handles.len(),
+                                    "uniqueItems": true
                                 }
                             }),
-                        });
+                        ));
                     }
                 }
                 for group in self.available_groups() {
@@ -285,40 +282,73 @@ impl BlackThursday {
             .map(|h| h.handle.to_string())
             .collect();
         let seats = json!({"enum": participants});
+        // What the schema cannot say: the two players of a term differ, and so on.
+        let two_players = |term: Value, also: &str| {
+            with_unstated_rule(
+                closed_object(term),
+                &format!("The two players of the term must be different players{also}."),
+                "bad-params",
+            )
+        };
         let mut kinds: Vec<Value> = Vec::new();
         if !handles.is_empty() {
-            let coins = json!({"type": "array", "items": {"enum": handles}, "minItems": 1, "maxItems": 1, "uniqueItems": true});
-            kinds.push(json!({"type": "object", "properties": {
-                "kind": {"const": "coins"}, "giver": seats, "receiver": seats, "handles": coins,
-                "values": {"enum": [null, [0], [1, 2, 3, 4, 5], [5]]}
-            }}));
-            kinds.push(json!({"type": "object", "properties": {
-                "kind": {"const": "reveal"}, "from": seats, "to": seats, "handles": coins
-            }}));
+            let coins = with_unstated_rule(
+                json!({"type": "array", "items": {"enum": handles}, "minItems": 1, "maxItems": 1, "uniqueItems": true}),
+                "Coins that the giving player holds.",
+                "not-owner",
+            );
+            kinds.push(two_players(
+                json!({
+                    "kind": {"const": "coins"}, "giver": seats, "receiver": seats, "handles": coins,
+                    "values": {"enum": [null, [0], [1, 2, 3, 4, 5], [5]]}
+                }),
+                "",
+            ));
+            kinds.push(two_players(
+                json!({
+                    "kind": {"const": "reveal"}, "from": seats, "to": seats, "handles": coins
+                }),
+                "",
+            ));
         }
         let all: Vec<u8> = (0..self.n_seats).collect();
-        kinds.push(json!({"type": "object", "properties": {
-            "kind": {"const": "share_knowledge"}, "from": seats, "to": seats, "about": {"enum": all}
-        }}));
+        kinds.push(two_players(
+            json!({
+                "kind": {"const": "share_knowledge"}, "from": seats, "to": seats, "about": {"enum": all}
+            }),
+            ", and `about` must differ from `from`",
+        ));
         let max_amount = self.turn.ap.clamp(1, 3).min(self.options.max_ap_per_term);
-        kinds.push(json!({"type": "object", "properties": {
-            "kind": {"const": "action_points"}, "from": seats, "to": seats,
-            "amount": {"type": "integer", "minimum": 1, "maximum": max_amount}
-        }}));
+        kinds.push(two_players(
+            json!({
+                "kind": {"const": "action_points"}, "from": seats, "to": seats,
+                "amount": {"type": "integer", "minimum": 1, "maximum": max_amount}
+            }),
+            "",
+        ));
         let limit = self.options.limits.max_promise_chars as usize;
         let texts: Vec<String> = PROMISE_TEXTS
             .iter()
             .map(|t| t.chars().take(limit).collect())
             .collect();
-        kinds.push(json!({"type": "object", "properties": {
-            "kind": {"const": "promise"}, "promisor": seats, "promisee": seats, "text": {"enum": texts}
-        }}));
+        kinds.push(two_players(
+            json!({
+                "kind": {"const": "promise"}, "promisor": seats, "promisee": seats, "text": {"enum": texts}
+            }),
+            "",
+        ));
         let max_terms = self.options.limits.max_terms_per_offer.min(2);
-        json!({"type": "object", "properties": {
-            "type": {"const": "post_offer"},
-            "session": {"const": session.id.to_string()},
-            "terms": {"type": "array", "items": {"oneOf": kinds}, "minItems": 0, "maxItems": max_terms}
-        }})
+        action_object(
+            "post_offer",
+            json!({
+                "session": {"const": session.id.to_string()},
+                "terms": with_unstated_rule(
+                    json!({"type": "array", "items": {"oneOf": kinds}, "minItems": 0, "maxItems": max_terms}),
+                    "A coin may appear in one coins term only.",
+                    "bad-params",
+                ),
+            }),
+        )
     }
 
     fn list_claims(&self, seat: Seat, list: &mut Vec<LegalAction<Action>>) {

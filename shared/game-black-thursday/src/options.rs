@@ -3,8 +3,8 @@
 use crate::pieces::{Space, Suit};
 use serde::{Deserialize, Serialize};
 
-/// The building layout (spec §1.3). Layout data is data: each named layout is a list of
-/// slot origins ([`Layout::origins`]); `custom` gives its own list.
+/// The building layout: each named layout is a fixed list of slot origins; `custom` gives its
+/// own list.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = black_thursday::Layout))]
@@ -83,7 +83,7 @@ impl StartingCoins {
     }
 }
 
-/// Session limits (spec §1.4).
+/// Limits on trading sessions.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = black_thursday::Limits))]

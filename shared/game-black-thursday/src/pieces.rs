@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-/// A piecepack suit; in canonical order (spec §0). Each suit is one company.
+/// A piecepack suit, listed in canonical order. Each suit is one company.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = black_thursday::Suit))]
@@ -27,7 +27,7 @@ impl Suit {
     }
 }
 
-/// A tile or coin identity: suit and value 0..=5. Its canonical index (spec §5.2) is
+/// A tile or coin identity: suit and value 0..=5. Its canonical index is
 /// `suit * 6 + value`, 0..24.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = black_thursday::Piece))]
@@ -63,7 +63,7 @@ pub fn value_of(index: u8) -> u8 {
     index % 6
 }
 
-/// A board space: `x` is the column from the left, `y` the row from the top (spec §0).
+/// A board space: `x` is the column from the left, `y` the row from the top.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = black_thursday::Space))]

@@ -37,7 +37,7 @@ pub enum Position {
     Gone,
 }
 
-/// A player's status (spec §2.1).
+/// A player's status.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = black_thursday::Status))]
@@ -85,7 +85,7 @@ pub struct Player {
     pub coins: Vec<Held>,
 }
 
-/// The turn phase (spec §3.1). Internal steps run inside `apply` and never rest.
+/// The turn phase. Only phases that wait for a player are ever shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "phase", rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = black_thursday::Phase))]
@@ -133,7 +133,7 @@ pub struct Turn {
     pub groups_used: Vec<SeatSet>,
 }
 
-/// Session status (spec §3.6).
+/// Session status.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = black_thursday::SessionStatus))]
@@ -146,7 +146,7 @@ pub enum SessionStatus {
     Abandoned,
 }
 
-/// Offer status (spec §3.6).
+/// Offer status.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = black_thursday::OfferStatus))]
@@ -179,7 +179,7 @@ pub struct Offer {
     pub status: OfferStatus,
 }
 
-/// A trading session (spec §3.6). The state keeps the open one, or the last one of the game.
+/// A trading session. The state keeps the open one, or the last one of the game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = black_thursday::Session))]
 pub struct Session {
@@ -193,7 +193,7 @@ pub struct Session {
     pub status: SessionStatus,
     /// Every offer posted in it.
     pub offers: Vec<Offer>,
-    /// Each seat's acceptance pointer (by seat; always `None` for non-participants).
+    /// Each seat's acceptance pointer (by seat; always null for non-participants).
     pub pointers: Vec<Option<OfferId>>,
 }
 
@@ -204,7 +204,7 @@ impl Session {
     }
 }
 
-/// Promise status (spec §3.7).
+/// Promise status.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = black_thursday::PromiseStatus))]
@@ -239,7 +239,7 @@ pub struct Promise {
     pub status: PromiseStatus,
 }
 
-/// Claim status (spec §3.7).
+/// Claim status.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = black_thursday::ClaimStatus))]
@@ -254,7 +254,7 @@ pub enum ClaimStatus {
     Lapsed,
 }
 
-/// A breach claim (spec §4.6).
+/// A claim that a promise was broken.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = black_thursday::Claim))]
 pub struct Claim {

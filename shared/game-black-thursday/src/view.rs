@@ -74,7 +74,7 @@ pub struct TurnView {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = black_thursday::BlackThursdayView))]
 pub struct BlackThursdayView {
-    /// The viewer's seat (`None` for a spectator).
+    /// The viewer's seat (null for a spectator).
     pub viewer: Option<Seat>,
     /// The options.
     pub options: Options,

@@ -214,6 +214,11 @@ pub trait DynRuleset: Send + Sync {
     /// Checks that `action` is an action of this game (its shape only, not its legality) and
     /// returns it normalised, as the log would store it.
     fn parse_action(&self, action: &Value) -> Result<Value, ActionError>;
+    /// Every rule code an action of this game can be refused with ([`ActionError::Rule`]),
+    /// each once with its kind ([`RuleError::all_codes`]). The adapter adds none of its own:
+    /// an action that does not parse is [`ActionError::Malformed`], which has no code (the
+    /// API answers it as a bad request).
+    fn rule_codes(&self) -> Vec<(&'static str, RuleKind)>;
     /// Loads a stored state.
     fn load(&self, state_json: &str) -> Result<Box<dyn DynGame>, serde_json::Error>;
     /// The game's OpenAPI schemas.
@@ -286,6 +291,10 @@ impl<G: Game> DynRuleset for Erased<G> {
         G::Action::deserialize(action)
             .map(|action| serde_json::to_value(action).expect("actions serialize"))
             .map_err(|error| ActionError::Malformed(error.to_string()))
+    }
+
+    fn rule_codes(&self) -> Vec<(&'static str, RuleKind)> {
+        G::Error::all_codes()
     }
 
     fn load(&self, state_json: &str) -> Result<Box<dyn DynGame>, serde_json::Error> {

@@ -119,6 +119,67 @@ pub trait RuleError: std::error::Error + Clone + PartialEq + Send + Sync + 'stat
     /// What kind of refusal this is. Every game classifies every error; the API maps kinds
     /// to statuses (`Turn` and `GameOver` are conflicts, `Rule` is unprocessable).
     fn kind(&self) -> RuleKind;
+    /// Every code [`RuleError::code`] can return, each once with its kind: the closed set
+    /// the API publishes. [`rule_error!`](crate::rule_error) implements `code`, `kind` and
+    /// this from one table, so the list is complete by construction; the playout harness
+    /// also checks every refusal it meets against it.
+    fn all_codes() -> Vec<(&'static str, RuleKind)>;
+}
+
+/// Implements [`RuleError`] for an error enum from one table of
+/// `pattern => "code", Kind;` rows (`Kind` a [`RuleKind`] variant): `code` and `kind` are
+/// matches over the rows, so a variant without a row does not compile, and `all_codes` lists
+/// the rows' codes (each once, in table order).
+///
+/// ```
+/// #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+/// enum Refused {
+///     #[error("over")]
+///     Over,
+///     #[error("not yet")]
+///     NotYet(u8),
+///     #[error("too low")]
+///     TooLow { min: u32 },
+/// }
+/// game_core::rule_error! {
+///     Refused {
+///         Refused::Over => "game-over", GameOver;
+///         Refused::NotYet(_) => "not-your-turn", Turn;
+///         Refused::TooLow { .. } => "bid-too-low", Rule;
+///     }
+/// }
+/// use game_core::{RuleError, RuleKind};
+/// assert_eq!(Refused::NotYet(2).code(), "not-your-turn");
+/// assert_eq!(Refused::all_codes()[2], ("bid-too-low", RuleKind::Rule));
+/// ```
+#[macro_export]
+macro_rules! rule_error {
+    ($error:ty { $($pattern:pat => $code:literal, $kind:ident;)+ }) => {
+        impl $crate::RuleError for $error {
+            fn code(&self) -> &'static str {
+                match self {
+                    $($pattern => $code,)+
+                }
+            }
+
+            fn kind(&self) -> $crate::RuleKind {
+                match self {
+                    $($pattern => $crate::RuleKind::$kind,)+
+                }
+            }
+
+            fn all_codes() -> ::std::vec::Vec<(&'static str, $crate::RuleKind)> {
+                let mut codes: ::std::vec::Vec<(&'static str, $crate::RuleKind)> =
+                    ::std::vec::Vec::new();
+                for row in [$(($code, $crate::RuleKind::$kind)),+] {
+                    if !codes.contains(&row) {
+                        codes.push(row);
+                    }
+                }
+                codes
+            }
+        }
+    };
 }
 
 /// The kind of a refused move, the same family across every game.

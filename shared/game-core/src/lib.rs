@@ -7,12 +7,14 @@
 //!   rulesets the API serves.
 //! - [`testing`]: the harness every game runs (random playouts, determinism, serde round trip,
 //!   "an `Err` changes nothing", no-leak).
+//! - [`action_schema`]: builds closed JSON Schemas for parameterised legal actions.
 //! - [`sample`]: builds random instances of the JSON Schemas that parameterised legal actions
 //!   carry, so a random bot can play every game from `legal_actions` alone.
 //!
 //! Architecture invariant: no I/O, no async, no clock, no global RNG, here or in any game.
 //! A game replays exactly from (seed, options, seats, actions).
 
+pub mod action_schema;
 pub mod adapter;
 mod game;
 mod rng;
@@ -20,6 +22,7 @@ pub mod sample;
 mod seat;
 pub mod testing;
 
+pub use action_schema::{action_object, closed_object, with_unstated_rule};
 pub use adapter::{Dealt, DynGame, DynRuleset, Erased, Registry};
 pub use game::*;
 pub use rng::GameRng;

@@ -2,9 +2,20 @@
 //!
 //! Supported: `const`, `enum`, `oneOf`/`anyOf`, and `type` of `null`, `boolean`, `integer`
 //! (`minimum`/`maximum`), `string` (only with `enum`/`const`), `array` (`items`,
-//! `minItems`/`maxItems`, `uniqueItems` for enum items) and `object` (`properties`; every
-//! property is filled). Games keep their schemas within this subset so random bots (the test
-//! harness and the HTTP test clients) can play from `legal_actions` alone.
+//! `minItems`/`maxItems`, `uniqueItems` for enum items) and `object`: with `properties`,
+//! every property is filled (`required` and `additionalProperties: false` need nothing more);
+//! without, a map whose keys are `propertyNames.enum` (distinct, between `minProperties` and
+//! `maxProperties` of them) and whose values follow the `additionalProperties` schema. Games
+//! keep their schemas within this subset so random bots (the test harness and the HTTP test
+//! clients) can play from `legal_actions` alone.
+//!
+//! Two extension keywords say what JSON Schema cannot:
+//! - `"x-sum-of-values": n` on a map: its values must add up to `n`. The sampler honours it
+//!   for integer values (`additionalProperties` with `type: integer` and its bounds): it picks
+//!   a number of keys for which the sum is reachable and a random split of `n` over them.
+//! - `"x-refused-with": "<code>"` next to a constraint the schema cannot state (or an
+//!   `x-` keyword): the rule code the engine answers when a move breaks it. Informative only;
+//!   the sampler ignores it.
 
 use crate::GameRng;
 use serde_json::{Map, Value};
@@ -75,11 +86,77 @@ pub fn sample(schema: &Value, rng: &mut GameRng) -> Option<Value> {
                 for (name, property) in properties {
                     object.insert(name.clone(), sample(property, rng)?);
                 }
+            } else if let Some(names) = schema
+                .get("propertyNames")
+                .and_then(|names| names.get("enum"))
+                .and_then(Value::as_array)
+            {
+                return sample_map(schema, names, rng);
             }
             Some(Value::Object(object))
         }
         _ => None,
     }
+}
+
+/// A map keyed by distinct `names`, honouring `minProperties`/`maxProperties` and, for
+/// integer values, `x-sum-of-values`.
+fn sample_map(schema: &Value, names: &[Value], rng: &mut GameRng) -> Option<Value> {
+    let names: Vec<&str> = names.iter().filter_map(Value::as_str).collect();
+    let values = schema.get("additionalProperties")?;
+    let min_count = schema
+        .get("minProperties")
+        .and_then(Value::as_u64)
+        .unwrap_or(0);
+    let max_count = schema
+        .get("maxProperties")
+        .and_then(Value::as_u64)
+        .unwrap_or(names.len() as u64)
+        .min(names.len() as u64);
+    let mut keys = names;
+    rng.shuffle(&mut keys);
+    let mut object = Map::new();
+    match schema.get("x-sum-of-values").and_then(Value::as_i64) {
+        None => {
+            if max_count < min_count {
+                return None;
+            }
+            let count = min_count + rng.below(max_count - min_count + 1);
+            for key in &keys[..count as usize] {
+                object.insert((*key).to_string(), sample(values, rng)?);
+            }
+        }
+        Some(sum) => {
+            if values.get("type").and_then(Value::as_str) != Some("integer") {
+                return None;
+            }
+            let low = values.get("minimum").and_then(Value::as_i64).unwrap_or(0);
+            let high = values.get("maximum").and_then(Value::as_i64).unwrap_or(sum);
+            // The counts for which `sum` splits into values within [low, high].
+            let counts: Vec<u64> = (min_count..=max_count)
+                .filter(|&count| {
+                    let count = count as i64;
+                    count * low <= sum && sum <= count.saturating_mul(high)
+                })
+                .collect();
+            let count = *rng.choose(&counts)? as usize;
+            let mut split = vec![low; count];
+            let mut rest = sum - low * count as i64;
+            // Hand out the rest a random chunk at a time to random keys with room left.
+            while rest > 0 {
+                let open: Vec<usize> = (0..count).filter(|&i| split[i] < high).collect();
+                let slot = *rng.choose(&open)?;
+                let room = (high - split[slot]).min(rest);
+                let chunk = 1 + rng.below(room as u64) as i64;
+                split[slot] += chunk;
+                rest -= chunk;
+            }
+            for (key, value) in keys.iter().zip(split) {
+                object.insert((*key).to_string(), Value::from(value));
+            }
+        }
+    }
+    Some(Value::Object(object))
 }
 
 #[cfg(test)]
@@ -110,5 +187,44 @@ mod tests {
             assert!(value["kind"] == "x" || value["kind"].is_null());
         }
         assert_eq!(sample(&json!({"type": "mystery"}), &mut rng), None);
+    }
+
+    #[test]
+    fn maps_honour_key_counts_and_sums() {
+        let schema = json!({
+            "type": "object",
+            "minProperties": 1,
+            "maxProperties": 3,
+            "propertyNames": {"enum": ["a", "b", "c", "d"]},
+            "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 7},
+            "x-sum-of-values": 7,
+            "x-refused-with": "allocation-sum-mismatch"
+        });
+        let mut rng = GameRng::for_entry([6; 32], 0);
+        let mut sizes = std::collections::BTreeSet::new();
+        for _ in 0..300 {
+            let value = sample(&schema, &mut rng).unwrap();
+            let map = value.as_object().unwrap();
+            assert!((1..=3).contains(&map.len()), "{value}");
+            sizes.insert(map.len());
+            let values: Vec<i64> = map.values().map(|v| v.as_i64().unwrap()).collect();
+            assert!(values.iter().all(|v| (1..=7).contains(v)), "{value}");
+            assert_eq!(values.iter().sum::<i64>(), 7, "{value}");
+        }
+        assert_eq!(sizes.len(), 3, "every key count is tried");
+        // A sum no count can reach cannot be sampled.
+        let impossible = json!({
+            "type": "object", "maxProperties": 1, "propertyNames": {"enum": ["a"]},
+            "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 2},
+            "x-sum-of-values": 5
+        });
+        assert_eq!(sample(&impossible, &mut rng), None);
+        // Without a sum, values are independent.
+        let free = json!({
+            "type": "object", "propertyNames": {"enum": ["a", "b"]},
+            "additionalProperties": {"type": "boolean"}
+        });
+        let value = sample(&free, &mut rng).unwrap();
+        assert!(value.as_object().unwrap().len() <= 2);
     }
 }

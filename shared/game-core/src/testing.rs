@@ -15,6 +15,11 @@
 //!    (checked right after setup too); and no event of the setup's log reaches a viewer outside
 //!    its audience, not even as an identical "redacted" twin ([`check_setup_events`]);
 //! 8. setup events replay identically and survive a serde round trip;
+//! 9. every schema entry of `legal_actions` is closed ([`crate::action_schema::closed_violations`]:
+//!    objects with `required` naming every property and `additionalProperties: false`, the
+//!    `type` tag a `const`), and a sample of it parses as an action ([`check_schema_entry`]);
+//! 10. every refusal met (stale actions, idle seats, refused samples) has a code and kind
+//!     listed by `RuleError::all_codes` ([`check_rule_codes`] checks the list itself);
 //!
 //! plus the game's own invariants, passed in as a closure.
 
@@ -247,6 +252,13 @@ impl<G: Game> Playouts<G> {
                 "{seat} is in to_act but has no legal action"
             );
 
+            // Its own stream, so that the check does not change the bot's choices.
+            let mut checker = GameRng::for_entry(bot_seed, (1 << 32) + step as u64);
+            for entry in &legal {
+                if let LegalAction::Schema { label, schema } = entry {
+                    check_schema_entry::<G>(label, schema, &mut checker);
+                }
+            }
             if self.try_every_listed_action {
                 for entry in &legal {
                     if let LegalAction::Action { action } = entry {
@@ -329,7 +341,8 @@ impl<G: Game> Playouts<G> {
         for (who, action) in candidates {
             let mut copy = state.clone();
             let result = copy.apply(who, action.clone(), &mut GameRng::for_entry([0; 32], 1));
-            if result.is_err() {
+            if let Err(error) = &result {
+                assert_code_listed(error);
                 stats.refusals_checked += 1;
                 assert!(
                     copy == *state,
@@ -412,12 +425,15 @@ pub fn assert_turn_refused<G: Game>(state: &G, seat: Seat, action: G::Action) {
     let mut copy = state.clone();
     match copy.apply(seat, action.clone(), &mut GameRng::for_entry([0; 32], 1)) {
         Ok(_) => panic!("{seat} acted with {action:?} without being in to_act"),
-        Err(error) => assert_eq!(
-            error.kind(),
-            RuleKind::Turn,
-            "{action:?} by {seat} (not in to_act) was refused as {} ({error}), not as a turn-order error",
-            error.code()
-        ),
+        Err(error) => {
+            assert_code_listed(&error);
+            assert_eq!(
+                error.kind(),
+                RuleKind::Turn,
+                "{action:?} by {seat} (not in to_act) was refused as {} ({error}), not as a turn-order error",
+                error.code()
+            );
+        }
     }
     assert!(
         copy == *state,
@@ -462,6 +478,71 @@ pub fn check_setup_events<G: Game>(state: &G, events: &[Logged<G::Event>]) {
     }
 }
 
+/// Whether `E::all_codes` lists the code and kind of `error`.
+fn all_codes_contain<E: RuleError>(error: &E) -> bool {
+    E::all_codes().contains(&(error.code(), error.kind()))
+}
+
+/// Property 10: `error`'s code and kind are listed by `RuleError::all_codes`.
+pub fn assert_code_listed<E: RuleError>(error: &E) {
+    assert!(
+        all_codes_contain(error),
+        "refusal {error:?} answered {} ({:?}), which all_codes does not list",
+        error.code(),
+        error.kind()
+    );
+}
+
+/// Checks a game's list of rule codes ([`RuleError::all_codes`]): not empty, kebab-case
+/// (`[a-z0-9]` words joined by `-`), each code once (so with one kind), `game-over` (if
+/// listed) of kind `GameOver` and `not-your-turn` (if listed) of kind `Turn`. Returns the
+/// list for further assertions.
+pub fn check_rule_codes<E: RuleError>() -> Vec<(&'static str, RuleKind)> {
+    let codes = E::all_codes();
+    assert!(!codes.is_empty(), "no rule codes listed");
+    for (index, &(code, kind)) in codes.iter().enumerate() {
+        let kebab = !code.is_empty()
+            && code.split('-').all(|word| {
+                !word.is_empty()
+                    && word
+                        .bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+            });
+        assert!(kebab, "rule code '{code}' is not kebab-case");
+        assert!(
+            codes[..index].iter().all(|&(other, _)| other != code),
+            "rule code '{code}' is listed twice (with two kinds?)"
+        );
+        match code {
+            "game-over" => assert_eq!(kind, RuleKind::GameOver, "game-over's kind"),
+            "not-your-turn" => assert_eq!(kind, RuleKind::Turn, "not-your-turn's kind"),
+            _ => {}
+        }
+    }
+    codes
+}
+
+/// Property 9: a legal-action schema entry is closed (every object lists every property as
+/// `required` and forbids others, the `type` tag is a `const`), its label is set, and a
+/// sample of it parses as an action of `G` (legality is the engine's business).
+pub fn check_schema_entry<G: Game>(label: &str, schema: &Value, bot: &mut GameRng) {
+    assert!(
+        !label.trim().is_empty(),
+        "a schema entry without a label: {schema}"
+    );
+    let found = crate::action_schema::closed_violations(schema);
+    assert!(
+        found.is_empty(),
+        "the schema of '{label}' is not closed: {found:?}\n{schema}"
+    );
+    let Some(candidate) = sample::sample(schema, bot) else {
+        panic!("cannot sample the schema of '{label}': {schema}");
+    };
+    if let Err(error) = serde_json::from_value::<G::Action>(candidate.clone()) {
+        panic!("a sample of '{label}' is not an action ({error}): {candidate}");
+    }
+}
+
 /// Picks the bot's action: a random listed entry; a schema entry is sampled (up to 20 times,
 /// checking that every refusal leaves the state unchanged), falling back to a concrete entry.
 fn choose_action<G: Game>(
@@ -491,10 +572,13 @@ fn choose_action<G: Game>(
                     &mut GameRng::for_entry(seed, step as u64),
                 ) {
                     Ok(_) => return action,
-                    Err(_) => assert!(
-                        copy == *state,
-                        "refused sample {candidate} changed the state"
-                    ),
+                    Err(error) => {
+                        assert_code_listed(&error);
+                        assert!(
+                            copy == *state,
+                            "refused sample {candidate} changed the state"
+                        );
+                    }
                 }
             }
             let concrete = legal.iter().find_map(|entry| match entry {

@@ -3,7 +3,7 @@
 use crate::cards::{CardId, Collector};
 use serde::{Deserialize, Serialize};
 
-/// How a buyer pays for a tulip it won (§4.8).
+/// How a buyer pays for a tulip it won.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_bubble::PaymentMethod))]
@@ -14,50 +14,50 @@ pub enum PaymentMethod {
     Finance,
 }
 
-/// A move. The acting seat is the authenticated caller, never a field (§4.12).
+/// A move. The acting seat is the authenticated caller, never a field.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_bubble::Action))]
 pub enum Action {
-    /// §4.1: sell a concealed or financed tulip to the market during one's Selling turn.
+    /// Sell a concealed or financed tulip to the market during one's Selling turn.
     SellToMarket {
         /// The tulip sold.
         tulip: CardId,
     },
-    /// §4.2: sell exactly three concealed tulips to a face-up collector (once per round).
+    /// Sell exactly three concealed tulips to a face-up collector (once per round).
     SellToCollector {
         /// The face-up collector.
         collector: Collector,
         /// Exactly three concealed tulips.
         tulips: Vec<CardId>,
     },
-    /// §4.3: repay a loan; the tulip goes behind the screen. Allowed at any decision point.
+    /// Repay a loan; the tulip goes behind the screen. Allowed at any decision point.
     BuyBack {
         /// The financed tulip.
         tulip: CardId,
     },
-    /// §4.4: end one's Selling turn (always explicit, D-20).
+    /// End one's Selling turn (a turn never ends by itself).
     EndSellingTurn {},
-    /// §4.9: the sealed Black Tulip decision.
+    /// The sealed Black Tulip decision.
     BlackTulipDecision {
         /// Whether to buy the Black Tulip (needs more than 120 fl and no loans).
         claim: bool,
     },
-    /// §4.5: place 0–2 bid markers (pass 1) or 0–1 (pass 2) on cards in New Arrivals or
+    /// Place 0–2 bid markers (pass 1) or 0–1 (pass 2) on cards in New Arrivals or
     /// Just Sold.
     PlaceBids {
         /// The cards to mark.
         cards: Vec<CardId>,
     },
-    /// §4.6: raise the auction.
+    /// Raise the auction.
     AuctionBid {
         /// The bid: above the market price, or above the high bid; at most `bid_cap`
         /// (1,000,000 by default).
         amount: i64,
     },
-    /// §4.7: leave the auction.
+    /// Leave the auction.
     AuctionPass {},
-    /// §4.8: pay for the tulip just won.
+    /// Pay for the tulip just won.
     ChoosePayment {
         /// Cash or finance.
         method: PaymentMethod,
@@ -144,7 +144,7 @@ pub enum TulipBubbleError {
         /// The cap.
         maximum: i64,
     },
-    /// A Black Tulip claim needs more than 120 fl and no financed tulips (D-4).
+    /// A Black Tulip claim needs more than 120 fl and no financed tulips.
     #[error("you need more than 120 fl and no financed tulips to buy the Black Tulip")]
     NotEligible,
     /// Cash payment needs cash of at least the price.
@@ -155,58 +155,29 @@ pub enum TulipBubbleError {
     },
 }
 
-impl game_core::RuleError for TulipBubbleError {
-    fn code(&self) -> &'static str {
-        match self {
-            TulipBubbleError::GameOver => "game-over",
-            TulipBubbleError::WrongPhase => "wrong-phase",
-            TulipBubbleError::NotYourTurn => "not-your-turn",
-            TulipBubbleError::AlreadyCommitted => "already-committed",
-            TulipBubbleError::UnknownCard(_) => "unknown-card",
-            TulipBubbleError::NotOwned(_) => "not-owned",
-            TulipBubbleError::NotFinanced(_) => "not-financed",
-            TulipBubbleError::InsufficientCash { .. } => "insufficient-cash",
-            TulipBubbleError::FinancedSaleForbidden => "financed-sale-forbidden",
-            TulipBubbleError::FinancedToCollector(_) => "financed-to-collector",
-            TulipBubbleError::CollectorUnavailable(_) => "collector-unavailable",
-            TulipBubbleError::CollectorLimit => "collector-limit",
-            TulipBubbleError::InvalidSet(_) => "invalid-set",
-            TulipBubbleError::TooManyMarkers { .. } => "too-many-markers",
-            TulipBubbleError::NoMarkersAvailable { .. } => "no-markers-available",
-            TulipBubbleError::DuplicateCard(_) => "duplicate-card",
-            TulipBubbleError::CardNotBiddable(_) => "card-not-biddable",
-            TulipBubbleError::AlreadyMarked(_) => "already-marked",
-            TulipBubbleError::BidTooLow { .. } => "bid-too-low",
-            TulipBubbleError::BidTooHigh { .. } => "bid-too-high",
-            TulipBubbleError::NotEligible => "not-eligible",
-            TulipBubbleError::CashNotAllowed { .. } => "cash-not-allowed",
-        }
-    }
-
-    fn kind(&self) -> game_core::RuleKind {
-        use game_core::RuleKind;
-        match self {
-            TulipBubbleError::GameOver => RuleKind::GameOver,
-            TulipBubbleError::NotYourTurn | TulipBubbleError::AlreadyCommitted => RuleKind::Turn,
-            TulipBubbleError::WrongPhase
-            | TulipBubbleError::UnknownCard(_)
-            | TulipBubbleError::NotOwned(_)
-            | TulipBubbleError::NotFinanced(_)
-            | TulipBubbleError::InsufficientCash { .. }
-            | TulipBubbleError::FinancedSaleForbidden
-            | TulipBubbleError::FinancedToCollector(_)
-            | TulipBubbleError::CollectorUnavailable(_)
-            | TulipBubbleError::CollectorLimit
-            | TulipBubbleError::InvalidSet(_)
-            | TulipBubbleError::TooManyMarkers { .. }
-            | TulipBubbleError::NoMarkersAvailable { .. }
-            | TulipBubbleError::DuplicateCard(_)
-            | TulipBubbleError::CardNotBiddable(_)
-            | TulipBubbleError::AlreadyMarked(_)
-            | TulipBubbleError::BidTooLow { .. }
-            | TulipBubbleError::BidTooHigh { .. }
-            | TulipBubbleError::NotEligible
-            | TulipBubbleError::CashNotAllowed { .. } => RuleKind::Rule,
-        }
+game_core::rule_error! {
+    TulipBubbleError {
+        TulipBubbleError::GameOver => "game-over", GameOver;
+        TulipBubbleError::WrongPhase => "wrong-phase", Rule;
+        TulipBubbleError::NotYourTurn => "not-your-turn", Turn;
+        TulipBubbleError::AlreadyCommitted => "already-committed", Turn;
+        TulipBubbleError::UnknownCard(_) => "unknown-card", Rule;
+        TulipBubbleError::NotOwned(_) => "not-owned", Rule;
+        TulipBubbleError::NotFinanced(_) => "not-financed", Rule;
+        TulipBubbleError::InsufficientCash { .. } => "insufficient-cash", Rule;
+        TulipBubbleError::FinancedSaleForbidden => "financed-sale-forbidden", Rule;
+        TulipBubbleError::FinancedToCollector(_) => "financed-to-collector", Rule;
+        TulipBubbleError::CollectorUnavailable(_) => "collector-unavailable", Rule;
+        TulipBubbleError::CollectorLimit => "collector-limit", Rule;
+        TulipBubbleError::InvalidSet(_) => "invalid-set", Rule;
+        TulipBubbleError::TooManyMarkers { .. } => "too-many-markers", Rule;
+        TulipBubbleError::NoMarkersAvailable { .. } => "no-markers-available", Rule;
+        TulipBubbleError::DuplicateCard(_) => "duplicate-card", Rule;
+        TulipBubbleError::CardNotBiddable(_) => "card-not-biddable", Rule;
+        TulipBubbleError::AlreadyMarked(_) => "already-marked", Rule;
+        TulipBubbleError::BidTooLow { .. } => "bid-too-low", Rule;
+        TulipBubbleError::BidTooHigh { .. } => "bid-too-high", Rule;
+        TulipBubbleError::NotEligible => "not-eligible", Rule;
+        TulipBubbleError::CashNotAllowed { .. } => "cash-not-allowed", Rule;
     }
 }

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
-/// i64 (fl). Signed so that a Bust score can be negative (D-10).
+/// i64 (fl). Signed so that a Bust score can be negative.
 pub type Guilders = i64;
 
 /// A tulip colour, which is also the colour of a price marker (§0).
@@ -208,7 +208,7 @@ impl<'de> Deserialize<'de> for Tulip {
 }
 
 /// A card id as a client sends it in an action. Kept as text so that an unknown id is the
-/// rule error `unknown-card` (§4.11) rather than a malformed request.
+/// rule error `unknown-card` rather than a malformed request.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_bubble::CardId, example = "YA#1"))]
@@ -368,7 +368,7 @@ mod schemas {
 }
 
 /// The price of a tulip of `rank` with its colour's marker on `level` (1..=7), per the chart
-/// of §1.3. `a_price_low` is the reconstructed A price at levels I and II (D-1).
+/// of §1.3. `a_price_low` is the reconstructed A price at levels I and II.
 pub fn price(rank: Rank, level: u8, a_price_low: [i64; 2]) -> i64 {
     let index = usize::from(level.clamp(1, 7) - 1);
     match rank {
@@ -386,7 +386,7 @@ pub const PRICE_B: [i64; 7] = [3, 5, 7, 10, 13, 16, 20];
 /// Row C of the chart, levels I..VII.
 pub const PRICE_C: [i64; 7] = [1, 3, 5, 7, 9, 11, 13];
 
-/// One of the 8 collector cards (§1.4), serialized as its id (`"SERVANT"`).
+/// One of the 8 collector cards, serialized as its id (`"SERVANT"`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_bubble::Collector))]
@@ -410,7 +410,7 @@ pub enum Collector {
 }
 
 /// The three collector stacks with their bonus and their cards in the canonical order of
-/// §5.1 (RNG#5–7). Which collector sits in the +10 and +15 stacks is reconstructed (D-2):
+/// §5.1 (RNG#5–7). Which collector sits in the +10 and +15 stacks is reconstructed:
 /// this table is the single place to change it.
 pub const COLLECTOR_STACKS: [(i64, &[Collector]); 3] = [
     (

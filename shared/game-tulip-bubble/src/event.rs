@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 #[serde(tag = "type", rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_bubble::Event))]
 pub enum Event {
-    /// §1.7 setup (log entry 0): the opening market, collectors and start player. Followed by
+    /// The setup (log entry 0): the opening market, collectors and start player. Followed by
     /// the opening `market_response` (if the option is on) and the setup `market_event`.
     GameDealt {
         /// The price track as first laid out (S1), before any response or event.
@@ -29,7 +29,7 @@ pub enum Event {
         /// The start player.
         start_player: Seat,
     },
-    /// §3.3 E1: a market event card was revealed; `track` is the track after its move.
+    /// A market event card was revealed; `track` is the track after its move.
     MarketEvent {
         /// The round the card opens.
         round: u32,
@@ -38,7 +38,7 @@ pub enum Event {
         /// The price track after the move.
         track: Track,
     },
-    /// §3.3 E2: the Next Shipment became New Arrivals and a new shipment was drawn.
+    /// The Next Shipment became New Arrivals and a new shipment was drawn.
     ShipmentArrived {
         /// The new New Arrivals, left to right.
         new_arrivals: Vec<Tulip>,
@@ -47,12 +47,12 @@ pub enum Event {
         /// Whether the discard pile was shuffled into a new deck during the draw.
         reshuffled: bool,
     },
-    /// §3.3 E3: the start player token moved on; the Selling phase begins.
+    /// The start player token moved on; the Selling phase begins.
     StartPlayerPassed {
         /// The new start player.
         seat: Seat,
     },
-    /// §4.1: a tulip was sold to the market.
+    /// A tulip was sold to the market.
     SoldToMarket {
         /// The seller.
         seat: Seat,
@@ -63,7 +63,7 @@ pub enum Event {
         /// The loan repaid from the price, for a financed tulip.
         loan_repaid: Option<i64>,
     },
-    /// §4.2: three tulips were sold to a collector.
+    /// Three tulips were sold to a collector.
     SoldToCollector {
         /// The seller.
         seat: Seat,
@@ -76,7 +76,7 @@ pub enum Event {
         /// The collector now face up on that stack, if any.
         next_collector: Option<Collector>,
     },
-    /// §4.3: a loan was repaid and the tulip went behind the screen.
+    /// A loan was repaid and the tulip went behind the screen.
     BoughtBack {
         /// The seat.
         seat: Seat,
@@ -85,31 +85,31 @@ pub enum Event {
         /// The loan repaid.
         loan: i64,
     },
-    /// §4.4: a seat ended its Selling turn.
+    /// A seat ended its Selling turn.
     SellingTurnEnded {
         /// The seat.
         seat: Seat,
     },
-    /// §3.5 B0: the Black Tulip window opened; every seat must decide.
+    /// The Black Tulip window opened; every seat must decide.
     BlackTulipWindowOpened,
-    /// §4.9: a seat submitted its sealed decision. `claim` is shown only to the author.
+    /// A seat submitted its sealed decision. `claim` is shown only to the author.
     BlackTulipDecisionSubmitted {
         /// The seat.
         seat: Seat,
         /// The decision (author only; `null` for everyone else).
         claim: Option<bool>,
     },
-    /// §3.5 B0: all decisions are in and revealed.
+    /// All Black Tulip decisions are in and revealed.
     BlackTulipWindowClosed {
         /// The seats that claimed the Black Tulip.
         claimants: SeatSet,
     },
-    /// §3.5 B1: bid placement started (pass 1 or 2).
+    /// Bid placement started (pass 1 or 2).
     PlacementPassStarted {
         /// The pass, 1 or 2.
         pass: u8,
     },
-    /// §4.5: a seat placed bid markers.
+    /// A seat placed bid markers.
     BidsPlaced {
         /// The seat.
         seat: Seat,
@@ -118,7 +118,7 @@ pub enum Event {
         /// The cards marked (possibly none).
         cards: Vec<Tulip>,
     },
-    /// §3.5 B3: an auction started.
+    /// An auction started.
     AuctionStarted {
         /// The tulip.
         tulip: Tulip,
@@ -127,19 +127,19 @@ pub enum Event {
         /// The bidders in turn order.
         participants: Vec<Seat>,
     },
-    /// §4.6: a bid.
+    /// A bid.
     AuctionBid {
         /// The bidder.
         seat: Seat,
         /// The amount.
         amount: i64,
     },
-    /// §4.7: a seat left the auction.
+    /// A seat left the auction.
     AuctionPassed {
         /// The seat.
         seat: Seat,
     },
-    /// §3.5 B2–B3: a tulip must be paid for by `buyer` at `price`.
+    /// A tulip must be paid for by `buyer` at `price`.
     PurchaseDue {
         /// The tulip.
         tulip: Tulip,
@@ -150,7 +150,7 @@ pub enum Event {
         /// Whether it was won in an auction (otherwise a single marker).
         auction: bool,
     },
-    /// §4.8: a tulip was bought.
+    /// A tulip was bought.
     TulipBought {
         /// The buyer.
         seat: Seat,
@@ -161,26 +161,26 @@ pub enum Event {
         /// Cash or finance.
         method: PaymentMethod,
     },
-    /// §3.5 B5: the bid premium paid to the other participants.
+    /// The bid premium paid to the other participants.
     PremiumPaid {
         /// The receivers.
         seats: SeatSet,
         /// The amount each received (rounded down).
         amount: i64,
     },
-    /// §3.6 C1 (or §7.1 at setup): the Market Response.
+    /// The Market Response (at the end of a round, or at setup with that option).
     MarketResponse {
         /// Cards of each colour (R, W, Y) counted in NS, NA and JS.
         counts: [usize; 3],
         /// The track after the response.
         track: Track,
     },
-    /// §3.6 C2: unsold cards of New Arrivals and Just Sold went to the discard pile.
+    /// Unsold cards of New Arrivals and Just Sold went to the discard pile.
     TulipsDiscarded {
         /// The cards.
         tulips: Vec<Tulip>,
     },
-    /// §6: the game ended; everything is revealed.
+    /// The game ended; everything is revealed.
     GameEnded {
         /// Why.
         reason: EndReason,

@@ -39,7 +39,7 @@ impl Game for TulipBubble {
     /// its financed tulips (an any-time action). The spec lists every holder of a financed
     /// tulip; game-core requires each seat in `to_act` to have a legal action, so a holder
     /// who cannot afford any of its loans is left out. That reveals only "cash ≥ its
-    /// smallest loan", which the public log already lets anyone compute (D-21).
+    /// smallest loan", which the public log already lets anyone compute.
     fn to_act(&self) -> SeatSet {
         let mut seats = self.required_actors();
         for seat in Seat::all(self.n_seats) {

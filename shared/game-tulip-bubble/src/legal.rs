@@ -77,16 +77,13 @@ impl TulipBubble {
                     candidates.push(Action::AuctionPass {});
                     let cap = self.options.bid_cap;
                     if let Some(minimum) = self.minimum_bid().filter(|&minimum| minimum <= cap) {
-                        bid_schema = Some(LegalAction::Schema {
-                            label: format!("bid from {minimum} to {cap} fl"),
-                            schema: json!({
-                                "type": "object",
-                                "properties": {
-                                    "type": {"const": "auction_bid"},
-                                    "amount": {"type": "integer", "minimum": minimum, "maximum": cap}
-                                }
+                        bid_schema = Some(LegalAction::closed_schema(
+                            format!("auction_bid: bid from {minimum} to {cap} fl"),
+                            "auction_bid",
+                            json!({
+                                "amount": {"type": "integer", "minimum": minimum, "maximum": cap}
                             }),
-                        });
+                        ));
                     }
                 }
                 Phase::Payment { .. } => {

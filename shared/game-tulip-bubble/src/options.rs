@@ -8,22 +8,22 @@ use serde::{Deserialize, Serialize};
 #[serde(default, deny_unknown_fields)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_bubble::Options))]
 pub struct Options {
-    /// §7.1 optional rule: run the Market Response on the dealt cards at setup, before the
+    /// Optional rule: run the Market Response on the dealt cards at setup, before the
     /// setup event is revealed.
     pub opening_market_response: bool,
-    /// §7.2 optional rule "Investment Leverages are EVIL": a financed tulip cannot be sold
+    /// Optional rule "Investment Leverages are EVIL": a financed tulip cannot be sold
     /// to the market; it must be bought back first.
     pub evil_leverage: bool,
-    /// The price of a rank-A tulip at levels I and II (D-1: reconstructed, no source
-    /// prints them). Each must be at least 1.
+    /// The price of a rank-A tulip at levels I and II (reconstructed: no
+    /// source prints them). Each must be at least 1.
     pub a_price_low: [i64; 2],
-    /// The round-1 start player; `null` draws one at random (D-25).
+    /// The round-1 start player; `null` draws one at random.
     pub start_player: Option<Seat>,
-    /// Guilders each seat starts with (D-3: 20).
+    /// Guilders each seat starts with (standard: 20).
     pub starting_cash: i64,
-    /// A Black Tulip claim needs cash strictly above this (D-4: "over 120").
+    /// A Black Tulip claim needs cash strictly above this (standard: 120, "over 120").
     pub black_tulip_threshold: i64,
-    /// The highest bid accepted (D-8: a technical cap of 1,000,000, not a rule of the game).
+    /// The highest bid accepted (a technical cap of 1,000,000, not a rule of the game).
     pub bid_cap: i64,
 }
 

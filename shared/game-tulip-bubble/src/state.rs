@@ -128,7 +128,7 @@ impl Player {
     }
 }
 
-/// Why the game ended (§6).
+/// Why the game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_bubble::EndReason))]
@@ -149,7 +149,7 @@ impl EndReason {
     }
 }
 
-/// The resolution walk (§3.5 B2): the snapshot of NA then JS taken when resolution starts,
+/// The resolution of the bids: the snapshot of NA then JS taken when resolution starts,
 /// and the position of the card being resolved.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_bubble::Resolution))]
@@ -160,7 +160,7 @@ pub struct Resolution {
     pub cursor: usize,
 }
 
-/// An open ascending auction (§3.5 B3).
+/// An open ascending auction.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_bubble::Auction))]
 pub struct Auction {
@@ -188,7 +188,7 @@ pub struct HighBid {
     pub amount: i64,
 }
 
-/// A purchase waiting for its payment choice (§3.5 B4).
+/// A purchase waiting for its payment choice.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_bubble::Payment))]
 pub struct Payment {

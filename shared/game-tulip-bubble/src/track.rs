@@ -128,7 +128,7 @@ impl Track {
 
     /// The Market Response (§3.6 C1) for the given card counts per colour (R, W, Y): the
     /// most common colour(s) fall by one, then the rarest rise by one; nothing moves when
-    /// all three counts are equal (D-15).
+    /// all three counts are equal.
     pub fn market_response(&mut self, counts: [usize; 3]) {
         let max = counts.iter().copied().max().unwrap_or(0);
         let min = counts.iter().copied().min().unwrap_or(0);

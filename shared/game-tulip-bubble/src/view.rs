@@ -95,26 +95,26 @@ pub struct PlayerView {
 #[serde(tag = "phase", rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_bubble::PhaseView))]
 pub enum PhaseView {
-    /// §3.4: `seller` is selling.
+    /// `seller` is taking its Selling turn.
     Selling {
         /// The seat selling now.
         seller: Seat,
     },
-    /// §3.5 B0: sealed Black Tulip decisions.
+    /// Sealed Black Tulip decisions.
     BlackTulipWindow {
         /// Seats that have decided.
         submitted: SeatSet,
         /// The viewer's own decision, once submitted.
         your_claim: Option<bool>,
     },
-    /// §3.5 B1: bid placement.
+    /// Bid placement.
     BidPlacement {
         /// 1 or 2.
         pass: u8,
         /// The seat placing now.
         placer: Seat,
     },
-    /// §3.5 B3: an auction.
+    /// An auction.
     Auction {
         /// The resolution walk.
         resolution: Resolution,
@@ -123,14 +123,14 @@ pub enum PhaseView {
         /// The smallest acceptable bid.
         minimum_bid: i64,
     },
-    /// §3.5 B4: a payment choice.
+    /// A payment choice.
     Payment {
         /// The resolution walk.
         resolution: Resolution,
         /// The purchase.
         payment: Payment,
     },
-    /// §6: the game is over.
+    /// The game is over.
     GameOver {
         /// Why.
         reason: EndReason,

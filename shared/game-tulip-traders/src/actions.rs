@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::collections::BTreeMap;
 
-/// A move (§4.1). The acting seat is the caller, never a field.
+/// A move. The acting seat is the authenticated caller, never a field.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_traders::Action))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -292,22 +292,24 @@ impl TulipTraders {
                     .map(|c| c.cell)
                     .collect();
                 let earmark = player.earmark;
-                let mut out = vec![LegalAction::Schema {
-                    label: "place_investment: split the whole earmark over non-crisis cells; the amounts must add up to the earmark".into(),
-                    schema: json!({
-                        "type": "object",
-                        "properties": {
-                            "type": {"const": "place_investment"},
-                            "alloc": {
-                                "type": "object",
-                                "minProperties": 1,
-                                "propertyNames": {"enum": open},
-                                "additionalProperties": {"type": "integer", "minimum": 1, "maximum": earmark},
-                                "description": format!("the values must add up to {earmark}"),
-                            }
+                // Every amount is at least 1, so at most `earmark` cells get tokens.
+                let max_cells = open.len().min(earmark as usize);
+                let mut out = vec![LegalAction::closed_schema(
+                    format!("place_investment: split your earmark of {earmark} over cells not in crisis, at least 1 per cell; the amounts must add up to {earmark}"),
+                    "place_investment",
+                    json!({
+                        "alloc": {
+                            "type": "object",
+                            "minProperties": 1,
+                            "maxProperties": max_cells,
+                            "propertyNames": {"enum": open},
+                            "additionalProperties": {"type": "integer", "minimum": 1, "maximum": earmark},
+                            "description": format!("Tokens per cell; the amounts must add up to {earmark}, the earmark."),
+                            "x-sum-of-values": earmark,
+                            "x-refused-with": "allocation-sum-mismatch",
                         }
                     }),
-                }];
+                )];
                 for cell in open {
                     out.push(LegalAction::action(Action::PlaceInvestment {
                         alloc: BTreeMap::from([(cell, earmark)]),
@@ -325,23 +327,20 @@ impl TulipTraders {
                 };
                 let mut lowest = buyers.clone();
                 lowest.sort();
-                let mut out = vec![LegalAction::Schema {
-                    label: "offer_lot: three cards from your hand, an allowed buyer and a declared value".into(),
-                    schema: json!({
-                        "type": "object",
-                        "properties": {
-                            "type": {"const": "offer_lot"},
-                            "cards": {"type": "array", "items": {"enum": player.hand}, "minItems": 3, "maxItems": 3, "uniqueItems": true},
-                            "buyer": {"enum": buyers},
-                            // min..=MAX_DECLARED, split into a near range and the rest so that a
-                            // random bot also tries realistic prices (the union is the same set).
-                            "declared": {"anyOf": [
-                                {"type": "integer", "minimum": min, "maximum": min.saturating_add(15).min(MAX_DECLARED)},
-                                {"type": "integer", "minimum": min, "maximum": MAX_DECLARED},
-                            ]},
-                        }
+                let mut out = vec![LegalAction::closed_schema(
+                    "offer_lot: three cards from your hand, an allowed buyer and a declared value",
+                    "offer_lot",
+                    json!({
+                        "cards": {"type": "array", "items": {"enum": player.hand}, "minItems": 3, "maxItems": 3, "uniqueItems": true},
+                        "buyer": {"enum": buyers},
+                        // min..=MAX_DECLARED, split into a near range and the rest so that a
+                        // random bot also tries realistic prices (the union is the same set).
+                        "declared": {"anyOf": [
+                            {"type": "integer", "minimum": min, "maximum": min.saturating_add(15).min(MAX_DECLARED)},
+                            {"type": "integer", "minimum": min, "maximum": MAX_DECLARED},
+                        ]},
                     }),
-                }];
+                )];
                 if let Some(&buyer) = lowest.first() {
                     out.push(LegalAction::action(Action::OfferLot {
                         cards: player.hand[..3].to_vec(),

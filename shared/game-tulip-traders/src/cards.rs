@@ -2,8 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Every Portfolio card, in catalogue order (§1.1): the 25 catalogue tulips, then the
-/// special cards, the weeds and the sacks. The JSON form is the spec's id (`"L-PuR"`).
+/// Every Portfolio card, in catalogue order: the 25 catalogue tulips, then the
+/// special cards, the weeds and the sacks. The JSON form is the card's id (`"L-PuR"`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_traders::Card))]
 #[repr(u8)]
@@ -174,7 +174,7 @@ pub const ALL_CARDS: [Card; 40] = [
     Card::Sack10,
 ];
 
-/// A Market card, which is also the id of its grid cell (§2.3). The JSON form is `"M:<id>"`.
+/// A Market card, which is also the id of its grid cell. The JSON form is `"M:<id>"`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_traders::Cell))]
 #[repr(u8)]
@@ -336,7 +336,7 @@ impl Card {
         self.index() < 25
     }
 
-    /// A tulip card (D-19): the 25 catalogue tulips, SEMPER, QUEEN and BOUQUET.
+    /// A tulip card: the 25 catalogue tulips, SEMPER, QUEEN and BOUQUET.
     pub fn is_tulip(self) -> bool {
         self.index() < 28
     }
@@ -397,8 +397,8 @@ impl Cell {
         self.colours().count_ones() == 2
     }
 
-    /// §1.1 `shares(a, b)`: same type or a common colour. K-OY shares only through its colours
-    /// (D-40), which the type test gives for free since it is the only Kaufmanniana.
+    /// §1.1 `shares(a, b)`: same type or a common colour. K-OY shares only through its colours,
+    /// which the type test gives for free since it is the only Kaufmanniana.
     pub fn shares(self, other: Cell) -> bool {
         self != other
             && (self.tulip_type() == other.tulip_type() || self.colours() & other.colours() != 0)

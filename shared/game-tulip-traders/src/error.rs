@@ -1,7 +1,7 @@
 //! Rule errors (§4.1) with the spec's kebab-case codes. Messages never reveal hidden cards.
 
 use crate::cards::Cell;
-use game_core::{RuleError, RuleKind, Seat};
+use game_core::Seat;
 
 /// Why an action was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -111,68 +111,34 @@ pub enum TulipError {
     NoCompletePortfolio,
 }
 
-impl RuleError for TulipError {
-    fn code(&self) -> &'static str {
-        match self {
-            TulipError::GameOver => "game-over",
-            TulipError::NotYourTurn(_) => "not-your-turn",
-            TulipError::WrongPhase => "wrong-phase",
-            TulipError::UnknownCell(_) => "unknown-cell",
-            TulipError::CardNotInHand => "card-not-in-hand",
-            TulipError::DuplicateCard => "duplicate-card",
-            TulipError::WrongCardCount { .. } => "wrong-card-count",
-            TulipError::UnknownOption(_) => "unknown-option",
-            TulipError::OptionUnaffordable { .. } => "option-unaffordable",
-            TulipError::IllegalSide => "illegal-side",
-            TulipError::SourceNotInCrisis(_) => "source-not-in-crisis",
-            TulipError::TargetInCrisis(_) => "target-in-crisis",
-            TulipError::SameCell => "same-cell",
-            TulipError::NoSharedAttribute(..) => "no-shared-attribute",
-            TulipError::FeeUnaffordable { .. } => "fee-unaffordable",
-            TulipError::CellInCrisis(_) => "cell-in-crisis",
-            TulipError::AmountNotPositive => "amount-not-positive",
-            TulipError::AllocationSumMismatch { .. } => "allocation-sum-mismatch",
-            TulipError::BuyerNotAllowed(_) => "buyer-not-allowed",
-            TulipError::DeclaredTooLow { .. } => "declared-too-low",
-            TulipError::DeclaredTooHigh { .. } => "declared-too-high",
-            TulipError::BuyUnaffordable => "buy-unaffordable",
-            TulipError::LiquidationNotAllowed => "liquidation-not-allowed",
-            TulipError::LiquidationInsufficient => "liquidation-insufficient",
-            TulipError::LiquidationExcessive => "liquidation-excessive",
-            TulipError::NotATulip => "not-a-tulip",
-            TulipError::NoCompletePortfolio => "no-complete-portfolio",
-        }
-    }
-
-    fn kind(&self) -> RuleKind {
-        match self {
-            TulipError::GameOver => RuleKind::GameOver,
-            TulipError::NotYourTurn(_) => RuleKind::Turn,
-            TulipError::WrongPhase
-            | TulipError::UnknownCell(_)
-            | TulipError::CardNotInHand
-            | TulipError::DuplicateCard
-            | TulipError::WrongCardCount { .. }
-            | TulipError::UnknownOption(_)
-            | TulipError::OptionUnaffordable { .. }
-            | TulipError::IllegalSide
-            | TulipError::SourceNotInCrisis(_)
-            | TulipError::TargetInCrisis(_)
-            | TulipError::SameCell
-            | TulipError::NoSharedAttribute(..)
-            | TulipError::FeeUnaffordable { .. }
-            | TulipError::CellInCrisis(_)
-            | TulipError::AmountNotPositive
-            | TulipError::AllocationSumMismatch { .. }
-            | TulipError::BuyerNotAllowed(_)
-            | TulipError::DeclaredTooLow { .. }
-            | TulipError::DeclaredTooHigh { .. }
-            | TulipError::BuyUnaffordable
-            | TulipError::LiquidationNotAllowed
-            | TulipError::LiquidationInsufficient
-            | TulipError::LiquidationExcessive
-            | TulipError::NotATulip
-            | TulipError::NoCompletePortfolio => RuleKind::Rule,
-        }
+game_core::rule_error! {
+    TulipError {
+        TulipError::GameOver => "game-over", GameOver;
+        TulipError::NotYourTurn(_) => "not-your-turn", Turn;
+        TulipError::WrongPhase => "wrong-phase", Rule;
+        TulipError::UnknownCell(_) => "unknown-cell", Rule;
+        TulipError::CardNotInHand => "card-not-in-hand", Rule;
+        TulipError::DuplicateCard => "duplicate-card", Rule;
+        TulipError::WrongCardCount { .. } => "wrong-card-count", Rule;
+        TulipError::UnknownOption(_) => "unknown-option", Rule;
+        TulipError::OptionUnaffordable { .. } => "option-unaffordable", Rule;
+        TulipError::IllegalSide => "illegal-side", Rule;
+        TulipError::SourceNotInCrisis(_) => "source-not-in-crisis", Rule;
+        TulipError::TargetInCrisis(_) => "target-in-crisis", Rule;
+        TulipError::SameCell => "same-cell", Rule;
+        TulipError::NoSharedAttribute(..) => "no-shared-attribute", Rule;
+        TulipError::FeeUnaffordable { .. } => "fee-unaffordable", Rule;
+        TulipError::CellInCrisis(_) => "cell-in-crisis", Rule;
+        TulipError::AmountNotPositive => "amount-not-positive", Rule;
+        TulipError::AllocationSumMismatch { .. } => "allocation-sum-mismatch", Rule;
+        TulipError::BuyerNotAllowed(_) => "buyer-not-allowed", Rule;
+        TulipError::DeclaredTooLow { .. } => "declared-too-low", Rule;
+        TulipError::DeclaredTooHigh { .. } => "declared-too-high", Rule;
+        TulipError::BuyUnaffordable => "buy-unaffordable", Rule;
+        TulipError::LiquidationNotAllowed => "liquidation-not-allowed", Rule;
+        TulipError::LiquidationInsufficient => "liquidation-insufficient", Rule;
+        TulipError::LiquidationExcessive => "liquidation-excessive", Rule;
+        TulipError::NotATulip => "not-a-tulip", Rule;
+        TulipError::NoCompletePortfolio => "no-complete-portfolio", Rule;
     }
 }

@@ -43,7 +43,7 @@ pub enum Event {
         /// Its column.
         col: usize,
     },
-    /// A boom (§3.3).
+    /// A boom.
     Boom {
         /// The newly placed card.
         placed: Cell,
@@ -107,7 +107,7 @@ pub enum Event {
         count: usize,
         /// Which (drawer only).
         cards: Option<Vec<Card>>,
-        /// SACKs added from the supply because the deck ran short (public ids, D-37).
+        /// SACKs added from the supply because the deck ran short (their ids are public).
         sacks: Vec<Card>,
     },
     /// A seller became pending (header of the next offer).

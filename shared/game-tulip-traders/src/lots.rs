@@ -63,7 +63,7 @@ impl TulipTraders {
         }));
     }
 
-    /// Draws three Portfolio cards (private), topping up from the SACK supply if short (D-37).
+    /// Draws three Portfolio cards (private), topping up from the SACK supply if short.
     fn draw_three(&mut self, p: Seat, events: &mut Vec<Logged<Event>>) {
         let count = self.portfolio_deck.len().min(3);
         let drawn: Vec<Card> = self.portfolio_deck.drain(..count).collect();

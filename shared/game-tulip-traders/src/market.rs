@@ -177,7 +177,7 @@ impl TulipTraders {
         }
     }
 
-    /// Sends a cell into crisis; returns the tokens removed to the bank (D-17).
+    /// Sends a cell into crisis; returns the tokens removed to the bank.
     pub(crate) fn put_in_crisis(&mut self, cell: Cell) -> u32 {
         let wipes = self.options.crisis_arrival_wipes;
         let Some(c) = self

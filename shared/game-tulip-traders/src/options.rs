@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-/// One row of the round table (§1.5): ripple value, ripple (manipulation) cost, base limit.
+/// One row of the round table: ripple value, ripple (manipulation) cost, base limit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_traders::RoundRow))]
 #[serde(deny_unknown_fields)]
@@ -15,7 +15,7 @@ pub struct RoundRow {
     pub limit: u32,
 }
 
-/// One investment option (§1.6): cost = `cost_rv * RV(r)`, limit = `L(r) + limit_bonus`.
+/// One investment option: cost = `cost_rv * RV(r)`, limit = `L(r) + limit_bonus`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_traders::InvestmentOption))]
 #[serde(deny_unknown_fields)]
@@ -28,7 +28,7 @@ pub struct InvestmentOption {
     pub limit_bonus: u32,
 }
 
-/// The complete-portfolio bonus table (§1.7).
+/// The complete-portfolio bonus table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_traders::BonusTable))]
 #[serde(default, deny_unknown_fields)]
@@ -65,7 +65,7 @@ impl Default for BonusTable {
     }
 }
 
-/// How SEMPER is valued (D-20).
+/// How the SEMPER card is valued.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_traders::SemperValue))]
 #[serde(rename_all = "snake_case")]
@@ -77,7 +77,7 @@ pub enum SemperValue {
     Fixed(u32),
 }
 
-/// The minimum declaration of a seller re-offering after its buyer's bankruptcy (D-13, D-28).
+/// The minimum declaration of a seller re-offering after its buyer's bankruptcy.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_traders::ReofferMin))]
 #[serde(rename_all = "snake_case")]
@@ -89,7 +89,7 @@ pub enum ReofferMin {
     RvPlusOne,
 }
 
-/// Which hand-growth rules apply (decision 11 of docs/rules/tulip-traders.md).
+/// Which hand-growth rules apply.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_traders::PortfolioRules))]
 #[serde(rename_all = "snake_case")]
@@ -108,7 +108,7 @@ impl PortfolioRules {
     }
 }
 
-/// Game options (§7.2). Unknown fields are rejected; missing ones take the standard value,
+/// Game options. Unknown fields are rejected; missing ones take the standard value,
 /// with one exception kept for recorded games: an object that spells out every rules-v1 field
 /// ([`V1_FIELDS`]) but has no `portfolio_rules` was written by the rules-v1 code (a stored
 /// state or a stored, normalised options object) and reads as `portfolio_rules: "v1"`.
@@ -117,17 +117,17 @@ impl PortfolioRules {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_traders::Options))]
 #[serde(remote = "Self", default, deny_unknown_fields)]
 pub struct Options {
-    /// Allow the 2-player variant (D-02).
+    /// Allow the 2-player variant.
     pub allow_two_players: bool,
-    /// The first player's seat; `None` picks one at random (RNG-3).
+    /// The first player's seat; null picks one at random (from the game's seed).
     pub first_player: Option<u8>,
     /// Each seat's starting money.
     pub starting_purse: u32,
-    /// RV, RC and L for rounds 1..5 (exactly 5 rows; §1.5).
+    /// RV, RC and L for rounds 1..5 (exactly 5 rows).
     pub round_table: Vec<RoundRow>,
-    /// The investment options (§1.6); must contain a cost-0 option.
+    /// The investment options; must contain a cost-0 option.
     pub investment_options: Vec<InvestmentOption>,
-    /// Complete-portfolio bonuses (§1.7).
+    /// Complete-portfolio bonuses.
     pub bonus_table: BonusTable,
     /// Points added per WEED held at final scoring (negative: a penalty; default −5).
     pub weed_penalty: i64,

@@ -49,7 +49,7 @@ pub struct Offer {
     pub lot: Vec<Card>,
 }
 
-/// What runs after a debt is settled (§3.4).
+/// What runs after a debt is settled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_traders::Continuation))]
 #[serde(rename_all = "snake_case")]
@@ -60,7 +60,7 @@ pub enum Continuation {
     AfterLie,
 }
 
-/// A debt awaiting liquidation (§3.5).
+/// A debt awaiting liquidation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_traders::Debt))]
 pub struct Debt {
@@ -74,7 +74,7 @@ pub struct Debt {
     pub continuation: Continuation,
 }
 
-/// The machine state (§3.1). Phases whose actor is "the next seat in ord that ..." carry no
+/// The phase of the game. Phases whose actor is "the next seat in ord that ..." carry no
 /// seat: the actor is derived from the public per-player flags.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_traders::Phase))]
@@ -174,7 +174,7 @@ impl Player {
     }
 }
 
-/// Why the game ended (§6.1).
+/// Why the game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_traders::EndReason))]
 #[serde(rename_all = "snake_case")]
@@ -201,7 +201,7 @@ impl EndReason {
     }
 }
 
-/// The result (§6.3, §6.4).
+/// The result.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_traders::GameResult))]
 pub struct GameResult {
@@ -209,7 +209,7 @@ pub struct GameResult {
     pub reason: EndReason,
     /// Every seat, best first.
     pub ranking: Vec<Seat>,
-    /// Scores by seat (`None` for bankrupt seats); `None` altogether for a sole survivor.
+    /// Scores by seat (null for bankrupt seats); null altogether for a sole survivor.
     pub scores: Option<Vec<Option<i64>>>,
 }
 
@@ -283,7 +283,7 @@ impl TulipTraders {
         self.grid.slots.iter().flatten().find(|c| c.cell == cell)
     }
 
-    /// Number of cells in crisis (D-26).
+    /// Number of cells in crisis.
     pub fn crisis_count(&self) -> usize {
         self.grid
             .slots

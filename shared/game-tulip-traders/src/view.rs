@@ -48,7 +48,7 @@ pub struct OfferView {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_traders::PlayerView))]
 pub struct PlayerView {
-    /// Money (public, D-38).
+    /// Money (public).
     pub purse: u32,
     /// The investment option chosen this round.
     pub option: Option<String>,
@@ -72,7 +72,7 @@ pub struct PlayerView {
     pub bankrupt: bool,
 }
 
-/// Everything one viewer may see (§2.4).
+/// Everything one viewer may see.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_traders::View))]
 pub struct TulipView {

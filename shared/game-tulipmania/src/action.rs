@@ -1,45 +1,45 @@
 //! Actions, events and errors: the JSON shapes and kebab-case codes of spec §4.0.
 
 use crate::types::{Card, Colour, DiscardReason};
-use game_core::{RuleError, RuleKind, Seat};
+use game_core::Seat;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// A player's move (spec §4.0). The acting seat is the authenticated seat, never a field.
+/// A player's move. The acting seat is the authenticated seat, never a field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulipmania::Action))]
 pub enum Action {
-    /// `SellTulip(c)`: the current player offers one tulip of `colour` (spec §4.1.1).
+    /// The current player offers one tulip of `colour` for sale.
     SellTulip {
         /// The colour sold.
         colour: Colour,
     },
-    /// `SkipSale`: allowed only with exactly one tulip (spec §4.1.2).
+    /// Sell nothing this turn: allowed only with exactly one tulip.
     SkipSale {},
-    /// `CommitCard(card)`: a sealed action card for the sale (spec §4.1.3).
+    /// Commit a sealed action card for the sale.
     CommitCard {
         /// The card placed face down.
         card: Card,
     },
-    /// `PlaySellerCard(card)`: the seller's card after everyone else passed (spec §4.1.5).
+    /// The seller's card, played after everyone else passed.
     PlaySellerCard {
         /// `speculate_by_proxy`, `purchase_by_proxy` or `pass`.
         card: Card,
     },
-    /// `DrawBuyer(source)`: take the top deck card (`face_up` null or absent) or face-up
-    /// slot `face_up` (spec §4.1.6).
+    /// Draw a buyer card: the top deck card (`face_up` null or absent) or face-up
+    /// slot `face_up`.
     DrawBuyer {
         /// The face-up slot taken, or null for the top of the deck.
         #[serde(default)]
         face_up: Option<u32>,
     },
-    /// `BuyTulip(c)`: buy a tulip of `colour` from the stockpile (spec §4.1.7).
+    /// Buy a tulip of `colour` from the stockpile.
     BuyTulip {
         /// The colour bought.
         colour: Colour,
     },
-    /// `SkipPurchase` (spec §4.1.8).
+    /// Buy nothing this turn.
     SkipPurchase {},
 }
 
@@ -75,7 +75,7 @@ pub struct RevealedCard {
     pub card: Card,
 }
 
-/// Why the game ended (spec §6).
+/// Why the game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulipmania::EndReason))]
@@ -163,7 +163,7 @@ pub enum Event {
         /// The card.
         card: Card,
     },
-    /// The sale was resolved (spec §4.2).
+    /// The sale was resolved.
     SaleResolved {
         /// The seller.
         seller: Seat,
@@ -184,7 +184,7 @@ pub enum Event {
         /// The price space after the move.
         to: String,
     },
-    /// A player discarded buyer cards (public, with colour: D18).
+    /// A player discarded buyer cards (public, with their colours).
     BuyersDiscarded {
         /// The player.
         seat: Seat,
@@ -202,7 +202,7 @@ pub enum Event {
         /// The new holder.
         to: Seat,
     },
-    /// A colour burst (spec §4.4).
+    /// A colour burst.
     BurstStarted {
         /// The colour.
         colour: Colour,
@@ -210,7 +210,7 @@ pub enum Event {
         speculative: bool,
         /// The player whose card caused it (exempt from the penalty).
         card_player: Option<Seat>,
-        /// Whether this is the final burst of the last live colour (spec §4.4 step 5).
+        /// Whether this is the final burst of the last live colour (which ends the game).
         final_burst: bool,
     },
     /// One step of a burst sell-off: every listed player sold one tulip at `price`.
@@ -321,7 +321,7 @@ pub enum Event {
         /// The new turn number.
         turn_number: u32,
     },
-    /// Every held tulip was sold at its colour's current price (spec §4.5).
+    /// Every held tulip was sold at its colour's current price.
     Liquidated {
         /// What each seat received, by seat.
         payouts: Vec<i64>,
@@ -396,40 +396,21 @@ pub enum TulipError {
     },
 }
 
-impl RuleError for TulipError {
-    fn code(&self) -> &'static str {
-        match self {
-            TulipError::GameOver => "game-over",
-            TulipError::AlreadyCommitted => "already-committed",
-            TulipError::NotYourTurn(_) => "not-your-turn",
-            TulipError::WrongPhase { .. } => "wrong-phase",
-            TulipError::ColourNotLive(_) => "colour-not-live",
-            TulipError::NoSuchTulip(_) => "no-such-tulip",
-            TulipError::MustSell(_) => "must-sell",
-            TulipError::IllegalCard(_) => "illegal-card",
-            TulipError::SellerCardNotAllowed(_) => "seller-card-not-allowed",
-            TulipError::BadFaceUpIndex { .. } => "bad-face-up-index",
-            TulipError::SameColourAsSold(_) => "same-colour-as-sold",
-            TulipError::NoStock(_) => "no-stock",
-            TulipError::InsufficientCash { .. } => "insufficient-cash",
-        }
-    }
-
-    fn kind(&self) -> RuleKind {
-        match self {
-            TulipError::GameOver => RuleKind::GameOver,
-            TulipError::AlreadyCommitted | TulipError::NotYourTurn(_) => RuleKind::Turn,
-            TulipError::WrongPhase { .. }
-            | TulipError::ColourNotLive(_)
-            | TulipError::NoSuchTulip(_)
-            | TulipError::MustSell(_)
-            | TulipError::IllegalCard(_)
-            | TulipError::SellerCardNotAllowed(_)
-            | TulipError::BadFaceUpIndex { .. }
-            | TulipError::SameColourAsSold(_)
-            | TulipError::NoStock(_)
-            | TulipError::InsufficientCash { .. } => RuleKind::Rule,
-        }
+game_core::rule_error! {
+    TulipError {
+        TulipError::GameOver => "game-over", GameOver;
+        TulipError::AlreadyCommitted => "already-committed", Turn;
+        TulipError::NotYourTurn(_) => "not-your-turn", Turn;
+        TulipError::WrongPhase { .. } => "wrong-phase", Rule;
+        TulipError::ColourNotLive(_) => "colour-not-live", Rule;
+        TulipError::NoSuchTulip(_) => "no-such-tulip", Rule;
+        TulipError::MustSell(_) => "must-sell", Rule;
+        TulipError::IllegalCard(_) => "illegal-card", Rule;
+        TulipError::SellerCardNotAllowed(_) => "seller-card-not-allowed", Rule;
+        TulipError::BadFaceUpIndex { .. } => "bad-face-up-index", Rule;
+        TulipError::SameColourAsSold(_) => "same-colour-as-sold", Rule;
+        TulipError::NoStock(_) => "no-stock", Rule;
+        TulipError::InsufficientCash { .. } => "insufficient-cash", Rule;
     }
 }
 

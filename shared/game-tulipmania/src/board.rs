@@ -18,7 +18,7 @@ pub const BURST_THRESHOLD: Florins = 3000;
 /// the current price and moves left without a transition space (spec §4.2).
 pub const CHEAP_LIMIT: Florins = 100;
 
-/// What a board space is (spec §1.5.1).
+/// What a board space is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulipmania::SpaceKind))]
@@ -32,7 +32,7 @@ pub enum SpaceKind {
 }
 
 /// One space of a board table, as given in the `board` option and shown in views
-/// (spec §1.5.7: the JSON shape of a replacement board). Arrows name other spaces by id.
+/// (the JSON shape of a replacement board). Arrows name other spaces by id.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulipmania::Space))]
@@ -72,7 +72,7 @@ pub struct SpaceSpec {
 pub enum BoardOption {
     /// A built-in board, e.g. `"reconstructed_v1"`.
     Named(BoardName),
-    /// A replacement table, `{"spaces": [...]}`, validated by spec §1.5.7.
+    /// A replacement table, `{"spaces": [...]}`: its spaces must form a valid board.
     Custom(CustomBoard),
 }
 
@@ -275,7 +275,7 @@ impl Board {
     }
 
     /// Resolves the ids of `specs` into indices and checks every rule of spec §1.5.7. With
-    /// `BottomDescent::Stay`, the descent from a current space worth ≤ ƒ100 stays put (D5).
+    /// `BottomDescent::Stay`, the descent from a current space worth ≤ ƒ100 stays put.
     pub fn resolve(
         specs: &[SpaceSpec],
         bottom_descent: BottomDescent,

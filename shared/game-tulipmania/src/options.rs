@@ -3,30 +3,30 @@
 use crate::board::BoardOption;
 use serde::{Deserialize, Serialize};
 
-/// The options chosen when a game is created (spec §7.1).
+/// The options chosen when a game is created.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulipmania::Options))]
 pub struct Options {
-    /// The market board: `"reconstructed_v1"` (default, spec §1.5.3) or `{"spaces": [...]}`
-    /// validated by spec §1.5.7 (D2).
+    /// The market board: `"reconstructed_v1"` (default) or a replacement table,
+    /// `{"spaces": [...]}`, whose spaces must form a valid board.
     pub board: BoardOption,
-    /// The seat that starts (`0..n-1`); `null` draws it at random during setup (D17).
+    /// The seat that starts (`0..n-1`); `null` draws it at random during setup.
     pub first_player: Option<u8>,
-    /// What happens to an action card that is not legal for its player (D7).
+    /// What happens to an action card that is not legal for its player.
     pub illegal_card_policy: IllegalCardPolicy,
-    /// Which idle turns end the game by "all players decline" (D13).
+    /// Which idle turns end the game by "all players decline".
     pub idle_round_rule: IdleRoundRule,
-    /// Where a burst descent goes from the bottom row (D5).
+    /// Where a burst descent goes from the bottom row.
     pub bottom_descent: BottomDescent,
     /// End the game (liquidating every tulip) once this many turns are complete; `null` = no
-    /// cap (D25). Must be at least 1.
+    /// cap. Must be at least 1.
     pub max_turns: Option<u32>,
-    /// How equal cash is ranked at the end (D15).
+    /// How equal cash is ranked at the end.
     pub cash_tie: CashTie,
 }
 
-/// What happens to an illegal action card (spec §4.1.3–4.1.5, D7).
+/// What happens to an action card that is not legal for the sale.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulipmania::IllegalCardPolicy))]
@@ -39,7 +39,7 @@ pub enum IllegalCardPolicy {
     RejectOnCommit,
 }
 
-/// Which run of idle turns ends the game (D13).
+/// Which run of idle turns ends the game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulipmania::IdleRoundRule))]
@@ -52,7 +52,7 @@ pub enum IdleRoundRule {
     Anchored,
 }
 
-/// The burst descent from a bottom-row space (D5).
+/// The burst descent from a bottom-row space.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulipmania::BottomDescent))]
@@ -64,7 +64,7 @@ pub enum BottomDescent {
     Stay,
 }
 
-/// How equal final cash is ranked (D15).
+/// How equal final cash is ranked.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulipmania::CashTie))]

@@ -449,7 +449,7 @@ impl Tulipmania {
     }
 
     /// Steps 2 and 3: pairs first, then plain tulips; one tulip per player per step, then
-    /// the marker moves one step down (D6).
+    /// the marker moves one step down.
     fn sell_off(&mut self, colour: Colour, log: &mut Log) {
         for pairs in [true, false] {
             loop {

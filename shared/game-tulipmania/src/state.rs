@@ -80,7 +80,7 @@ pub struct Tulipmania {
     pub priority_holder: Seat,
     /// Cash by seat.
     pub cash: Vec<Florins>,
-    /// The bank, a signed ledger (D16).
+    /// The bank, a signed ledger.
     pub bank: Florins,
     /// Tulips by seat and colour.
     pub tulips: Vec<Counts>,

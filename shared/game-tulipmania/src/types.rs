@@ -4,8 +4,8 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// Florins (ƒ). Every amount in the game is a multiple of 25; the bank is a signed ledger
-/// (D16), so money is signed.
+/// Florins (ƒ). Every amount in the game is a multiple of 25; the bank is a signed ledger,
+/// so money is signed.
 pub type Florins = i64;
 
 /// The money in the game: `Σ cash + bank` is always this (spec §9.1).
@@ -20,7 +20,7 @@ pub const BUYERS_PER_COLOUR: usize = 8;
 /// Buyer cards dealt to each player at setup (spec §1.2).
 pub const BUYERS_DEALT: usize = 3;
 
-/// A tulip colour (spec §0). The declaration order is the spec's colour order P, Y, O, B, R,
+/// A tulip colour. Colours are listed in the game's order P, Y, O, B, R,
 /// which is also the order colours enter play as seats are added.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -76,7 +76,7 @@ impl std::fmt::Display for Colour {
     }
 }
 
-/// An action card (spec §0). Every player owns one of each for the whole game.
+/// An action card. Every player owns one of each for the whole game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulipmania::Card))]
@@ -157,7 +157,7 @@ pub fn total(counts: &Counts) -> u32 {
     counts.iter().map(|&count| u32::from(count)).sum()
 }
 
-/// Why a buyer card left play (spec §2 row 20). Every removal is public (D18).
+/// Why a buyer card left play. Every removal is public.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulipmania::DiscardReason))]
@@ -176,7 +176,7 @@ pub enum DiscardReason {
     Exhaustion,
 }
 
-/// One removed buyer card, with its colour and the reason (public, D18).
+/// One removed buyer card, with its colour and the reason (public).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulipmania::DiscardedBuyer))]
 pub struct DiscardedBuyer {

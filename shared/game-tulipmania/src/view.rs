@@ -79,7 +79,7 @@ pub struct View {
     pub result: Option<ResultView>,
 }
 
-/// The components removed at setup (spec §1.3 step 2).
+/// The components removed at setup (fewer players use fewer colours).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulipmania::RemovedAtSetup))]
 pub struct RemovedAtSetup {

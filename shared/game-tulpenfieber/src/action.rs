@@ -2,10 +2,10 @@
 
 use crate::board::{Space, WinCondition};
 use crate::state::{BonusTile, GameResult, SoloTier, TileRef};
-use game_core::{RuleError, RuleKind, Seat};
+use game_core::Seat;
 use serde::{Deserialize, Serialize};
 
-/// A move by the active player (§4, JSON shapes A1–A9). The seat comes from the request.
+/// A move by the active player. The acting seat is the authenticated caller, never a field.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulpenfieber::Action))]
@@ -86,7 +86,7 @@ pub struct RolledDie {
     pub value: u8,
 }
 
-/// Something that happened. Every event is public (§2).
+/// Something that happened. Every event is public.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulpenfieber::Event))]
@@ -312,72 +312,37 @@ pub enum TulpenfieberError {
     MulticolorRequired,
 }
 
-impl RuleError for TulpenfieberError {
-    fn code(&self) -> &'static str {
-        use TulpenfieberError::*;
-        match self {
-            GameOver => "game-over",
-            NotYourTurn(_) => "not-your-turn",
-            WrongPhase { .. } => "wrong-phase",
-            NoSuchBonus(_)
-            | FaceOutOfRange(_)
-            | EmptyReroll
-            | NoSuchDie { .. }
-            | DuplicateDie(_)
-            | NoSuchTile(_)
-            | SameTileTwice
-            | NoSuchSpace(_)
-            | BadAreaShape { .. }
-            | AreaOffField { .. } => "bad-parameter",
-            WheelbarrowWithoutDie(_)
-            | BonusDieAlreadySet(_)
-            | RollBudgetUsed(_)
-            | RollsNotUsedUp(_)
-            | NoMoreRollsToBuy
-            | NotFlippable(_)
-            | SpaceCovered(_)
-            | NoMatch(_)
-            | MustPlaceOnField
-            | AreaNotCovered
-            | AreaOverlapsBonus(_)
-            | ClaimLimitReached(_)
-            | BonusSupplyEmpty
-            | NotEligible(_)
-            | MulticolorRequired => "rule-violation",
-        }
-    }
-
-    fn kind(&self) -> RuleKind {
-        use TulpenfieberError::*;
-        match self {
-            GameOver => RuleKind::GameOver,
-            NotYourTurn(_) => RuleKind::Turn,
-            WrongPhase { .. }
-            | NoSuchBonus(_)
-            | FaceOutOfRange(_)
-            | EmptyReroll
-            | NoSuchDie { .. }
-            | DuplicateDie(_)
-            | NoSuchTile(_)
-            | SameTileTwice
-            | NoSuchSpace(_)
-            | BadAreaShape { .. }
-            | AreaOffField { .. }
-            | WheelbarrowWithoutDie(_)
-            | BonusDieAlreadySet(_)
-            | RollBudgetUsed(_)
-            | RollsNotUsedUp(_)
-            | NoMoreRollsToBuy
-            | NotFlippable(_)
-            | SpaceCovered(_)
-            | NoMatch(_)
-            | MustPlaceOnField
-            | AreaNotCovered
-            | AreaOverlapsBonus(_)
-            | ClaimLimitReached(_)
-            | BonusSupplyEmpty
-            | NotEligible(_)
-            | MulticolorRequired => RuleKind::Rule,
-        }
+game_core::rule_error! {
+    TulpenfieberError {
+        TulpenfieberError::GameOver => "game-over", GameOver;
+        TulpenfieberError::NotYourTurn(_) => "not-your-turn", Turn;
+        TulpenfieberError::WrongPhase { .. } => "wrong-phase", Rule;
+        TulpenfieberError::NoSuchBonus(_)
+        | TulpenfieberError::FaceOutOfRange(_)
+        | TulpenfieberError::EmptyReroll
+        | TulpenfieberError::NoSuchDie { .. }
+        | TulpenfieberError::DuplicateDie(_)
+        | TulpenfieberError::NoSuchTile(_)
+        | TulpenfieberError::SameTileTwice
+        | TulpenfieberError::NoSuchSpace(_)
+        | TulpenfieberError::BadAreaShape { .. }
+        | TulpenfieberError::AreaOffField { .. }
+        => "bad-parameter", Rule;
+        TulpenfieberError::WheelbarrowWithoutDie(_)
+        | TulpenfieberError::BonusDieAlreadySet(_)
+        | TulpenfieberError::RollBudgetUsed(_)
+        | TulpenfieberError::RollsNotUsedUp(_)
+        | TulpenfieberError::NoMoreRollsToBuy
+        | TulpenfieberError::NotFlippable(_)
+        | TulpenfieberError::SpaceCovered(_)
+        | TulpenfieberError::NoMatch(_)
+        | TulpenfieberError::MustPlaceOnField
+        | TulpenfieberError::AreaNotCovered
+        | TulpenfieberError::AreaOverlapsBonus(_)
+        | TulpenfieberError::ClaimLimitReached(_)
+        | TulpenfieberError::BonusSupplyEmpty
+        | TulpenfieberError::NotEligible(_)
+        | TulpenfieberError::MulticolorRequired
+        => "rule-violation", Rule;
     }
 }

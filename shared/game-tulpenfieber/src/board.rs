@@ -108,7 +108,7 @@ impl utoipa::ToSchema for Space {
     }
 }
 
-/// The kind of a tile: colour has no effect (D24), only the solo multicoloured tiles differ.
+/// The kind of a tile: colour has no effect, only the solo multicoloured tiles differ.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulpenfieber::TileKind))]
@@ -391,7 +391,7 @@ impl Field {
     }
 }
 
-/// The instant-win condition that ended a multiplayer game or a solo round (§6.1).
+/// The instant-win condition that ended a multiplayer game or a solo round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulpenfieber::WinCondition))]
@@ -443,7 +443,7 @@ impl DiceSummary {
     }
 
     /// §1.2: whether the dice meet the requirement printed on a valid space, ignoring
-    /// occupancy. Includes the wildcard (D14).
+    /// occupancy. Includes the wildcard.
     pub fn matches(&self, space: Space, options: &Options) -> bool {
         if self.max_count() >= options.wildcard_threshold {
             return true;

@@ -58,7 +58,7 @@ impl Game for Tulpenfieber {
     type View = TulpenfieberView;
     type Error = TulpenfieberError;
 
-    /// §1.4 / §1.5: no randomness is used at setup (D18). Logs `boards_dealt` and the first
+    /// §1.4 / §1.5: no randomness is used at setup. Logs `boards_dealt` and the first
     /// `turn_started`, both public.
     fn setup(
         n_seats: u8,

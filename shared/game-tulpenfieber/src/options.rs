@@ -6,7 +6,7 @@ use crate::board::Space;
 use game_core::SetupError;
 use serde::{Deserialize, Serialize};
 
-/// A side of a tulip-field board (§1.1).
+/// A side of a tulip-field board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulpenfieber::Board))]
 pub enum Board {
@@ -23,7 +23,7 @@ pub enum Board {
     Back,
 }
 
-/// When a tile may go above the field instead of onto it (D13).
+/// When a tile may go above the field instead of onto it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulpenfieber::AbovePlacement))]
@@ -35,7 +35,7 @@ pub enum AbovePlacement {
     Always,
 }
 
-/// The flower (starting) spaces of each board side (§1.3, D4). **Reconstructed**: the
+/// The flower (starting) spaces of each board side. **Reconstructed**: the
 /// printed positions are lost; replace this table when they are known.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -59,7 +59,7 @@ pub struct StartSpaces {
 }
 
 /// §1.3 default flower spaces, `(row, col)` per board side I, II, III, IV, back.
-/// **[RECONSTRUCTED]** (D4).
+/// **[RECONSTRUCTED]**.
 pub const DEFAULT_START_SPACES: [&[(u8, u8)]; 5] = [
     &[(1, 2), (1, 6), (2, 4)],
     &[(1, 3), (1, 6), (2, 4)],
@@ -69,12 +69,12 @@ pub const DEFAULT_START_SPACES: [&[(u8, u8)]; 5] = [
 ];
 
 /// §1.2 default dice of one face needed by a side space, per row 1..5. Rows 1 and 5 are
-/// sourced, row 4 is inferred, rows 2 and 3 are **[RECONSTRUCTED]** (D1).
+/// sourced, row 4 is inferred, rows 2 and 3 are **[RECONSTRUCTED]**.
 pub const DEFAULT_SIDE_NEED: [u8; 5] = [2, 3, 3, 4, 5];
 
 /// §1.2 default alternatives of the straights column, per row 1..5: a row matches when every
 /// face of one alternative shows on at least one die. **[RECONSTRUCTED]** except the
-/// 3-dice straight of row 1 and the 1–6 run of row 5 (D2).
+/// 3-dice straight of row 1 and the 1–6 run of row 5.
 pub const DEFAULT_STRAIGHT_SETS: [&[&[u8]]; 5] = [
     &[&[1, 2, 3], &[2, 3, 4], &[3, 4, 5], &[4, 5, 6]],
     &[&[1, 2, 3, 4], &[3, 4, 5, 6]],
@@ -114,30 +114,30 @@ impl StartSpaces {
     }
 }
 
-/// The game's options (§7.2). Missing fields take the standard game's value; unknown
+/// The game's options. Missing fields take the standard game's value; unknown
 /// fields are refused.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulpenfieber::Options))]
 pub struct Options {
-    /// Dice of the column's face a side space needs, per row 1..5 (D1, reconstructed).
+    /// Dice of the column's face a side space needs, per row 1..5 (reconstructed).
     /// Non-decreasing, each 1..=5. Default `[2,3,3,4,5]`.
     pub side_need: [u8; 5],
     /// The straights column: per row 1..5, the alternatives (sets of faces), any one of
-    /// which matches (D2, reconstructed). Rows 1-3 sets have at most 4 faces, row 4 at most
+    /// which matches (reconstructed). Rows 1-3 sets have at most 4 faces, row 4 at most
     /// 5, row 5 at most 6.
     pub straight_sets: [Vec<Vec<u8>>; 5],
-    /// The flower spaces of each board side (D4, reconstructed): distinct spaces in rows 1-3.
+    /// The flower spaces of each board side (reconstructed): distinct spaces in rows 1-3.
     pub start_spaces: StartSpaces,
-    /// The boards of a two-player game (D5, reconstructed). Two distinct boards of I-IV.
+    /// The boards of a two-player game (reconstructed). Two distinct boards of I-IV.
     pub two_player_boards: [Board; 2],
-    /// When `place_above` is allowed (D13). Default `when_no_match`.
+    /// When `place_above` is allowed. Default `when_no_match`.
     pub above_placement: AbovePlacement,
-    /// Bonus tiles a player may claim in one turn (D9); `null` = unlimited. Default 1.
+    /// Bonus tiles a player may claim in one turn; `null` = unlimited. Default 1.
     pub max_bonus_claims_per_turn: Option<u32>,
     /// Bonus tiles in the shared supply (per solo round). Default 10.
     pub bonus_supply: u32,
-    /// Dice of one face that make every empty space legal (D14): 6 or 7; larger disables it.
+    /// Dice of one face that make every empty space legal: 6 or 7; larger disables it.
     pub wildcard_threshold: u8,
 }
 

@@ -404,7 +404,7 @@ impl Tulpenfieber {
         });
     }
 
-    /// §6.1: the win check right after a placement, before any claim (D15).
+    /// §6.1: the win check right after a placement, before any claim.
     fn check_win(&mut self, events: &mut Vec<Event>) {
         let seat = self.active;
         let Some(condition) = self.players[seat.index()].field.win() else {
@@ -531,26 +531,20 @@ impl Tulpenfieber {
             .into_iter()
             .map(|entry| match entry {
                 Candidate::Action(action) => LegalAction::action(action),
-                Candidate::Rerolls => LegalAction::Schema {
-                    label: "reroll: any non-empty set of distinct dice".into(),
-                    schema: serde_json::json!({
-                        "type": "object",
-                        "properties": {
-                            "type": {"const": "reroll"},
-                            "dice": {"type": "array", "items": {"enum": (0..n_dice).collect::<Vec<usize>>()}, "minItems": 1, "maxItems": n_dice, "uniqueItems": true}
-                        }
+                Candidate::Rerolls => LegalAction::closed_schema(
+                    "reroll: any non-empty set of distinct dice",
+                    "reroll",
+                    serde_json::json!({
+                        "dice": {"type": "array", "items": {"enum": (0..n_dice).collect::<Vec<usize>>()}, "minItems": 1, "maxItems": n_dice, "uniqueItems": true}
                     }),
-                },
-                Candidate::BuyRolls(flippable) => LegalAction::Schema {
-                    label: "buy_roll: flip two distinct flippable tiles".into(),
-                    schema: serde_json::json!({
-                        "type": "object",
-                        "properties": {
-                            "type": {"const": "buy_roll"},
-                            "flip": {"type": "array", "items": {"enum": flippable}, "minItems": 2, "maxItems": 2, "uniqueItems": true}
-                        }
+                ),
+                Candidate::BuyRolls(flippable) => LegalAction::closed_schema(
+                    "buy_roll: flip two distinct flippable tiles",
+                    "buy_roll",
+                    serde_json::json!({
+                        "flip": {"type": "array", "items": {"enum": flippable}, "minItems": 2, "maxItems": 2, "uniqueItems": true}
                     }),
-                },
+                ),
             })
             .collect()
     }

@@ -8,7 +8,7 @@ use game_core::Seat;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
-/// A bonus tile (wheelbarrow) lying on a player's field: top-left corner and size (§3.4).
+/// A bonus tile (wheelbarrow) lying on a player's field: top-left corner and size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulpenfieber::BonusTile))]
 pub struct BonusTile {
@@ -40,7 +40,7 @@ impl BonusTile {
     }
 }
 
-/// A tile a player may name in `buy_roll`: on the field, or above it by index (§2).
+/// A tile a player may name in `buy_roll`: on the field, or above it by index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulpenfieber::TileRef))]
@@ -141,7 +141,7 @@ pub struct Die {
     pub on_bonus: Option<u8>,
 }
 
-/// The active player's turn (§2).
+/// The active player's turn.
 #[derive(Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulpenfieber::Turn))]
 pub struct Turn {
@@ -172,7 +172,7 @@ impl Turn {
     }
 }
 
-/// Where the game stands (§3.1).
+/// Where the game stands.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "phase", rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulpenfieber::Phase))]
@@ -196,7 +196,7 @@ pub enum Phase {
     GameOver,
 }
 
-/// The solo rating of a three-round total (§6.3); lower totals are better.
+/// The solo rating of a three-round total; lower totals are better.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulpenfieber::SoloTier))]
@@ -233,7 +233,7 @@ impl SoloTier {
     }
 }
 
-/// Solo bookkeeping (§2).
+/// Solo bookkeeping.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulpenfieber::Solo))]
 pub struct Solo {
