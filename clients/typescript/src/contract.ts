@@ -110,6 +110,13 @@ export class Contract {
     return this.bodyAt<T>(["paths", path, method], `${method.toUpperCase()} ${path}`);
   }
 
+  /** A validator for the JSON body of an operation's response, compiled from the document. */
+  responseBody(path: string, method: string, status: string, mediaType = "application/json"): ValidateFunction {
+    const at = ["paths", path, method, "responses", status, "content", mediaType, "schema"];
+    if (pointer(this.doc, at) === undefined) throw new Error(`the contract has no ${mediaType} ${status} response for ${method.toUpperCase()} ${path}`);
+    return this.ajv.compile(Contract.ref(...at));
+  }
+
   /** A guard for the body of a webhook (`webhooks.<name>.post`), compiled from the document. */
   webhookBody<T>(name: string): ValidateFunction<T> {
     return this.bodyAt<T>(["webhooks", name, "post"], `the ${name} webhook`);
