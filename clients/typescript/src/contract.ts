@@ -9,13 +9,15 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { type Obj, isObject } from "./json.js";
-import { SUM_KEYWORD, pointer } from "./sample.js";
-import type { paths } from "./schema.js";
+import { type JsonSchema, SUM_KEYWORD } from "./sample.js";
+import type { paths, webhooks } from "./schema.js";
 
 export type SubmitPath = paths["/v1/games/{id}/actions"]["post"];
 export type SubmitBody = SubmitPath["requestBody"]["content"]["application/json"];
 export type Action = SubmitBody["action"];
 export type CreateBody = paths["/v1/games"]["post"]["requestBody"]["content"]["application/json"];
+/** The body of a webhook notification (`webhooks.<type>.post.requestBody`). */
+export type WebhookBody<K extends keyof webhooks> = webhooks[K]["post"]["requestBody"]["content"]["application/json"];
 
 export const DOC_ID = "https://beurs.invalid/openapi.json";
 
@@ -105,35 +107,54 @@ export class Contract {
 
   /** A guard for the JSON request body of an operation, compiled from the document. */
   requestBody<T>(path: string, method: string): ValidateFunction<T> {
-    const at = ["paths", path, method, "requestBody", "content", "application/json", "schema"];
-    if (pointer(this.doc, "/" + at.map((s) => s.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")) === undefined) {
-      throw new Error(`the contract has no JSON request body for ${method.toUpperCase()} ${path}`);
-    }
-    return this.ajv.compile<T>(Contract.ref(...at));
+    return this.bodyAt<T>(["paths", path, method], `${method.toUpperCase()} ${path}`);
+  }
+
+  /** A validator for the JSON body of an operation's response, compiled from the document. */
+  responseBody(path: string, method: string, status: string, mediaType = "application/json"): ValidateFunction {
+    const at = ["paths", path, method, "responses", status, "content", mediaType, "schema"];
+    if (pointer(this.doc, at) === undefined) throw new Error(`the contract has no ${mediaType} ${status} response for ${method.toUpperCase()} ${path}`);
+    return this.ajv.compile(Contract.ref(...at));
+  }
+
+  /** A guard for the body of a webhook (`webhooks.<name>.post`), compiled from the document. */
+  webhookBody<T>(name: string): ValidateFunction<T> {
+    return this.bodyAt<T>(["webhooks", name, "post"], `the ${name} webhook`);
+  }
+
+  private bodyAt<T>(operation: string[], what: string): ValidateFunction<T> {
+    return this.ajv.compile<T>(Contract.ref(...this.bodyPath(operation, what)));
+  }
+
+  private bodyPath(operation: string[], what: string): string[] {
+    const at = [...operation, "requestBody", "content", "application/json", "schema"];
+    if (pointer(this.doc, at) === undefined) throw new Error(`the contract has no JSON request body for ${what}`);
+    return at;
   }
 
   /**
-   * A validator for a schema found in a legal-action entry. Such a schema stands alone
-   * (its `$ref`s, if any, point into itself), and may use the extension keywords the
-   * document declares.
+   * A validator for a schema found in a legal-action entry. Such a schema stands alone, and
+   * may use the extension keywords the document declares.
    */
-  entrySchema(schema: Obj): ValidateFunction {
+  entrySchema(schema: JsonSchema): ValidateFunction {
     const key = JSON.stringify(schema);
     const cached = this.entryValidators.get(key);
     if (cached !== undefined) return cached;
-    const copy: { [key: string]: unknown } = { ...schema };
-    // Drop a foreign `$schema`/`$id`: the entry is read as 2020-12 (OpenAPI 3.1's dialect).
-    delete copy["$schema"];
-    delete copy["$id"];
+    // Drop a foreign `$schema`/`$id` (not in the contract's JsonSchema, which is open): the
+    // entry is read as 2020-12 (OpenAPI 3.1's dialect).
+    const copy = typeof schema === "boolean" ? schema : Object.fromEntries(Object.entries(schema).filter(([k]) => k !== "$schema" && k !== "$id"));
     const validate = this.ajv.compile(copy);
     this.entryValidators.set(key, validate);
     return validate;
   }
+}
 
-  /** `#/components/…` references, for schemas that point into the document. */
-  resolveInDocument(ref: string): unknown {
-    const hash = ref.indexOf("#");
-    if (hash < 0) return undefined;
-    return pointer(this.doc, ref.slice(hash + 1));
+/** The member of a JSON document at a path of keys. */
+function pointer(root: unknown, path: readonly string[]): unknown {
+  let node: unknown = root;
+  for (const segment of path) {
+    if (!isObject(node)) return undefined;
+    node = node[segment];
   }
+  return node;
 }

@@ -24,17 +24,3 @@ export function isJson(value: unknown): value is Json {
       return false;
   }
 }
-
-export function stringArray(value: unknown): string[] | undefined {
-  if (!Array.isArray(value)) return undefined;
-  const out: string[] = [];
-  for (const item of value) {
-    if (typeof item !== "string") return undefined;
-    out.push(item);
-  }
-  return out;
-}
-
-export function num(value: unknown): number | undefined {
-  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
-}

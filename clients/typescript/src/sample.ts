@@ -1,27 +1,31 @@
 /**
  * A generic JSON Schema sampler: builds a random instance of a schema. It knows nothing about
- * the games; it understands the keywords the legal-action schemas use:
+ * the games. It walks the contract's own `JsonSchema` component (typed, from src/schema.d.ts),
+ * so it understands exactly the keywords the contract says legal actions and options use:
  *
- * - `$ref` (JSON pointers into the schema's own root, or into a resolver the caller gives),
- *   `allOf` (merged), `oneOf`/`anyOf` (one branch, merged with its siblings), `const`, `enum`;
- * - `type` null, boolean, integer/number (`minimum`, `maximum`, `exclusiveMinimum`,
- *   `exclusiveMaximum`, `multipleOf`), string (`enum`, `minLength`, `maxLength`), array
- *   (`items`, `prefixItems`, `minItems`, `maxItems`, `uniqueItems`), object (`properties`,
- *   `required`, `additionalProperties` (false or a schema), `propertyNames` with an `enum` or
+ * - `allOf` (merged), `oneOf`/`anyOf` (one branch, merged with its siblings), `const`, `enum`;
+ * - `type` null, boolean, integer/number (`minimum`, `maximum`), string (`minLength`,
+ *   `maxLength`), array (`items`, `minItems`, `maxItems`, `uniqueItems`), object
+ *   (`properties`, `required`, `additionalProperties`, `propertyNames` with an `enum` or
  *   `const`, `minProperties`, `maxProperties`);
  * - the extension `x-sum-of-values: N`: the object's values are integers adding up to N.
  *
- * The sampler is best effort (e.g. `oneOf` branches are not checked for exclusivity, patterns
- * are not honoured): callers validate what it returns (Ajv) and sample again when needed.
+ * Other keywords (the component is open) are ignored. The sampler is best effort (`oneOf`
+ * branches are not checked for exclusivity, `pattern` is not honoured): callers validate what
+ * it returns (Ajv) and sample again when needed.
  */
-import { type Json, type Obj, isJson, isObject, num, stringArray } from "./json.js";
+import { type Json, isJson } from "./json.js";
 import type { Rng } from "./rng.js";
+import type { components } from "./schema.js";
+
+/** A JSON Schema as the contract types it: an object schema or `true`/`false`. */
+export type JsonSchema = components["schemas"]["JsonSchema"];
+export type SchemaObject = Exclude<JsonSchema, boolean>;
+type JsonType = components["schemas"]["JsonType"];
 
 export const SUM_KEYWORD = "x-sum-of-values";
 
 export class Unsatisfiable extends Error {}
-
-export type RefResolver = (ref: string) => unknown;
 
 export interface SamplerOptions {
   /**
@@ -29,8 +33,6 @@ export interface SamplerOptions {
    * a schema that names a property usually wants it), or a random half.
    */
   optionals?: "all" | "random";
-  /** Resolves `$ref`s that do not point into the schema itself. */
-  external?: RefResolver;
 }
 
 /** The default spread for integers without bounds. */
@@ -38,37 +40,33 @@ const FREE_RANGE = 10;
 const MAX_DEPTH = 64;
 
 export class Sampler {
-  private readonly external: RefResolver | undefined;
   private readonly allOptionals: boolean;
 
   constructor(
     private readonly rng: Rng,
-    private readonly root: unknown,
+    private readonly root: JsonSchema,
     options: SamplerOptions = {},
   ) {
-    this.external = options.external;
     this.allOptionals = (options.optionals ?? "all") === "all";
   }
 
-  sample(schema: unknown = this.root): Json {
+  sample(schema: JsonSchema = this.root): Json {
     return this.at(schema, 0);
   }
 
-  private at(schema: unknown, depth: number): Json {
-    if (depth > MAX_DEPTH) throw new Unsatisfiable("schema too deep (recursive $ref?)");
+  private at(schema: JsonSchema | undefined, depth: number): Json {
+    if (depth > MAX_DEPTH) throw new Unsatisfiable("schema too deep");
     if (schema === true || schema === undefined) return null;
     if (schema === false) throw new Unsatisfiable("false schema");
-    if (!isObject(schema)) throw new Unsatisfiable(`not a schema: ${JSON.stringify(schema)}`);
-    const s = this.flatten(schema, depth);
+    const s = this.flatten(schema);
 
-    if ("const" in s) {
-      const c = s["const"];
+    if (s.const !== undefined) {
+      const c = s.const;
       if (!isJson(c)) throw new Unsatisfiable("const is not JSON");
       return c;
     }
-    if (Array.isArray(s["enum"])) {
-      const options = s["enum"].filter(isJson);
-      const choice = this.rng.pick(options);
+    if (s.enum !== undefined) {
+      const choice = this.rng.pick(s.enum.filter(isJson));
       if (choice === undefined) throw new Unsatisfiable("empty enum");
       return choice;
     }
@@ -88,84 +86,59 @@ export class Sampler {
         return this.array(s, depth);
       case "object":
         return this.object(s, depth);
-      default:
-        throw new Unsatisfiable(`unknown type ${type}`);
+      default: {
+        const unknown: never = type;
+        throw new Unsatisfiable(`unknown type ${String(unknown)}`);
+      }
     }
   }
 
   /**
-   * Resolves `$ref`, merges `allOf`, and picks one branch of `oneOf`/`anyOf`, until the
-   * schema is a single plain schema.
+   * Merges `allOf`, and picks one branch of `oneOf`/`anyOf`, until the schema is a single
+   * plain schema.
    */
-  private flatten(schema: Obj, depth: number): Obj {
-    let s: Obj = schema;
+  private flatten(schema: SchemaObject): SchemaObject {
+    let s = schema;
     for (let guard = 0; guard < MAX_DEPTH; guard++) {
-      const ref = s["$ref"];
-      if (typeof ref === "string") {
-        const target = this.resolve(ref);
-        if (!isObject(target)) throw new Unsatisfiable(`$ref ${ref} is not an object schema`);
-        s = merge(without(s, "$ref"), target);
-        continue;
-      }
-      const all = s["allOf"];
-      if (Array.isArray(all)) {
-        let merged = without(s, "allOf");
-        for (const part of all) {
-          if (!isObject(part)) throw new Unsatisfiable("allOf member is not an object schema");
-          merged = merge(merged, part);
+      if (s.allOf !== undefined) {
+        let merged: SchemaObject = { ...s, allOf: undefined };
+        for (const part of s.allOf) {
+          if (part === false) throw new Unsatisfiable("false allOf member");
+          if (part !== true) merged = merge(merged, part);
         }
         s = merged;
         continue;
       }
-      const key = Array.isArray(s["oneOf"]) ? "oneOf" : Array.isArray(s["anyOf"]) ? "anyOf" : undefined;
-      if (key !== undefined) {
-        const branches = s[key];
-        const branch: unknown = Array.isArray(branches) ? this.rng.pick(branches) : undefined;
+      const branches = s.oneOf ?? s.anyOf;
+      if (branches !== undefined) {
+        const branch = this.rng.pick(branches);
+        if (branch === undefined) throw new Unsatisfiable("no branch to pick");
         if (branch === false) throw new Unsatisfiable("false branch");
-        s = merge(without(s, key), isObject(branch) ? branch : {});
+        s = merge({ ...s, oneOf: undefined, anyOf: s.oneOf === undefined ? undefined : s.anyOf }, branch === true ? {} : branch);
         continue;
       }
       return s;
     }
-    if (depth >= 0) throw new Unsatisfiable("could not flatten the schema");
-    return s;
+    throw new Unsatisfiable("could not flatten the schema");
   }
 
-  private resolve(ref: string): unknown {
-    if (ref.startsWith("#")) {
-      const found = pointer(this.root, ref.slice(1));
-      if (found !== undefined) return found;
-    }
-    if (this.external !== undefined) {
-      const found = this.external(ref);
-      if (found !== undefined) return found;
-    }
-    throw new Unsatisfiable(`unresolved $ref ${ref}`);
-  }
-
-  private pickType(s: Obj): string {
-    const t = s["type"];
+  private pickType(s: SchemaObject): JsonType {
+    const t = s.type;
     if (typeof t === "string") return t;
-    const types = stringArray(t);
-    if (types !== undefined) {
-      const choice = this.rng.pick(types);
+    if (t !== undefined) {
+      const choice = this.rng.pick(t);
       if (choice === undefined) throw new Unsatisfiable("empty type list");
       return choice;
     }
-    if ("properties" in s || "additionalProperties" in s || "required" in s || SUM_KEYWORD in s) return "object";
-    if ("items" in s || "prefixItems" in s) return "array";
-    if ("minimum" in s || "maximum" in s) return "integer";
+    if (s.properties !== undefined || s.additionalProperties !== undefined || s.required !== undefined || s[SUM_KEYWORD] !== undefined) return "object";
+    if (s.items !== undefined) return "array";
+    if (s.minimum !== undefined || s.maximum !== undefined) return "integer";
     return "null";
   }
 
-  private bounds(s: Obj, integer: boolean, fallbackLo: number, fallbackHi: number): [number, number] {
-    const step = integer ? 1 : 0;
-    let lo = num(s["minimum"]);
-    const exLo = num(s["exclusiveMinimum"]);
-    if (exLo !== undefined) lo = Math.max(lo ?? -Infinity, integer ? Math.floor(exLo) + step : exLo);
-    let hi = num(s["maximum"]);
-    const exHi = num(s["exclusiveMaximum"]);
-    if (exHi !== undefined) hi = Math.min(hi ?? Infinity, integer ? Math.ceil(exHi) - step : exHi);
+  private bounds(s: SchemaObject, integer: boolean, fallbackLo: number, fallbackHi: number): [number, number] {
+    let lo = s.minimum;
+    let hi = s.maximum;
     if (integer) {
       if (lo !== undefined) lo = Math.ceil(lo);
       if (hi !== undefined) hi = Math.floor(hi);
@@ -177,15 +150,8 @@ export class Sampler {
     return [lo, hi];
   }
 
-  private number(s: Obj, integer: boolean): number {
+  private number(s: SchemaObject, integer: boolean): number {
     const [lo, hi] = this.bounds(s, integer, 0, FREE_RANGE);
-    const multiple = num(s["multipleOf"]);
-    if (multiple !== undefined && multiple > 0) {
-      const first = Math.ceil(lo / multiple);
-      const last = Math.floor(hi / multiple);
-      if (last < first) throw new Unsatisfiable("no multiple in range");
-      return this.rng.int(first, last) * multiple;
-    }
     // Near the bounds more often: edges are where rules bite.
     const r = this.rng.next();
     if (r < 0.15) return lo;
@@ -194,32 +160,27 @@ export class Sampler {
     return lo + this.rng.next() * (hi - lo);
   }
 
-  private string(s: Obj): string {
-    const min = num(s["minLength"]) ?? 0;
-    const max = num(s["maxLength"]) ?? Math.max(min, 8);
+  private string(s: SchemaObject): string {
+    const min = s.minLength ?? 0;
+    const max = s.maxLength ?? Math.max(min, 8);
     const len = this.rng.int(Math.max(min, Math.min(1, max)), Math.min(max, min + 8));
     let out = "";
     for (let i = 0; i < len; i++) out += String.fromCharCode(97 + this.rng.int(0, 25));
     return out;
   }
 
-  private array(s: Obj, depth: number): Json[] {
-    const prefix: readonly unknown[] = Array.isArray(s["prefixItems"]) ? s["prefixItems"] : [];
-    const items = s["items"];
-    const min = num(s["minItems"]) ?? 0;
-    const maxDeclared = num(s["maxItems"]);
-    const unique = s["uniqueItems"] === true;
-    const open = items !== false;
-    const maxPossible = open ? (maxDeclared ?? Math.max(min, prefix.length) + 3) : Math.min(prefix.length, maxDeclared ?? prefix.length);
-    const length = this.rng.int(min, maxPossible);
+  private array(s: SchemaObject, depth: number): Json[] {
+    const min = s.minItems ?? 0;
+    const unique = s.uniqueItems === true;
+    const max = s.items === false ? 0 : (s.maxItems ?? min + 3);
+    const length = this.rng.int(min, max);
     if (length < min) throw new Unsatisfiable("array too short");
     const out: Json[] = [];
     const seen = new Set<string>();
     for (let i = 0; i < length; i++) {
-      const itemSchema: unknown = i < prefix.length ? prefix[i] : items;
       let value: Json | undefined;
       for (let attempt = 0; attempt < (unique ? 50 : 1); attempt++) {
-        const candidate = this.at(itemSchema, depth + 1);
+        const candidate = this.at(s.items, depth + 1);
         if (!unique || !seen.has(canonical(candidate))) {
           value = candidate;
           break;
@@ -236,14 +197,14 @@ export class Sampler {
     return out;
   }
 
-  private object(s: Obj, depth: number): { [key: string]: Json } {
-    const properties = isObject(s["properties"]) ? s["properties"] : {};
-    const required = stringArray(s["required"]) ?? [];
-    const additional = s["additionalProperties"];
-    const minProps = num(s["minProperties"]) ?? 0;
-    const maxProps = num(s["maxProperties"]) ?? Infinity;
-    const names = propertyNameChoices(s["propertyNames"]);
-    const valueSchema = (key: string): unknown => (key in properties ? properties[key] : additional);
+  private object(s: SchemaObject, depth: number): { [key: string]: Json } {
+    const properties = s.properties ?? {};
+    const required = s.required ?? [];
+    const additional = s.additionalProperties;
+    const minProps = s.minProperties ?? 0;
+    const maxProps = s.maxProperties ?? Infinity;
+    const names = propertyNameChoices(s.propertyNames);
+    const valueSchema = (key: string): JsonSchema | undefined => properties[key] ?? additional;
 
     // Which keys: every required one, some optional declared ones, and (when additional
     // properties are allowed and their names are listed) some of those.
@@ -266,8 +227,8 @@ export class Sampler {
     }
     if (keys.length < minProps) throw new Unsatisfiable("too few properties possible");
 
-    const total = num(s[SUM_KEYWORD]);
-    if (total !== undefined) return this.summing(keys, valueSchema, total, names, required, minProps, maxProps, depth);
+    const total = s[SUM_KEYWORD];
+    if (total !== undefined) return this.summing(keys, valueSchema, total, names, required, minProps, maxProps);
 
     const out: { [key: string]: Json } = {};
     for (const key of keys) out[key] = this.at(valueSchema(key), depth + 1);
@@ -281,17 +242,16 @@ export class Sampler {
    */
   private summing(
     initial: string[],
-    valueSchema: (key: string) => unknown,
+    valueSchema: (key: string) => JsonSchema | undefined,
     total: number,
     names: string[] | undefined,
     required: string[],
     minProps: number,
     maxProps: number,
-    depth: number,
   ): { [key: string]: Json } {
     const bound = (key: string): [number, number] => {
       const vs = valueSchema(key);
-      const flat = isObject(vs) ? this.flatten(vs, depth + 1) : {};
+      const flat = vs === undefined || typeof vs === "boolean" ? {} : this.flatten(vs);
       return this.bounds(flat, true, 0, total);
     };
     const pool = [...new Set([...initial, ...(names ?? [])])];
@@ -335,45 +295,19 @@ export class Sampler {
   }
 }
 
-function propertyNameChoices(schema: unknown): string[] | undefined {
-  if (!isObject(schema)) return undefined;
-  if (typeof schema["const"] === "string") return [schema["const"]];
-  return stringArray(schema["enum"]);
-}
-
-function without(s: Obj, key: string): Obj {
-  const out: { [key: string]: unknown } = {};
-  for (const [k, v] of Object.entries(s)) if (k !== key) out[k] = v;
-  return out;
+/** The names `propertyNames` allows, when it lists them (`const` or an `enum` of strings). */
+function propertyNameChoices(schema: JsonSchema | undefined): string[] | undefined {
+  if (schema === undefined || typeof schema === "boolean") return undefined;
+  if (typeof schema.const === "string") return [schema.const];
+  return schema.enum?.filter((name) => typeof name === "string");
 }
 
 /** Shallow merge of two schemas; `properties` and `required` are combined. */
-function merge(a: Obj, b: Obj): Obj {
-  const out: { [key: string]: unknown } = { ...a, ...b };
-  const pa = a["properties"];
-  const pb = b["properties"];
-  if (isObject(pa) && isObject(pb)) out["properties"] = { ...pa, ...pb };
-  const ra = stringArray(a["required"]);
-  const rb = stringArray(b["required"]);
-  if (ra !== undefined && rb !== undefined) out["required"] = [...new Set([...ra, ...rb])];
+function merge(a: SchemaObject, b: SchemaObject): SchemaObject {
+  const out: SchemaObject = { ...a, ...b };
+  if (a.properties !== undefined && b.properties !== undefined) out.properties = { ...a.properties, ...b.properties };
+  if (a.required !== undefined && b.required !== undefined) out.required = [...new Set([...a.required, ...b.required])];
   return out;
-}
-
-/** RFC 6901 JSON pointer (`/a/b~1c`), percent-decoded as in a URI fragment. */
-export function pointer(root: unknown, path: string): unknown {
-  if (path === "") return root;
-  let node: unknown = root;
-  for (const raw of path.split("/").slice(1)) {
-    const segment = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
-    if (Array.isArray(node)) {
-      node = node[Number(segment)];
-    } else if (isObject(node)) {
-      node = node[segment];
-    } else {
-      return undefined;
-    }
-  }
-  return node;
 }
 
 function canonical(value: Json): string {

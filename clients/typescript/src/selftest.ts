@@ -1,13 +1,20 @@
 /**
- * The sampler against schemas shaped like the legal-action entries, including ones the
- * contract does not use yet (`x-sum-of-values`, `required`, `additionalProperties: false`).
- * Each sample must validate (Ajv, with the same extension keyword as play.ts).
+ * Checks that need no server:
+ *
+ * - the sampler against schemas shaped like the legal-action entries (`x-sum-of-values`,
+ *   `required`, `additionalProperties: false`, `oneOf`, `uniqueItems`, …), typed as the
+ *   contract's `JsonSchema`: each sample must validate (Ajv, with the same extension keyword
+ *   as play.ts);
+ * - the webhook receiver (src/webhooks.ts) on hand-written bodies: a turn notification typed
+ *   by the contract (so the compiler checks it too) must be accepted and described, and
+ *   broken ones must be rejected.
  */
 import { Contract, loadDocument } from "./contract.js";
 import { Rng } from "./rng.js";
-import { Sampler } from "./sample.js";
+import { type JsonSchema, Sampler } from "./sample.js";
+import { type TurnNotification, webhookReceiver } from "./webhooks.js";
 
-const cases: { name: string; schema: { [key: string]: unknown } }[] = [
+const cases: { name: string; schema: JsonSchema }[] = [
   {
     name: "place_investment with x-sum-of-values",
     schema: {
@@ -57,9 +64,9 @@ const cases: { name: string; schema: { [key: string]: unknown } }[] = [
         declared: { anyOf: [{ type: "integer", minimum: 1, maximum: 16 }, { type: "integer", minimum: 1, maximum: 1000000 }] },
         note: { type: ["string", "null"], enum: ["x", null] },
         name: { type: "string", minLength: 2, maxLength: 4 },
-        $refd: { $ref: "#/$defs/amount" },
+        amount: { allOf: [{ type: "integer", minimum: 1 }, { type: "integer", maximum: 5 }] },
+        anything: true,
       },
-      $defs: { amount: { type: "integer", exclusiveMinimum: 0, maximum: 5 } },
     },
   },
 ];
@@ -80,5 +87,43 @@ for (const { name, schema } of cases) {
   }
   console.log(`sampler ${name}: ${String(500 - bad)}/500 valid`);
   if (bad > 0) failed++;
+}
+
+// A turn notification as the contract types it, for a real ruleset id (the literal is checked
+// against the contract's `tulpenfieber.TurnData` by the compiler).
+const turn: TurnNotification = {
+  type: "turn",
+  timestamp: "2026-01-02T03:04:05Z",
+  data: {
+    ruleset: "tulpenfieber",
+    game_id: "g_selftest",
+    seat: 0,
+    seq: 3,
+    version: 4,
+    to_act: [0],
+    waiting_on: [0],
+    view: {
+      players: [],
+      active: 0,
+      phase: { phase: "await_first_roll" },
+      turn: { dice: [], roll_number: 0, rolls_bought: 0, bonus_claims: 0 },
+      legal_spaces: [],
+      bonus_supply: 4,
+      turn_number: 1,
+    },
+  },
+};
+const receive = webhookReceiver(contract);
+const bodies: { name: string; raw: string; valid: boolean }[] = [
+  { name: "a tulpenfieber turn notification", raw: JSON.stringify(turn), valid: true },
+  { name: "the same with an unknown ruleset", raw: JSON.stringify({ ...turn, data: { ...turn.data, ruleset: "chess" } }), valid: false },
+  { name: "the same without its view", raw: JSON.stringify({ ...turn, data: { ...turn.data, view: undefined } }), valid: false },
+  { name: "a body that is not JSON", raw: '{"type": "turn"', valid: false },
+];
+for (const { name, raw, valid } of bodies) {
+  const received = receive(raw);
+  const ok = received.ok === valid;
+  console.log(`webhook ${name}: ${received.ok ? `accepted (${received.summary})` : `rejected (${received.reason})`}${ok ? "" : " — WRONG"}`);
+  if (!ok) failed++;
 }
 if (failed > 0) process.exitCode = 1;
