@@ -305,9 +305,9 @@ async function playRuleset(ruleset: string, seatCount: number): Promise<void> {
       `audit ${String(stats.lastSeq + 1)} entries in ${String(pages)} pages, ended by ${reason}; final view: ${finalView(final)}; ${seconds}s`,
   );
   if (stats.offContractCodes.size > 0) {
-    // Not a failure of the play (the refusals are expected), but the contract's 422 Problem
-    // does not describe them: a typed client switching on `code` would not expect these.
-    console.log(`  warning: ${ruleset}: 422 bodies outside the contract's Problem (codes ${[...stats.offContractCodes].sort().join(", ")})`);
+    // The refusals themselves are expected, but every one must be a Problem the contract
+    // describes: a typed client switching on `code` must never meet a code it was not told of.
+    fail(`${ruleset}: 422 bodies outside the contract's Problem (codes ${[...stats.offContractCodes].sort().join(", ")})`);
   }
 }
 
