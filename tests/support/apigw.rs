@@ -64,12 +64,16 @@ pub fn memory_ctx() -> Arc<api::AppCtx> {
 }
 
 /// Answers `request` as a Lambda function does: the whole app (edge included) over `ctx`,
-/// the response body read in full as the runtime reads it.
+/// the response body read in full as the runtime reads it. The response is checked against
+/// the OpenAPI document of the code under test (panics if it breaks it, see
+/// [`crate::contract`]).
 pub async fn call(
     ctx: &Arc<api::AppCtx>,
     request: Request,
 ) -> Result<Response<Body>, std::convert::Infallible> {
     let app = api::edge::app(ctx.clone(), &api::edge::EdgeConfig::default());
+    let method = request.method().to_string();
+    let path = request.uri().path().to_string();
     let response = app.oneshot(request).await?;
     let (parts, body) = response.into_parts();
     let bytes = body
@@ -77,6 +81,21 @@ pub async fn call(
         .await
         .expect("the app's bodies are in memory")
         .to_bytes();
+    let headers: Vec<(String, String)> = parts
+        .headers
+        .iter()
+        .map(|(name, value)| {
+            let value = value.to_str().unwrap_or("").to_string();
+            (name.as_str().to_string(), value)
+        })
+        .collect();
+    crate::contract::assert_response(&crate::contract::Response {
+        method: &method,
+        path: &path,
+        status: parts.status.as_u16(),
+        headers: &headers,
+        body: &bytes,
+    });
     let body = if bytes.is_empty() {
         Body::Empty
     } else {

@@ -3,6 +3,7 @@
 
 pub mod apigw;
 pub mod apigw_webhooks;
+pub mod contract;
 pub mod webhooks;
 
 use game_core::GameRng;
@@ -391,8 +392,41 @@ pub async fn request(
 }
 
 /// One HTTP/1.1 request on a new connection; a transport error (say, the server was killed
-/// under it) is an `Err`.
+/// under it) is an `Err`. The response is checked against the OpenAPI document of the code
+/// under test ([`contract`]): a response that breaks it panics, naming what is wrong.
+///
+/// Not checked: CORS preflights (`OPTIONS` with `access-control-request-method`), which the
+/// CORS layer answers as the Fetch standard says, outside the document; and for `HEAD`, the
+/// body (there is none). See [`try_request_unchecked`] for the one other opt-out.
 pub async fn try_request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Vec<u8>,
+) -> Result<Reply, String> {
+    let reply = try_request_unchecked(addr, method, path, headers, body).await?;
+    let preflight = method == "OPTIONS"
+        && headers
+            .iter()
+            .any(|(name, _)| name.eq_ignore_ascii_case("access-control-request-method"));
+    if !preflight {
+        contract::assert_response(&contract::Response {
+            method,
+            path,
+            status: reply.status,
+            headers: &reply.headers,
+            body: &reply.body,
+        });
+    }
+    Ok(reply)
+}
+
+/// [`try_request`] without the contract check, for a test that forwards requests to
+/// something that is not the API's edge (the Lambda end-to-end test's router talks to
+/// cargo-lambda's emulator under `/lambda-url/<function>/…`, which may answer its own errors
+/// while a function starts); what the router passes on is checked when the test reads it.
+pub async fn try_request_unchecked(
     addr: SocketAddr,
     method: &str,
     path: &str,

@@ -1,4 +1,5 @@
-//! A webhook receiver on loopback that records every delivery, and the check of recorded
+//! A webhook receiver on loopback that records every delivery (and checks each body against
+//! the webhooks of the OpenAPI document, see [`crate::contract`]), and the check of recorded
 //! signatures against the reference Standard Webhooks implementation (Python, PyPI).
 
 use http_body_util::{BodyExt, Full};
@@ -43,6 +44,9 @@ pub struct Receiver {
     pub addr: SocketAddr,
     answer: Arc<AtomicU16>,
     received: Arc<Mutex<Vec<Received>>>,
+    /// Contract violations of received bodies. The receiver's tasks cannot fail the test, so
+    /// the test's next look at what was received (or dropping the receiver) panics with them.
+    violations: Arc<Mutex<Vec<String>>>,
     accept: Option<JoinHandle<()>>,
 }
 
@@ -58,6 +62,7 @@ impl Receiver {
             addr,
             answer: Arc::new(AtomicU16::new(204)),
             received: Arc::new(Mutex::new(Vec::new())),
+            violations: Arc::new(Mutex::new(Vec::new())),
             accept: None,
         };
         receiver.listen().await;
@@ -69,16 +74,22 @@ impl Receiver {
             .await
             .expect("bind the receiver");
         self.addr = listener.local_addr().expect("local address");
-        let (answer, received) = (self.answer.clone(), self.received.clone());
+        let (answer, received, violations) = (
+            self.answer.clone(),
+            self.received.clone(),
+            self.violations.clone(),
+        );
         self.accept = Some(tokio::spawn(async move {
             while let Ok((stream, _)) = listener.accept().await {
-                let (answer, received) = (answer.clone(), received.clone());
+                let (answer, received, violations) =
+                    (answer.clone(), received.clone(), violations.clone());
                 tokio::spawn(async move {
                     let service = service_fn(move |request: hyper::Request<Incoming>| {
-                        let (answer, received) = (answer.clone(), received.clone());
+                        let (answer, received, violations) =
+                            (answer.clone(), received.clone(), violations.clone());
                         async move {
                             let status = answer.load(Ordering::SeqCst);
-                            record(request, status, &received).await;
+                            record(request, status, &received, &violations).await;
                             let response = hyper::Response::builder()
                                 .status(status)
                                 .body(Full::new(Bytes::new()))
@@ -119,9 +130,17 @@ impl Receiver {
         self.answer.store(status, Ordering::SeqCst);
     }
 
-    /// Everything received so far, in arrival order.
+    /// Everything received so far, in arrival order. Panics if a received body broke the
+    /// contract.
     pub fn received(&self) -> Vec<Received> {
+        self.assert_contract();
         self.received.lock().expect("not poisoned").clone()
+    }
+
+    /// Panics with every contract violation of a received body so far.
+    pub fn assert_contract(&self) {
+        let violations = self.violations.lock().expect("not poisoned").clone();
+        assert!(violations.is_empty(), "{}", violations.join("\n"));
     }
 
     /// The URL of `path` on this receiver.
@@ -155,10 +174,18 @@ impl Receiver {
 impl Drop for Receiver {
     fn drop(&mut self) {
         self.stop();
+        if !std::thread::panicking() {
+            self.assert_contract();
+        }
     }
 }
 
-async fn record(request: hyper::Request<Incoming>, answered: u16, into: &Mutex<Vec<Received>>) {
+async fn record(
+    request: hyper::Request<Incoming>,
+    answered: u16,
+    into: &Mutex<Vec<Received>>,
+    violations: &Mutex<Vec<String>>,
+) {
     let header = |name: &str| {
         request
             .headers()
@@ -179,6 +206,12 @@ async fn record(request: hyper::Request<Incoming>, answered: u16, into: &Mutex<V
         .await
         .map(|collected| String::from_utf8_lossy(&collected.to_bytes()).into_owned())
         .unwrap_or_default();
+    if let Err(violation) = crate::contract::contract().check_webhook(body.as_bytes()) {
+        violations
+            .lock()
+            .expect("not poisoned")
+            .push(format!("POST {path} (webhook-id {id}): {violation}"));
+    }
     into.lock().expect("not poisoned").push(Received {
         path,
         id,
