@@ -48,25 +48,7 @@ pub struct KnownGap {
 }
 
 /// Every tolerated disagreement (see [`KnownGap`]). The contract owner empties this list.
-pub const KNOWN_GAPS: &[KnownGap] = &[
-    // Found against main's contract (38a30a0…a2e5669), where `Problem.code` became an enum of
-    // the API's own codes (`error::API_CODES`) only; "the games' rule codes join these once
-    // every game lists them". The actions route answers the games' rule codes.
-    KnownGap {
-        operation: "POST /v1/games/{id}/actions",
-        status: "409",
-        schema_path: "/components/schemas/Problem/properties/code/enum",
-        reason: "409 turn-family rule codes (`not-your-turn`, `already-committed`) are not in \
-                 the Problem.code enum",
-    },
-    KnownGap {
-        operation: "POST /v1/games/{id}/actions",
-        status: "422",
-        schema_path: "/components/schemas/Problem/properties/code/enum",
-        reason: "422 rule codes (`wrong-phase`, `allocation-sum-mismatch`, …) are not in the \
-                 Problem.code enum",
-    },
-];
+pub const KNOWN_GAPS: &[KnownGap] = &[];
 
 /// Routes the app serves on purpose outside the document: the document itself, its HTML
 /// rendering, and the redirect of `/` to it. Their answers are not checked.
