@@ -519,9 +519,22 @@ fn webhooks(doc: &mut Value) {
     doc["webhooks"] = Value::Object(section);
 }
 
-/// Document-wide finishing: operations without authentication say so (`security: []`), the
-/// licence names its SPDX identifier, and the default server is `beurs serve`'s address.
+/// Document-wide finishing: operations without authentication say so (`security: []`); every
+/// answer carries `x-request-id`, and any operation may answer the edge's 500 (a bug, with
+/// its request id in the log) and 503 (over 30 s); the licence names its SPDX identifier, and
+/// the default server is `beurs serve`'s address.
 fn finish_operations(doc: &mut Value) {
+    let problem = |description: &str| {
+        json!({
+            "description": description,
+            "content": {"application/problem+json": {"schema": schema_ref("Problem")}},
+        })
+    };
+    let request_id = json!({
+        "required": true,
+        "description": "The request's id, also in a problem's `request_id` and in the server's log: quote it when reporting a problem.",
+        "schema": {"type": "string", "pattern": "^req_[A-Za-z0-9_-]{22}$"},
+    });
     if let Some(paths) = doc["paths"].as_object_mut() {
         for operation in paths
             .values_mut()
@@ -532,6 +545,21 @@ fn finish_operations(doc: &mut Value) {
             operation
                 .entry("security")
                 .or_insert_with(|| Value::Array(Vec::new()));
+            let Some(responses) = operation
+                .get_mut("responses")
+                .and_then(Value::as_object_mut)
+            else {
+                continue;
+            };
+            responses.entry("500").or_insert_with(|| {
+                problem("Something failed on our side; the log has the cause under the request id")
+            });
+            responses.entry("503").or_insert_with(|| {
+                problem("The request took over 30 s (`timeout`); a move may or may not have been applied: resend it with the same Idempotency-Key")
+            });
+            for response in responses.values_mut() {
+                response["headers"]["x-request-id"] = request_id.clone();
+            }
         }
     }
     doc["info"]["license"] = json!({"name": "MIT", "identifier": "MIT"});

@@ -21,7 +21,6 @@ use std::sync::Arc;
     responses(
         (status = 200, description = "Every ruleset", body = RulesetList),
         (status = 413, description = "A request body over 64 KiB (this route reads none)", body = Problem, content_type = "application/problem+json"),
-        (status = 500, description = "Server error", body = Problem, content_type = "application/problem+json"),
     )
 )]
 pub async fn list_rulesets(State(ctx): State<Arc<AppCtx>>) -> Reply {
