@@ -173,6 +173,7 @@ pub fn spec(registry: &Registry) -> Value {
         ),
     );
     headers_are_never_null(&mut doc);
+    crate::reference::decorate(&mut doc);
     doc
 }
 
