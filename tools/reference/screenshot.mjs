@@ -77,13 +77,15 @@ try {
     if (!text.includes(words)) fail(`not on the page: ${JSON.stringify(words)}`);
   }
   const operations = await page.locator('[data-section-id^="operation/"]').count();
-  const webhooks = await page.locator('[data-section-id^="webhook/"]').count();
-  if (operations < 12) fail(`only ${operations} operations rendered`);
+  // Redoc files the webhooks under their tag, as operations named by their operationId.
+  const webhooks = await page.locator('[data-section-id^="operation/webhook_"]').count();
+  if (operations < 16) fail(`only ${operations} operations rendered`);
+  if (webhooks !== 3) fail(`${webhooks} webhooks rendered, not 3`);
 
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: out, fullPage: false });
   console.log(
-    `rendered in ${rendered} ms: ${operations} operations, ${webhooks} webhook sections, ` +
+    `rendered in ${rendered} ms: ${operations} operations, ${webhooks} of them webhooks, ` +
       `${requests.length} requests (all loopback), screenshot ${out}`,
   );
 } finally {

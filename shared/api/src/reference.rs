@@ -163,7 +163,11 @@ pub fn decorate(doc: &mut Value) {
                     "{}: seat {seat}'s first legal move in a new game",
                     game.name
                 );
-                Some((game.ruleset.to_string(), summary, json!({ "action": action })))
+                Some((
+                    game.ruleset.to_string(),
+                    summary,
+                    json!({ "action": action }),
+                ))
             })
             .collect(),
     );
@@ -198,17 +202,19 @@ fn sample(ruleset: &dyn DynRuleset) -> Sample {
         return sample;
     };
     // The fewest seats the default options accept (some options narrow the ruleset's range).
-    let Some((seats, game)) = (min..=max)
-        .find_map(|seats| Some((seats, ruleset.setup(seats, &options, [7; 32]).ok()?)))
+    let Some((seats, game)) =
+        (min..=max).find_map(|seats| Some((seats, ruleset.setup(seats, &options, [7; 32]).ok()?)))
     else {
         return sample;
     };
     sample.seats = seats;
     // The seats the game waits on first, then every other seat.
     let waiting = game.waiting_on();
-    let order = waiting
-        .iter()
-        .chain(SeatSet::all(seats).iter().filter(|seat| !waiting.contains(*seat)));
+    let order = waiting.iter().chain(
+        SeatSet::all(seats)
+            .iter()
+            .filter(|seat| !waiting.contains(*seat)),
+    );
     for seat in order {
         let action = game
             .legal_actions(seat)
@@ -225,8 +231,8 @@ fn sample(ruleset: &dyn DynRuleset) -> Sample {
 
 /// Puts `examples` (key, summary, value) on the JSON request body of `POST path`.
 fn set_examples(doc: &mut Value, path: &str, examples: Vec<(String, String, Value)>) {
-    let Some(media) = doc["paths"][path]["post"]["requestBody"]["content"]["application/json"]
-        .as_object_mut()
+    let Some(media) =
+        doc["paths"][path]["post"]["requestBody"]["content"]["application/json"].as_object_mut()
     else {
         return;
     };
@@ -248,11 +254,16 @@ fn webhooks(doc: &Value, sample: Option<&Sample>) -> Value {
     let seat_set = json!({"$ref": "#/components/schemas/SeatSet"});
     let outcome = json!({"$ref": "#/components/schemas/Outcome"});
     let seat = json!({"type": "integer", "minimum": 0, "maximum": 15, "description": "a seat number (0-based)"});
-    let seq =
-        json!({"type": "integer", "minimum": 0, "format": "int64", "description": "the last log entry's number"});
+    let seq = json!({"type": "integer", "minimum": 0, "format": "int64", "description": "the last log entry's number"});
     let common = [
-        ("game_id", json!({"type": "string", "description": "the game id (`g_…`)"})),
-        ("ruleset", json!({"type": "string", "description": "the game's ruleset id"})),
+        (
+            "game_id",
+            json!({"type": "string", "description": "the game id (`g_…`)"}),
+        ),
+        (
+            "ruleset",
+            json!({"type": "string", "description": "the game's ruleset id"}),
+        ),
         (
             "version",
             json!({"type": "integer", "minimum": 0, "format": "int64", "description": "the game's version after the change; orders notifications"}),
@@ -342,7 +353,7 @@ fn webhooks(doc: &Value, sample: Option<&Sample>) -> Value {
             media["examples"] = example;
         }
         json!({"post": {
-            "operationId": format!("webhook-{kind}"),
+            "operationId": format!("webhook_{kind}"),
             "tags": ["webhooks"],
             "summary": summary,
             "description": format!("Sent to the URL of a {who} subscription that includes `{kind}`. Signed with the Standard Webhooks headers below (see *Webhook signatures*); a repeat carries the same `webhook-id` and body."),
@@ -413,15 +424,21 @@ mod tests {
         ] {
             assert!(guide.contains(heading), "{heading}");
         }
-        for term in ["If-Match", "Idempotency-Key", "RFC 9457", "next_after", "whsec_"] {
+        for term in [
+            "If-Match",
+            "Idempotency-Key",
+            "RFC 9457",
+            "next_after",
+            "whsec_",
+        ] {
             assert!(guide.contains(term), "{term}");
         }
         for kind in ["turn", "action", "finished"] {
             let post = &doc["webhooks"][kind]["post"];
-            assert_eq!(post["operationId"], format!("webhook-{kind}"));
+            assert_eq!(post["operationId"], format!("webhook_{kind}"));
             assert_eq!(
-                post["requestBody"]["content"]["application/json"]["schema"]["properties"]
-                    ["type"]["const"],
+                post["requestBody"]["content"]["application/json"]["schema"]["properties"]["type"]
+                    ["const"],
                 kind
             );
         }

@@ -34,7 +34,10 @@ pub fn bundle_file() -> &'static str {
     static NAME: OnceLock<String> = OnceLock::new();
     NAME.get_or_init(|| {
         let digest = Sha256::digest(REDOC_BUNDLE);
-        let hex: String = digest[..8].iter().map(|byte| format!("{byte:02x}")).collect();
+        let hex: String = digest[..8]
+            .iter()
+            .map(|byte| format!("{byte:02x}"))
+            .collect();
         format!("redoc.standalone.{hex}.js")
     })
 }
@@ -104,15 +107,24 @@ fn page() -> String {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Beurs API reference</title>
 <style>body{{margin:0}}</style>
+<link rel="icon" href="data:,">
 <script>
 // Redoc's side menu shows a logo from its makers' site: this page loads nothing from other
-// hosts, so the image gets an empty source instead (Redoc then leaves the logo out).
+// hosts, so such an image gets an empty source instead (Redoc then leaves the logo out).
 (function () {{
+  var remote = function (value) {{ return /^(https?:)?\/\//i.test(String(value)); }};
   var setAttribute = Element.prototype.setAttribute;
   Element.prototype.setAttribute = function (name, value) {{
-    if (name === 'src' && this.tagName === 'IMG' && /^https?:/.test(String(value))) value = 'data:,';
+    if (this instanceof HTMLImageElement && String(name).toLowerCase() === 'src' && remote(value)) value = 'data:,';
     return setAttribute.call(this, name, value);
   }};
+  var src = Object.getOwnPropertyDescriptor(HTMLImageElement.prototype, 'src');
+  Object.defineProperty(HTMLImageElement.prototype, 'src', {{
+    configurable: true,
+    enumerable: src.enumerable,
+    get: src.get,
+    set: function (value) {{ src.set.call(this, remote(value) ? 'data:,' : value); }}
+  }});
 }})();
 </script>
 </head>
@@ -197,7 +209,10 @@ mod tests {
         let (status, headers, body) = get(&format!("/docs/assets/{}", bundle_file())).await;
         assert_eq!(status, StatusCode::OK);
         assert_eq!(headers[CONTENT_TYPE], "text/javascript; charset=utf-8");
-        assert_eq!(headers[CACHE_CONTROL], "public, max-age=31536000, immutable");
+        assert_eq!(
+            headers[CACHE_CONTROL],
+            "public, max-age=31536000, immutable"
+        );
         assert_eq!(headers[X_CONTENT_TYPE_OPTIONS], "nosniff");
         assert_eq!(body, REDOC_BUNDLE);
         assert!(body.len() > 500_000, "the real bundle, not a stub");
