@@ -338,7 +338,8 @@ fn webhooks(doc: &Value, sample: Option<&Sample>) -> Value {
             "data": {
                 "game_id": "g_2Qw8pXz0c1Vb6nS4aT9kLg",
                 "ruleset": sample.ruleset,
-                "version": sample.seats,
+                // Created at 1; one subscription, then every claim.
+                "version": u32::from(sample.seats) + 2,
                 "seat": seat,
                 "seq": 0,
                 "to_act": [seat],
