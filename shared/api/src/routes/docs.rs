@@ -16,8 +16,9 @@ use axum::response::{IntoResponse, Redirect, Response};
 use sha2::{Digest, Sha256};
 use std::sync::{Arc, OnceLock};
 
-/// Redoc's standalone bundle (MIT), exactly as its npm package ships it.
-pub const REDOC_BUNDLE: &[u8] = include_bytes!("../../assets/redoc.standalone.js");
+/// Redoc's standalone bundle (MIT), exactly as its npm package ships it (a `static`, not a
+/// `const`: a const would be copied into the binary at every use).
+pub static REDOC_BUNDLE: &[u8] = include_bytes!("../../assets/redoc.standalone.js");
 /// Redoc's license.
 const REDOC_LICENSE: &str = include_str!("../../assets/redoc.LICENSE");
 /// The licenses of what the bundle contains (the bundle's last line points here).
