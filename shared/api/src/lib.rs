@@ -25,6 +25,7 @@ mod env;
 pub mod error;
 pub mod http;
 pub mod openapi;
+pub mod reference;
 pub mod routes;
 pub mod time;
 pub mod webhooks;
@@ -114,6 +115,8 @@ pub fn api_routes() -> OpenApiRouter<Arc<AppCtx>> {
         .routes(routes!(webhooks::list_deliveries))
         .route("/openapi.json", get(get_openapi))
         .route("/docs", get(get_docs))
+        // The reference page's script (not part of the contract, like the two routes above).
+        .route("/docs/assets/{file}", get(routes::docs::get_docs_asset))
         .route("/", get(routes::docs::get_root))
 }
 

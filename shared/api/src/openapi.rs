@@ -296,6 +296,7 @@ pub fn spec(registry: &Registry) -> Value {
     webhooks(&mut doc);
     finish_operations(&mut doc);
     headers_are_never_null(&mut doc);
+    crate::reference::decorate(&mut doc);
     doc
 }
 
@@ -492,7 +493,7 @@ fn webhooks(doc: &mut Value) {
     let header = |name: &str, description: &str| json!({"name": name, "in": "header", "required": true, "description": description, "schema": {"type": "string"}});
     let parameters = json!([
         header("webhook-id", "The notification's id: the same on every attempt, so a receiver can drop duplicates."),
-        header("webhook-timestamp", "Unix seconds when this attempt was signed; refuse old ones to stop replays."),
+        json!({"name": "webhook-timestamp", "in": "header", "required": true, "description": "Unix seconds when this attempt was signed; refuse old ones to stop replays.", "schema": {"type": "string", "pattern": "^[0-9]+$"}}),
         header("webhook-signature", "`v1,<base64 HMAC-SHA256>` of `id.timestamp.body` with the subscription's secret (Standard Webhooks)."),
     ]);
     let mut section = Map::new();
@@ -502,7 +503,7 @@ fn webhooks(doc: &mut Value) {
         ("finished", "The game is over", "Sent to every subscription when the game ends, with the outcome and the subscriber's final view."),
     ] {
         section.insert(kind.into(), json!({"post": {
-            "operationId": format!("notify-{kind}"),
+            "operationId": format!("webhook_{kind}"),
             "summary": summary,
             "description": description,
             "tags": ["webhooks"],
@@ -510,9 +511,9 @@ fn webhooks(doc: &mut Value) {
             "parameters": parameters,
             "requestBody": {"required": true, "content": {"application/json": {"schema": schema_ref(&format!("{}Notification", title_case(kind)))}}},
             "responses": {
-                "200": {"description": "Any 2xx status acknowledges the notification."},
+                "2XX": {"description": "Acknowledged (answer within 10 s); the body is ignored."},
                 "410": {"description": "Gone: the subscription is disabled and nothing more is sent to it."},
-                "default": {"description": "Anything else is retried on the documented schedule, with the same `webhook-id`."},
+                "default": {"description": "Anything else, or no answer, is retried with the same `webhook-id` and body: 12 attempts over about 34 hours."},
             },
         }}));
     }
