@@ -74,7 +74,8 @@ Every change to a game increases its `version`, which answers carry as an `ETag`
   this way: each seat posts its own choice.
 - Send an **`Idempotency-Key`** (any 1 to 255 visible ASCII characters, one per intended
   move) to make retries safe: if a request times out, send it again with the same key and you
-  get the first answer back, never a second move.
+  get the first answer back (marked `idempotent-replay: true`), never a second move. The same
+  key with a different action is refused with `422 idempotency-key-reused`.
 
 # Errors
 
@@ -102,11 +103,10 @@ problems as `request_id`: quote it when you report something.
 
 # Paging
 
-The log and the audit are numbered entries (`seq`). Ask for them with `after` (the last `seq`
-you have; leave it out to start at the beginning) and `limit`; the answer's `next_after` is the
-`after` of the next page, and is missing or `null` on the last page. The lobby
-(`GET /v1/games`) and the deliveries of a webhook page the same way with their own cursor, as
-each operation below says.
+Every list (the log, the audit, the lobby and a webhook's deliveries) pages the same way: ask
+with `limit` and, from the second page on, `after`; pass the answer's `next_after` back as
+`after`. `next_after` is `null` on the last page. For the log and the audit `after` is the
+last `seq` you have; for the lobby and deliveries it is an opaque string.
 
 # Webhook signatures
 

@@ -51,7 +51,7 @@ pub fn ruleset_list(registry: &Registry) -> RulesetList {
                     switches.iter().find_map(|name| {
                         let options = json!({ name.as_str(): true });
                         let normalized = ruleset.normalize_options(&options).ok()?;
-                        deals(seats, &normalized).then(|| SeatCountWithOptions { seats, options })
+                        deals(seats, &normalized).then_some(SeatCountWithOptions { seats, options })
                     })
                 })
                 .collect();
