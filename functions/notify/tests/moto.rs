@@ -246,7 +246,8 @@ async fn streams_call(operation: &str, body: Value) -> Value {
     let target = format!("DynamoDBStreams_20120810.{operation}");
     let authorization = "AWS4-HMAC-SHA256 Credential=beurs-test/20261122/us-east-1/dynamodb/\
          aws4_request, SignedHeaders=host;x-amz-target, Signature=0";
-    let reply = api_tests::request(
+    // moto's Streams API, not Beurs: its answers are not checked against Beurs's contract.
+    let reply = api_tests::try_request_unchecked(
         addr,
         "POST",
         "/",
@@ -257,7 +258,8 @@ async fn streams_call(operation: &str, body: Value) -> Value {
         ],
         body.to_string().into_bytes(),
     )
-    .await;
+    .await
+    .unwrap_or_else(|error| panic!("{operation}: {error}"));
     assert_eq!(reply.status, 200, "{operation}: {}", reply.text());
     reply.json()
 }
