@@ -498,9 +498,9 @@ fn webhooks(doc: &mut Value) {
     ]);
     let mut section = Map::new();
     for (kind, summary, description) in [
-        ("turn", "Your turn", "Sent to a seat's subscription when the game starts waiting on that seat, with the seat's view at that version."),
-        ("action", "A move was made", "Sent to the admin's subscription after every move, with public information only."),
-        ("finished", "The game is over", "Sent to every subscription when the game ends, with the outcome and the subscriber's final view."),
+        ("turn", "turn: your seat is to act", "Sent to a seat's subscription when the game starts waiting on that seat, with the seat's view at that version."),
+        ("action", "action: a move was made", "Sent to the admin's subscription after every move, with public information only."),
+        ("finished", "finished: the game is over", "Sent to every subscription when the game ends, with the outcome and the subscriber's final view."),
     ] {
         section.insert(kind.into(), json!({"post": {
             "operationId": format!("webhook_{kind}"),
