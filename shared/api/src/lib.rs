@@ -70,8 +70,8 @@ impl AppCtx {
     /// A context over `store` with every registered game.
     pub fn new(store: Arc<dyn GameStore>) -> AppCtx {
         let registry = registry();
-        let openapi_json = openapi::spec(&registry);
         let rulesets = routes::rulesets::ruleset_list(&registry);
+        let openapi_json = openapi::spec_for(&registry, &rulesets);
         AppCtx {
             store,
             registry,

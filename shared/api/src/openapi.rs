@@ -92,6 +92,12 @@ impl Game {
 
 /// The complete OpenAPI document as JSON.
 pub fn spec(registry: &Registry) -> Value {
+    spec_for(registry, &crate::routes::rulesets::ruleset_list(registry))
+}
+
+/// [`spec`], given what `GET /v1/rulesets` answers for `registry` (its seat counts come
+/// from trial deals, so a caller that has the list already passes it).
+pub fn spec_for(registry: &Registry, rulesets: &dto::RulesetList) -> Value {
     // The paths come from the one route list ([`crate::api_routes`]).
     let (_, openapi) = crate::api_routes().split_for_parts();
     let mut doc = serde_json::to_value(openapi).expect("the OpenAPI document serializes");
@@ -126,8 +132,7 @@ pub fn spec(registry: &Registry) -> Value {
             );
         }
     }
-    let rulesets = crate::routes::rulesets::ruleset_list(registry);
-    schemas.insert("CreateGame".into(), create_game(&games, &rulesets, schemas));
+    schemas.insert("CreateGame".into(), create_game(&games, rulesets, schemas));
     shared_schemas(schemas, registry);
     // Every response and notification that carries a game's JSON is one variant per ruleset,
     // told apart by its `ruleset` property, so a client narrows the view, actions and events
@@ -296,7 +301,7 @@ pub fn spec(registry: &Registry) -> Value {
     webhooks(&mut doc);
     finish_operations(&mut doc);
     headers_are_never_null(&mut doc);
-    crate::reference::decorate(&mut doc);
+    crate::reference::decorate(&mut doc, registry, rulesets);
     doc
 }
 

@@ -5,6 +5,7 @@
 //! [`decorate`] runs at the end of [`crate::openapi::spec`], so `/openapi.json`,
 //! `openapi/openapi.json` and the reference all show the same document.
 
+use crate::dto::RulesetList;
 use game_core::{DynRuleset, Registry, Seat, SeatSet, Viewer};
 use serde_json::{json, Map, Value};
 
@@ -129,8 +130,9 @@ The deliveries themselves are described under **Webhooks** below.
 /// Adds the guide, the per-ruleset request examples and the webhooks to `doc`, the document
 /// [`crate::openapi::spec`] built (it reuses the views, events, actions and outcome schemas
 /// that function put in it).
-pub fn decorate(doc: &mut Value) {
-    let registry = crate::registry();
+/// `rulesets` is what `GET /v1/rulesets` answers for `registry`: its seat counts say which
+/// games to deal.
+pub fn decorate(doc: &mut Value, registry: &Registry, rulesets: &RulesetList) {
     let intro = doc["info"]["description"]
         .as_str()
         .unwrap_or_default()
@@ -139,7 +141,7 @@ pub fn decorate(doc: &mut Value) {
     if let Some(bearer) = doc["components"]["securitySchemes"]["bearer"].as_object_mut() {
         bearer.insert("bearerFormat".into(), json!("bt_seat_… or bt_admin_…"));
     }
-    let dealt = deal_each(&registry);
+    let dealt = deal_each(registry, rulesets);
     set_examples(
         doc,
         "/v1/games",
@@ -183,30 +185,30 @@ struct Sample {
     view: Option<(u8, Value)>,
 }
 
-/// Deals one game of each ruleset (a fixed seed: the document is the same on every build).
-fn deal_each(registry: &Registry) -> Vec<Sample> {
-    registry.iter().map(sample).collect()
+/// Deals one game of each ruleset at the fewest seats its default options accept (a fixed
+/// seed: the document is the same on every build).
+fn deal_each(registry: &Registry, rulesets: &RulesetList) -> Vec<Sample> {
+    registry
+        .iter()
+        .zip(&rulesets.rulesets)
+        .map(|(ruleset, info)| sample(ruleset, info.min_seats))
+        .collect()
 }
 
-fn sample(ruleset: &dyn DynRuleset) -> Sample {
-    let (min, max) = ruleset.seat_range();
+fn sample(ruleset: &dyn DynRuleset, seats: u8) -> Sample {
     let mut sample = Sample {
         ruleset: ruleset.id(),
         name: ruleset.name(),
-        seats: min,
+        seats,
         first_action: None,
         view: None,
     };
     let Ok(options) = ruleset.normalize_options(&Value::Null) else {
         return sample;
     };
-    // The fewest seats the default options accept (some options narrow the ruleset's range).
-    let Some((seats, game)) =
-        (min..=max).find_map(|seats| Some((seats, ruleset.setup(seats, &options, [7; 32]).ok()?)))
-    else {
+    let Ok(game) = ruleset.setup(seats, &options, [7; 32]) else {
         return sample;
     };
-    sample.seats = seats;
     // The seats the game waits on first, then every other seat.
     let waiting = game.waiting_on();
     let order = waiting.iter().chain(
