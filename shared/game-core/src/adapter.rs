@@ -4,6 +4,7 @@
 //! game state; [`Erased<G>`] is the [`DynRuleset`] that creates and loads it. The API holds a
 //! [`Registry`] of rulesets and never names a concrete game type outside of building it.
 
+use crate::words::Names;
 use crate::{
     Game, GameRng, LegalAction, Logged, Outcome, RuleError, RuleKind, Seat, SeatSet, SetupError,
     Viewer, Visibility,
@@ -221,6 +222,11 @@ pub trait DynRuleset: Send + Sync {
     fn rule_codes(&self) -> Vec<(&'static str, RuleKind)>;
     /// Loads a stored state.
     fn load(&self, state_json: &str) -> Result<Box<dyn DynGame>, serde_json::Error>;
+    /// [`Game::describe_action`] of a logged action; `None` if it is not an action of this
+    /// game.
+    fn describe_action(&self, action: &Value, seat: Seat, names: &Names) -> Option<String>;
+    /// [`Game::describe_event`] of a logged event; `None` if it is not an event of this game.
+    fn describe_event(&self, event: &Value, names: &Names) -> Option<String>;
     /// The game's OpenAPI schemas.
     #[cfg(feature = "openapi")]
     fn schemas(&self) -> GameSchemas;
@@ -299,6 +305,16 @@ impl<G: Game> DynRuleset for Erased<G> {
 
     fn load(&self, state_json: &str) -> Result<Box<dyn DynGame>, serde_json::Error> {
         Ok(Box::new(serde_json::from_str::<G>(state_json)?))
+    }
+
+    fn describe_action(&self, action: &Value, seat: Seat, names: &Names) -> Option<String> {
+        let action = G::Action::deserialize(action).ok()?;
+        Some(G::describe_action(&action, seat, names))
+    }
+
+    fn describe_event(&self, event: &Value, names: &Names) -> Option<String> {
+        let event = G::Event::deserialize(event).ok()?;
+        Some(G::describe_event(&event, names))
     }
 
     #[cfg(feature = "openapi")]

@@ -1,5 +1,6 @@
 //! The `Game` trait and the plain types around it.
 
+use crate::words::Names;
 use crate::{GameRng, Seat, SeatSet, Viewer};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -104,6 +105,22 @@ pub trait Game:
     /// author (the events say the rest); everything else is public.
     fn action_visibility(_action: &Self::Action, _seat: Seat) -> Visibility {
         Visibility::Public
+    }
+
+    /// `action` by `seat` as a sentence a player understands, naming players by `names`
+    /// ("Anna bids ƒ300 for the red tulip."). The API shows it beside the action in the log,
+    /// only to readers who may read the action. Plain words: see [`crate::words`].
+    fn describe_action(action: &Self::Action, seat: Seat, names: &Names) -> String {
+        let _ = action;
+        format!("{} moves.", names.seat(seat))
+    }
+
+    /// `event` as a sentence a player understands ("The red tulip rises to ƒ40."). Private
+    /// events and their redacted twins each get their own sentence: the API describes the
+    /// event the reader sees, so the twin's sentence must not say what the private event hides.
+    fn describe_event(event: &Self::Event, names: &Names) -> String {
+        let _ = (event, names);
+        "Something happens.".to_string()
     }
 }
 

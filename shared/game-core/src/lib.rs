@@ -8,6 +8,7 @@
 //! - [`testing`]: the harness every game runs (random playouts, determinism, serde round trip,
 //!   "an `Err` changes nothing", no-leak).
 //! - [`action_schema`]: builds closed JSON Schemas for parameterised legal actions.
+//! - [`words`]: the names and checks for the sentences each game writes for its log.
 //! - [`sample`]: builds random instances of the JSON Schemas that parameterised legal actions
 //!   carry, so a random bot can play every game from `legal_actions` alone.
 //!
@@ -21,6 +22,7 @@ mod rng;
 pub mod sample;
 mod seat;
 pub mod testing;
+pub mod words;
 
 pub use action_schema::{action_object, closed_object, with_unstated_rule};
 pub use adapter::{Dealt, DynGame, DynRuleset, Erased, Registry};

@@ -20,9 +20,12 @@
 //!    `type` tag a `const`), and a sample of it parses as an action ([`check_schema_entry`]);
 //! 10. every refusal met (stale actions, idle seats, refused samples) has a code and kind
 //!     listed by `RuleError::all_codes` ([`check_rule_codes`] checks the list itself);
+//! 11. every action and event met reads as plain words, and a hidden event's sentence does
+//!     not reach a viewer it is hidden from ([`check_action_words`], [`check_event_words`]);
 //!
 //! plus the game's own invariants, passed in as a closure.
 
+use crate::words::{check_sentence, Names};
 use crate::{
     sample, Game, GameRng, LegalAction, Logged, RuleError, RuleKind, Seat, SeatSet, Viewer,
 };
@@ -199,6 +202,7 @@ impl<G: Game> Playouts<G> {
         .unwrap_or_else(|error| panic!("setup failed: {error}"));
         invariant(&state);
         check_setup_events(&state, &setup_events);
+        check_event_words(&state, &setup_events);
         if self.leak_check_every > 0 {
             let mut bot = GameRng::for_entry(bot_seed, 0);
             self.check_no_leak(&state, &mut bot, stats);
@@ -287,6 +291,8 @@ impl<G: Game> Playouts<G> {
                     panic!("chosen action {action:?} by {seat} was refused: {error}")
                 });
             invariant(&state);
+            check_action_words::<G>(&action, seat, state.n_seats());
+            check_event_words(&state, &step_events);
             if index < 20 || step % 16 == 0 {
                 let json = serde_json::to_string(&state).expect("state serializes");
                 let back: G = serde_json::from_str(&json).expect("state deserializes");
@@ -439,6 +445,65 @@ pub fn assert_turn_refused<G: Game>(state: &G, seat: Seat, action: G::Action) {
         copy == *state,
         "a refused action by {seat} changed the state"
     );
+}
+
+/// Checks [`Game::describe_action`] for `action` by `seat`: plain words
+/// ([`crate::words::check_sentence`]) that name the actor.
+pub fn check_action_words<G: Game>(action: &G::Action, seat: Seat, n_seats: u8) {
+    let names = seat_names(n_seats);
+    let sentence = G::describe_action(action, seat, &Names::new(&names));
+    check_sentence(&sentence, action);
+}
+
+/// Checks [`Game::describe_event`] for `events`: every sentence is plain words, and a
+/// hidden event's sentence reaches no viewer it is hidden from through the sentence of an
+/// event that viewer sees (a redacted twin must say less).
+pub fn check_event_words<G: Game>(state: &G, events: &[Logged<G::Event>]) {
+    let names = seat_names(state.n_seats());
+    let names = Names::new(&names);
+    let sentences: Vec<String> = events
+        .iter()
+        .map(|logged| {
+            let sentence = G::describe_event(&logged.event, &names);
+            check_sentence(&sentence, &logged.event);
+            sentence
+        })
+        .collect();
+    let viewers: Vec<Viewer> = Seat::all(state.n_seats())
+        .map(Viewer::Seat)
+        .chain([Viewer::Spectator])
+        .collect();
+    for (hidden, hidden_sentence) in events.iter().zip(&sentences) {
+        if hidden.visibility == crate::Visibility::Public {
+            continue;
+        }
+        for &viewer in viewers.iter().filter(|&&v| !hidden.visibility.shows(v)) {
+            for (seen, seen_sentence) in events.iter().zip(&sentences) {
+                if seen.visibility.shows(viewer) && seen.event != hidden.event {
+                    assert!(
+                        seen_sentence != hidden_sentence,
+                        "the sentence {hidden_sentence:?} of {:?} (for {:?}) reaches {viewer:?} \
+                         through {:?}",
+                        hidden.event,
+                        hidden.visibility,
+                        seen.event
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Distinct names for `n_seats` seats, as sentences in the harness name them.
+fn seat_names(n_seats: u8) -> Vec<Option<String>> {
+    const NAMES: [&str; 8] = [
+        "Anna", "Ben", "Cas", "Dirk", "Eva", "Floor", "Gijs", "Hanna",
+    ];
+    NAMES
+        .iter()
+        .take(usize::from(n_seats))
+        .map(|name| Some((*name).to_string()))
+        .collect()
 }
 
 /// Checks the events of a fresh `setup`: they survive a serde round trip, and no event reaches
