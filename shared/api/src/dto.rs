@@ -49,6 +49,8 @@ pub struct RulesetInfo {
     pub id: String,
     /// The game's name.
     pub name: String,
+    /// What the game is about, for players choosing one: a few plain sentences.
+    pub summary: String,
     /// The fewest seats with the default options.
     pub min_seats: u8,
     /// The most seats with the default options.

@@ -190,6 +190,8 @@ pub trait DynRuleset: Send + Sync {
     fn id(&self) -> &'static str;
     /// The game's name.
     fn name(&self) -> &'static str;
+    /// What the game is about, for players ([`Game::SUMMARY`]).
+    fn summary(&self) -> &'static str;
     /// The rules version recorded with every new game.
     fn rules_version(&self) -> u32;
     /// Whether games recorded under `rules_version` are still served and replayed exactly
@@ -257,6 +259,10 @@ impl<G: Game> DynRuleset for Erased<G> {
 
     fn name(&self) -> &'static str {
         G::NAME
+    }
+
+    fn summary(&self) -> &'static str {
+        G::SUMMARY
     }
 
     fn rules_version(&self) -> u32 {

@@ -37,6 +37,9 @@ pub trait Game:
     const NAME: &'static str;
     /// Bumped whenever a change would alter the replay of a recorded game.
     const RULES_VERSION: u32;
+    /// What the game is about, for players choosing one: two to four plain sentences (the
+    /// theme, the goal, how a turn goes, how it ends).
+    const SUMMARY: &'static str = "";
 
     /// Whether this code still plays a game recorded under `rules_version` exactly as it was
     /// played then (its options, stored with the game, select the old behaviour), so the

@@ -58,6 +58,7 @@ pub fn ruleset_list(registry: &Registry) -> RulesetList {
             RulesetInfo {
                 id: ruleset.id().to_string(),
                 name: ruleset.name().to_string(),
+                summary: ruleset.summary().to_string(),
                 min_seats: by_default.first().copied().unwrap_or(lowest),
                 max_seats: by_default.last().copied().unwrap_or(highest),
                 seats_with_options,
