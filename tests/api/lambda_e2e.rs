@@ -34,6 +34,8 @@ const SKIP_VARIABLE: &str = "BEURS_SKIP_LAMBDA_E2E";
 const BUILD_LIMIT: Duration = Duration::from_secs(20 * 60);
 /// How long a function's first invocation may take (the emulator starts it with `cargo run`).
 const START_LIMIT: Duration = Duration::from_secs(5 * 60);
+/// How long one warm-up request may wait for its answer before it is sent again.
+const ATTEMPT_LIMIT: Duration = Duration::from_secs(30);
 /// How long the game itself may take.
 const GAME_LIMIT: Duration = Duration::from_secs(10 * 60);
 
@@ -225,13 +227,17 @@ impl Emulator {
         let reply = loop {
             // Unchecked: the emulator answers its own errors until the function is up.
             let attempt = try_request_unchecked(self.addr, method, &url_path, &[], Vec::new());
-            match tokio::time::timeout(START_LIMIT, attempt).await {
+            match tokio::time::timeout(ATTEMPT_LIMIT, attempt).await {
                 Ok(Ok(reply)) => break reply,
-                // Not listening yet: cargo-lambda is still starting.
-                Ok(Err(_)) if started.elapsed() < START_LIMIT => {
+                // Not listening yet (cargo-lambda is still starting), or an invocation that
+                // got lost while the function process started: ask again.
+                Ok(Err(_)) | Err(_) if started.elapsed() < START_LIMIT => {
                     tokio::time::sleep(Duration::from_millis(250)).await
                 }
-                outcome => panic!("{function} did not start: {outcome:?}\n{}", self.log_tail()),
+                outcome => panic!(
+                    "{function} did not start within {START_LIMIT:?}: {outcome:?}\n{}",
+                    self.log_tail()
+                ),
             }
         };
         // Any answer from the handler (even a problem for a request it refuses) is JSON;

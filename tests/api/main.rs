@@ -10,6 +10,7 @@ mod errors;
 mod lambda_e2e;
 mod openapi;
 mod paging;
+mod play;
 mod playouts;
 mod rules_version;
 mod turns;

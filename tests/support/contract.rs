@@ -58,6 +58,8 @@ pub const OUTSIDE_THE_CONTRACT: &[(&str, &str)] = &[
     ("GET", "/docs"),
     ("GET", "/docs/assets/"),
     ("GET", "/"),
+    ("GET", "/play"),
+    ("GET", "/play/"),
 ];
 
 /// One way a response or a notification breaks the contract.

@@ -257,6 +257,8 @@ pub struct ActionResult {
     /// The events the move caused that the caller may see.
     #[schema(value_type = Vec<Object>)]
     pub events: Vec<Value>,
+    /// Each of `events` in words, in the same order.
+    pub event_texts: Vec<String>,
     /// The caller's view after the move.
     #[schema(value_type = Object)]
     pub view: Value,
@@ -283,6 +285,10 @@ pub struct LogItem {
     /// The events the caller may see.
     #[schema(value_type = Vec<Object>)]
     pub events: Vec<Value>,
+    /// The action in words ("Anna bought a red tulip for ƒ250."), or null when `action` is.
+    pub action_text: Option<String>,
+    /// Each of `events` in words, in the same order: what a client shows as the game's log.
+    pub event_texts: Vec<String>,
     /// When the entry was committed (RFC 3339).
     pub at: String,
 }

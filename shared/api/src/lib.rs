@@ -64,7 +64,14 @@ pub struct AppCtx {
     pub rulesets: dto::RulesetList,
     /// Webhook policy (dev mode, retries) and the delivery worker's wake-up signal.
     pub webhooks: webhooks::WebhookConfig,
+    /// The id of every game this process commits a change to, as it commits: long-polls
+    /// (`GET /v1/games/{id}?after_version=…&wait=…`) wake on it.
+    pub changes: tokio::sync::broadcast::Sender<String>,
 }
+
+/// How many change notices a slow long-poll may fall behind before it re-reads the store
+/// anyway.
+const CHANGES_BUFFER: usize = 256;
 
 impl AppCtx {
     /// A context over `store` with every registered game.
@@ -78,6 +85,7 @@ impl AppCtx {
             openapi_json,
             rulesets,
             webhooks: webhooks::WebhookConfig::default(),
+            changes: tokio::sync::broadcast::channel(CHANGES_BUFFER).0,
         }
     }
 
@@ -118,6 +126,9 @@ pub fn api_routes() -> OpenApiRouter<Arc<AppCtx>> {
         // The reference page's script (not part of the contract, like the two routes above).
         .route("/docs/assets/{file}", get(routes::docs::get_docs_asset))
         .route("/", get(routes::docs::get_root))
+        // The reference web client (clients/web), not part of the contract either.
+        .route("/play", get(routes::play::get_play))
+        .route("/play/{file}", get(routes::play::get_play_file))
 }
 
 /// The router of every route, without the edge.

@@ -157,9 +157,15 @@ pub fn spec_for(registry: &Registry, rulesets: &dto::RulesetList) -> Value {
             json!({
                 "type": "object",
                 "description": "A complete action: submit it as it is.",
-                "required": ["action"],
+                "required": ["action", "text"],
                 "additionalProperties": false,
-                "properties": {"action": action},
+                "properties": {
+                    "action": action,
+                    "text": {
+                        "type": "string",
+                        "description": "The move in words, as the log will say it once it is played (\"Anna bought a red tulip for ƒ250.\"): a label for a button.",
+                    },
+                },
             }),
         );
         let specialised: [(&str, Vec<(&str, Value)>); 9] = [

@@ -1,6 +1,9 @@
 //! `GET /v1/games/{id}/legal-actions` and `POST /v1/games/{id}/actions`.
 
-use super::{engine_of, etag, load_record, project_events, update, Change, Guard, Replay, Updated};
+use super::{
+    engine_of, etag, event_texts, load_record, project_events, ruleset_of, seat_names, update,
+    Change, Guard, Replay, Updated,
+};
 use crate::audit::{state_hash, StoredAction};
 use crate::auth::{identify, Caller};
 use crate::dto::{ActionResult, LegalActions, SubmitAction};
@@ -11,6 +14,7 @@ use crate::webhooks::{self, Moment, MomentAction};
 use crate::AppCtx;
 use axum::extract::State;
 use game_core::adapter::ActionError;
+use game_core::words::Names;
 use game_core::{GameRng, RuleKind, Seat, Viewer};
 use serde_json::Value;
 use std::sync::Arc;
@@ -59,7 +63,21 @@ pub async fn list_legal_actions(
     let seat = seat_of(identify(&record, bearer.token())?)?;
     let engine = engine_of(&ctx, &record)?
         .ok_or_else(|| ApiError::conflict("game-not-active", "the game has not started"))?;
-    let actions = engine.legal_actions(Seat(seat));
+    let names = seat_names(&record);
+    let names = Names::new(&names);
+    let ruleset = ruleset_of(&ctx, &record)?;
+    let mut actions = engine.legal_actions(Seat(seat));
+    // Each ready move carries its words, a label for a button.
+    for entry in &mut actions {
+        if let Some(object) = entry.as_object_mut() {
+            if let Some(action) = object.get("action") {
+                let text = ruleset
+                    .describe_action(action, Seat(seat), &names)
+                    .unwrap_or_default();
+                object.insert("text".into(), Value::String(text));
+            }
+        }
+    }
     Ok(Reply::json(
         200,
         &LegalActions {
@@ -240,11 +258,13 @@ fn apply(
         at: now,
     };
     let viewer = Viewer::Seat(Seat(seat));
+    let events = project_events(&applied.events, viewer);
     let result = ActionResult {
         ruleset: next.ruleset.clone(),
         version: next.version,
         seq,
-        events: project_events(&applied.events, viewer),
+        event_texts: event_texts(ctx, &next, &events),
+        events,
         view: engine.view_json(viewer),
         status: next.status.into(),
         to_act: super::seat_numbers(engine.to_act()),

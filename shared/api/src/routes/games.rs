@@ -14,6 +14,7 @@ use axum::extract::State;
 use serde::Deserialize;
 use serde_json::Value;
 use std::sync::Arc;
+use std::time::Duration;
 use store::{GameRecord, ListQuery, SeatRecord, Status};
 
 /// Create a game
@@ -171,11 +172,20 @@ pub async fn list_games(
 /// The envelope (status, seats, who is to act, the seed commitment) and the caller's view:
 /// a seat's token shows that seat's view; no token, or the admin token, shows the spectator
 /// view (public information only). The `ETag` is the version to send as `If-Match`.
+///
+/// To follow a game, long-poll: send `after_version` (the version you have) and `wait` (up
+/// to 25 seconds). The answer comes as soon as the game's version is greater, or when `wait`
+/// runs out with the unchanged game (compare `version`). This works the same on every
+/// deployment, API Gateway included, so a page or bot needs no other channel.
 #[utoipa::path(
     get,
     path = "/v1/games/{id}",
     tag = "games",
-    params(("id" = String, Path, description = "The game id")),
+    params(
+        ("id" = String, Path, description = "The game id"),
+        ("after_version" = Option<i64>, Query, description = "Long-poll: answer once the game's version is greater than this", minimum = 0),
+        ("wait" = Option<u32>, Query, description = "Long-poll: the most seconds to wait for a newer version (1 to 25; needs `after_version`)", minimum = 1, maximum = 25),
+    ),
     security((), ("bearer" = [])),
     responses(
         (status = 200, description = "The game as the caller may see it", body = GameEnvelope,
@@ -189,12 +199,86 @@ pub async fn list_games(
 pub async fn get_game(
     State(ctx): State<Arc<AppCtx>>,
     Params(id): Params<String>,
+    QueryParams(poll): QueryParams<LongPoll>,
     bearer: Bearer,
 ) -> Result<Reply, ApiError> {
-    let record = load_record(&ctx, &id).await?;
+    let wait = poll.wait()?;
+    let mut record = load_record(&ctx, &id).await?;
     let caller = identify(&record, bearer.token())?;
+    if let Some((after, wait)) = wait {
+        record = wait_for_version(&ctx, record, after, wait).await?;
+    }
     let envelope = envelope(&ctx, &record, caller)?;
     Ok(Reply::json(200, &envelope).header("etag", etag(record.version)))
+}
+
+/// The longest long-poll: API Gateway answers 504 after 29 seconds.
+pub const MAX_WAIT_SECONDS: u32 = 25;
+
+/// How often a long-poll re-reads the store when no commit of this process says the game
+/// changed: a move may be committed by another process (another Lambda, another server).
+const POLL_INTERVAL: Duration = Duration::from_secs(1);
+
+/// The long-poll parameters of `GET /v1/games/{id}`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LongPoll {
+    after_version: Option<i64>,
+    wait: Option<u32>,
+}
+
+impl LongPoll {
+    /// The version to wait past and for how long, if this is a long-poll; checked.
+    fn wait(&self) -> Result<Option<(u64, Duration)>, ApiError> {
+        match (self.after_version, self.wait) {
+            (None, None) => Ok(None),
+            (Some(after), _) if after < 0 => Err(ApiError::BadRequest(
+                "after_version must be a non-negative integer".into(),
+            )),
+            (_, Some(wait)) if !(1..=MAX_WAIT_SECONDS).contains(&wait) => Err(
+                ApiError::BadRequest(format!("wait must be 1 to {MAX_WAIT_SECONDS} seconds")),
+            ),
+            (None, Some(_)) => Err(ApiError::BadRequest(
+                "wait needs after_version: the version you already have".into(),
+            )),
+            // Without `wait`, `after_version` alone answers at once.
+            (Some(_), None) => Ok(None),
+            (Some(after), Some(wait)) => {
+                Ok(Some((after as u64, Duration::from_secs(u64::from(wait)))))
+            }
+        }
+    }
+}
+
+/// Waits until the game's version is greater than `after` or `wait` runs out, and returns
+/// the game as it is then. Commits made by this process wake the wait at once; others are
+/// seen by re-reading the store every [`POLL_INTERVAL`].
+async fn wait_for_version(
+    ctx: &AppCtx,
+    mut record: GameRecord,
+    after: u64,
+    wait: Duration,
+) -> Result<GameRecord, ApiError> {
+    let deadline = tokio::time::Instant::now() + wait;
+    let mut changes = ctx.changes.subscribe();
+    while record.version <= after {
+        let now = tokio::time::Instant::now();
+        if now >= deadline {
+            break;
+        }
+        let next_read = (now + POLL_INTERVAL).min(deadline);
+        loop {
+            match tokio::time::timeout_at(next_read, changes.recv()).await {
+                // A commit of this game, or commits missed while lagging: read again.
+                Ok(Ok(changed)) if changed == record.id => break,
+                Ok(Err(tokio::sync::broadcast::error::RecvError::Lagged(_))) => break,
+                Ok(Ok(_)) => continue,
+                Ok(Err(tokio::sync::broadcast::error::RecvError::Closed)) | Err(_) => break,
+            }
+        }
+        record = load_record(ctx, &record.id).await?;
+    }
+    Ok(record)
 }
 
 /// The envelope of `record` as `caller` may see it.

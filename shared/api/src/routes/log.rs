@@ -1,6 +1,6 @@
 //! `GET /v1/games/{id}/log` (projected for the caller) and `GET /v1/games/{id}/audit`.
 
-use super::{load_record, project_events};
+use super::{action_text, event_texts, load_record, project_events};
 use crate::audit::{stored_events, Audit, AuditEntry, StoredAction};
 use crate::auth::identify;
 use crate::dto::{LogItem, LogPage};
@@ -9,7 +9,7 @@ use crate::http::{limit_in, Bearer, Params, QueryParams, Reply};
 use crate::time::rfc3339;
 use crate::AppCtx;
 use axum::extract::State;
-use game_core::{Viewer, Visibility};
+use game_core::{Seat, Viewer, Visibility};
 use serde::Deserialize;
 use serde_json::Value;
 use std::sync::Arc;
@@ -63,12 +63,20 @@ pub async fn get_log(
     let next_after = next_after(&entries, &record);
     let entries = entries
         .iter()
-        .map(|entry| LogItem {
-            seq: entry.seq,
-            seat: entry.seat,
-            action: visible_action(entry, viewer),
-            events: project_events(&stored_events(&entry.events), viewer),
-            at: rfc3339(entry.at),
+        .map(|entry| {
+            let action = visible_action(entry, viewer);
+            let events = project_events(&stored_events(&entry.events), viewer);
+            LogItem {
+                seq: entry.seq,
+                seat: entry.seat,
+                action_text: entry
+                    .seat
+                    .and_then(|seat| action_text(&ctx, &record, Seat(seat), &action)),
+                event_texts: event_texts(&ctx, &record, &events),
+                action,
+                events,
+                at: rfc3339(entry.at),
+            }
         })
         .collect();
     Ok(Reply::json(

@@ -4,6 +4,7 @@ pub mod actions;
 pub mod docs;
 pub mod games;
 pub mod log;
+pub mod play;
 pub mod rulesets;
 pub mod seats;
 pub mod webhooks;
@@ -15,7 +16,8 @@ use crate::http::IfMatch;
 use crate::time::now_ms;
 use crate::AppCtx;
 use game_core::adapter::LoggedJson;
-use game_core::{DynGame, DynRuleset, Viewer};
+use game_core::words::Names;
+use game_core::{DynGame, DynRuleset, Seat, Viewer};
 use serde_json::Value;
 use std::time::Duration;
 use store::{Commit, GameRecord, IdempotencyRecord, LogEntry, OutboxMessage, StoreError};
@@ -70,6 +72,51 @@ pub fn project_events(events: &[LoggedJson], viewer: Viewer) -> Vec<Value> {
         .filter(|logged| logged.visibility.shows(viewer))
         .map(|logged| logged.event.clone())
         .collect()
+}
+
+/// The players' names by seat, for sentences ([`game_core::words::Names`]).
+pub fn seat_names(record: &GameRecord) -> Vec<Option<String>> {
+    record.seats.iter().map(|seat| seat.name.clone()).collect()
+}
+
+/// What a client shows for an event the server cannot put in words (a ruleset no longer
+/// registered); never expected in practice.
+const UNDESCRIBED: &str = "Something happened.";
+
+/// `events` (as projected for one reader) in words, in order. Any registered ruleset
+/// describes its events, whatever rules version the game was recorded under, so a retired
+/// game's log still reads.
+pub fn event_texts(ctx: &AppCtx, record: &GameRecord, events: &[Value]) -> Vec<String> {
+    let names = seat_names(record);
+    let names = Names::new(&names);
+    let ruleset = ctx.registry.get(&record.ruleset);
+    events
+        .iter()
+        .map(|event| {
+            ruleset
+                .and_then(|ruleset| ruleset.describe_event(event, &names))
+                .unwrap_or_else(|| UNDESCRIBED.to_string())
+        })
+        .collect()
+}
+
+/// `action` by `seat` in words, or `None` when the action is null (hidden from the reader).
+pub fn action_text(
+    ctx: &AppCtx,
+    record: &GameRecord,
+    seat: Seat,
+    action: &Value,
+) -> Option<String> {
+    if action.is_null() {
+        return None;
+    }
+    let names = seat_names(record);
+    let text = ctx
+        .registry
+        .get(&record.ruleset)
+        .and_then(|ruleset| ruleset.describe_action(action, seat, &Names::new(&names)))
+        .unwrap_or_else(|| UNDESCRIBED.to_string());
+    Some(text)
 }
 
 /// Waits a little before retrying a lost race: 2 to 20 ms times the attempt, jittered.
@@ -158,14 +205,20 @@ pub async fn update<T>(
     guard: &Guard,
     change: impl FnMut(&GameRecord) -> Result<Change<T>, ApiError>,
 ) -> Result<Updated<T>, ApiError> {
-    update_in(
+    let id = record.id.clone();
+    let updated = update_in(
         ctx.store.as_ref(),
         &ctx.webhooks.wake,
         record,
         guard,
         change,
     )
-    .await
+    .await?;
+    if let Updated::Committed { .. } = updated {
+        // Nobody listening is fine.
+        let _ = ctx.changes.send(id);
+    }
+    Ok(updated)
 }
 
 /// [`update`] over a store directly (the webhook worker has no [`AppCtx`]); `wake` is told
