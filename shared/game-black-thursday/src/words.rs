@@ -63,12 +63,7 @@ fn worth(value: u8) -> String {
 /// where the event has none.
 fn coin(info: &CoinInfo) -> String {
     match info.value {
-        Some(value) => format!(
-            "{} ({}, {})",
-            info.handle,
-            company(info.suit),
-            worth(value)
-        ),
+        Some(value) => format!("{} ({}, {})", info.handle, company(info.suit), worth(value)),
         None => format!("{} ({})", info.handle, company(info.suit)),
     }
 }
@@ -248,7 +243,8 @@ fn terms(terms: &[Term], names: &Names) -> String {
     clauses.join("; ")
 }
 
-/// Coins moved, grouped by giver and receiver in order: "Ben gave Anna h3 (..) and h4 (..)".
+/// Coins moved, grouped by giver and receiver in the order of the event, each group by
+/// handle: "Ben gave Anna h3 (Sun Textiles) and h4 (Crown Petroleum)".
 fn transfers(moved: &[Transfer], verb: &str, names: &Names) -> Vec<String> {
     let mut groups: Vec<(Seat, Seat, Vec<CoinInfo>)> = Vec::new();
     for transfer in moved {
@@ -258,6 +254,9 @@ fn transfers(moved: &[Transfer], verb: &str, names: &Names) -> Vec<String> {
             }
             _ => groups.push((transfer.from, transfer.to, vec![transfer.coin.clone()])),
         }
+    }
+    for (_, _, infos) in &mut groups {
+        infos.sort_by_key(|info| info.handle);
     }
     groups
         .iter()
@@ -330,19 +329,15 @@ fn game_ended(standings: &[Standing], names: &Names) -> String {
     }
 }
 
-fn die_rolled(
-    who: &str,
-    die: u8,
-    ap: u32,
-    bonus_used: u32,
-    debt_paid: u32,
-) -> String {
+fn die_rolled(who: &str, die: u8, ap: u32, bonus_used: u32, debt_paid: u32) -> String {
     if die == 0 {
         return format!("{who} rolled a null: an opportunity to flip a tile.");
     }
     if ap == 0 && bonus_used == 0 && debt_paid == 0 {
         // Only a jumped player's roll gives nothing without a debt to pay.
-        return format!("{who} rolled {die}, which gives a player who has jumped no action points.");
+        return format!(
+            "{who} rolled {die}, which gives a player who has jumped no action points."
+        );
     }
     let mut steps = vec![format!("{who} rolled {die}")];
     if bonus_used > 0 {
@@ -413,10 +408,10 @@ pub fn describe_action(action: &Action, seat: Seat, names: &Names) -> String {
             format!("{who} placed a pawn on the roof at {}.", space(*at))
         }
         Action::FlipTile { slot } => format!("{who} flipped the tile in slot {slot}."),
-        Action::OrientTile { rotation } => format!(
-            "{who} {} the tile just turned face up.",
-            rotation_words(*rotation)
-        ),
+        Action::OrientTile { rotation } => match rotation {
+            0 => format!("{who} left the newly revealed tile upright."),
+            _ => format!("{who} turned the newly revealed tile {rotation} degrees clockwise."),
+        },
         Action::Move { to } => match to {
             MoveTarget::Space(to) => format!("{who} moved down to {}.", space(*to)),
             MoveTarget::Exit(Exit::Exit) => {
@@ -448,7 +443,9 @@ pub fn describe_action(action: &Action, seat: Seat, names: &Names) -> String {
             counters,
         } => {
             let what = match counters {
-                Some(countered) => format!("{who} countered offer {countered} in session {session}"),
+                Some(countered) => {
+                    format!("{who} countered offer {countered} in session {session}")
+                }
                 None => format!("{who} made an offer in session {session}"),
             };
             period(format!("{what}: {}", terms(offered, names)))
@@ -521,7 +518,11 @@ pub fn describe_event(event: &Event, names: &Names) -> String {
             format!("{}'s turn began (turn {turn}).", names.seat(*seat))
         }
         Event::PawnPlaced { seat, space: at } => {
-            format!("{}'s pawn entered the roof at {}.", names.seat(*seat), space(*at))
+            format!(
+                "{}'s pawn entered the roof at {}.",
+                names.seat(*seat),
+                space(*at)
+            )
         }
         Event::DieRolled {
             seat,
@@ -570,9 +571,9 @@ pub fn describe_event(event: &Event, names: &Names) -> String {
                 format!("{}'s turn ended.", names.seat(*seat))
             } else {
                 format!(
-                    "{}'s turn ended and {} unspent {} lost.",
+                    "{}'s turn ended and {} {} lost.",
                     names.seat(*seat),
-                    count(*ap_forfeited, "action point"),
+                    count(*ap_forfeited, "unspent action point"),
                     if *ap_forfeited == 1 { "was" } else { "were" }
                 )
             }
@@ -654,7 +655,11 @@ pub fn describe_event(event: &Event, names: &Names) -> String {
         } => format!(
             "{} learned the {} of {}.",
             names.seat(*seat),
-            if learned.len() == 1 { "value" } else { "values" },
+            if learned.len() == 1 {
+                "value"
+            } else {
+                "values"
+            },
             coins(learned)
         ),
         Event::ClaimFiled { claim } => claim_filed(claim, names),
