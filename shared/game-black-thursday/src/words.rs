@@ -40,7 +40,7 @@ pub fn company(suit: Suit) -> &'static str {
     }
 }
 
-/// `count` of `thing`, with the plural in `s`: "1 share", "3 shares".
+/// `n` of `thing`, plural with an `s` unless `n` is 1: "1 share", "3 shares".
 fn count(n: impl Into<u64>, thing: &str) -> String {
     let n = n.into();
     if n == 1 {
