@@ -7,6 +7,7 @@ use crate::pieces::suit_of;
 use crate::state::{BlackThursday, Phase};
 use crate::view::BlackThursdayView;
 use game_core::testing::Redeal;
+use game_core::words::Names;
 use game_core::{Game, GameRng, LegalAction, Logged, Outcome, Seat, SeatSet, SetupError, Viewer};
 
 impl Game for BlackThursday {
@@ -15,6 +16,7 @@ impl Game for BlackThursday {
     const RULES_VERSION: u32 = 1;
     const MIN_SEATS: u8 = 3;
     const MAX_SEATS: u8 = 4;
+    const SUMMARY: &'static str = crate::words::SUMMARY;
 
     type Options = Options;
     type Action = Action;
@@ -81,6 +83,14 @@ impl Game for BlackThursday {
 
     fn view(&self, viewer: Viewer) -> BlackThursdayView {
         self.view_for(viewer)
+    }
+
+    fn describe_action(action: &Action, seat: Seat, names: &Names) -> String {
+        crate::words::describe_action(action, seat, names)
+    }
+
+    fn describe_event(event: &Event, names: &Names) -> String {
+        crate::words::describe_event(event, names)
     }
 
     fn outcome(&self) -> Option<Outcome> {

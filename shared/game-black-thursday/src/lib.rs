@@ -11,7 +11,7 @@
 //! with `pub` fields for scenario tests), [`board`] (geometry), [`rules`] (the single
 //! legality check), [`flow`] (setup, turn machine, turn commands, jump, end), [`trading`]
 //! (sessions, agreements, claims), [`legal`] (`legal_actions`, `to_act`), [`view`],
-//! [`event`], [`game`] (trait impls).
+//! [`event`], [`words`] (the log in sentences, the summary), [`game`] (trait impls).
 //!
 //! Architecture invariant: [`BlackThursday::check`] decides legality; `apply` calls it before
 //! mutating anything, and `legal_actions` lists only what it accepts.
@@ -32,6 +32,7 @@ pub mod rules;
 pub mod state;
 pub mod trading;
 pub mod view;
+pub mod words;
 
 pub use action::{Action, Error, Exit, MoveTarget, Term};
 pub use board::SpaceKind;
