@@ -122,11 +122,11 @@ fn level(level: u8) -> String {
         .map_or_else(|| level.to_string(), |roman| (*roman).to_string())
 }
 
-/// The track: "red at II, white at III and yellow at IV".
+/// The track: "red II, white III and yellow IV".
 fn track(track: &Track) -> String {
     let parts: Vec<String> = Colour::ALL
         .iter()
-        .map(|&c| format!("{} at {}", colour(c), level(track.level(c))))
+        .map(|&c| format!("{} {}", colour(c), level(track.level(c))))
         .collect();
     join_words(&parts)
 }
@@ -221,8 +221,9 @@ pub fn describe_event(event: &Event, names: &Names) -> String {
                 .map(|&buyer| collector(buyer).to_string())
                 .collect();
             format!(
-                "The market opened with {}. The Next Shipment holds {}, New Arrivals {} and \
-                 Just Sold {} tulips; the collectors on offer are {}, and {} starts.",
+                "The market opened with prices at {}. The Next Shipment, New Arrivals and Just \
+                 Sold were dealt {}, {} and {} tulips; the collectors on offer were {}, and {} \
+                 was the start player.",
                 track(opening),
                 next_shipment.len(),
                 new_arrivals.len(),
@@ -276,8 +277,8 @@ pub fn describe_event(event: &Event, names: &Names) -> String {
             let who = names.seat(*seat);
             match loan_repaid {
                 Some(loan) => format!(
-                    "{who} sold the financed {} tulip to the market for {}, repaying the {} \
-                     loan from it.",
+                    "{who} sold the financed {} tulip to the market for {} and repaid the {} \
+                     loan.",
                     tulip(*card),
                     money(*price),
                     money(*loan)
@@ -322,7 +323,7 @@ pub fn describe_event(event: &Event, names: &Names) -> String {
             format!("{}'s selling turn ended.", names.seat(*seat))
         }
         Event::BlackTulipWindowOpened => {
-            "The Black Tulip came up for sale; every player decides in secret whether to buy it."
+            "The Black Tulip was on offer, and every player decided in secret whether to buy it."
                 .to_string()
         }
         Event::BlackTulipDecisionSubmitted { seat, claim } => {
@@ -349,7 +350,11 @@ pub fn describe_event(event: &Event, names: &Names) -> String {
                 .to_string(),
             other => format!("Bidding pass {other} began."),
         },
-        Event::BidsPlaced { seat, pass: _, cards } => {
+        Event::BidsPlaced {
+            seat,
+            pass: _,
+            cards,
+        } => {
             let who = names.seat(*seat);
             match cards.len() {
                 0 => format!("{who} placed no bid markers."),
@@ -369,7 +374,11 @@ pub fn describe_event(event: &Event, names: &Names) -> String {
             money(*market_price)
         ),
         Event::AuctionBid { seat, amount } => {
-            format!("{} raised the bid to {}.", names.seat(*seat), money(*amount))
+            format!(
+                "{} raised the bid to {}.",
+                names.seat(*seat),
+                money(*amount)
+            )
         }
         Event::AuctionPassed { seat } => {
             format!("{} dropped out of the auction.", names.seat(*seat))
@@ -409,7 +418,7 @@ pub fn describe_event(event: &Event, names: &Names) -> String {
                     tulip(*card)
                 ),
                 PaymentMethod::Finance => format!(
-                    "{who} took a {} loan for the {} tulip, which stays face up until repaid.",
+                    "{who} took a {} loan for the {} tulip and left it face up.",
                     money(*price),
                     tulip(*card)
                 ),

@@ -34,10 +34,24 @@ fn colour(colour: Colour) -> &'static str {
     }
 }
 
+/// The colour with its article: "a purple", "an orange".
+fn a_colour(c: Colour) -> String {
+    match c {
+        Colour::Orange => format!("an {}", colour(c)),
+        Colour::Purple | Colour::Yellow | Colour::Blue | Colour::Red => {
+            format!("a {}", colour(c))
+        }
+    }
+}
+
 /// The colour at the start of a sentence: "Purple".
 fn colour_capitalised(c: Colour) -> String {
-    let name = colour(c);
-    let mut chars = name.chars();
+    capitalise(colour(c))
+}
+
+/// `text` with its first letter in upper case.
+fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),
         None => String::new(),
@@ -82,7 +96,7 @@ fn discard_reason(reason: DiscardReason, c: Colour) -> String {
     match reason {
         DiscardReason::Proxy => "to buy by proxy".to_string(),
         DiscardReason::BurstPenalty => format!("as the penalty for the {} burst", colour(c)),
-        DiscardReason::BurstPair => format!("with a {} tulip in the burst sell-off", colour(c)),
+        DiscardReason::BurstPair => format!("with {} tulip in the burst sell-off", a_colour(c)),
         DiscardReason::BurstCleanup => format!("because {} left the game", colour(c)),
         DiscardReason::BurstColourDraw => format!("because {} had already burst", colour(c)),
         DiscardReason::Exhaustion => "because the buyer deck ran out".to_string(),
@@ -94,7 +108,7 @@ pub fn describe_action(action: &Action, seat: Seat, names: &Names) -> String {
     let who = names.seat(seat);
     match action {
         Action::SellTulip { colour: c } => {
-            format!("{who} offered a {} tulip for sale.", colour(*c))
+            format!("{who} offered {} tulip for sale.", a_colour(*c))
         }
         Action::SkipSale {} => format!("{who} kept their only tulip and sold nothing."),
         Action::CommitCard { card: chosen } => {
@@ -114,7 +128,7 @@ pub fn describe_action(action: &Action, seat: Seat, names: &Names) -> String {
             ),
         },
         Action::BuyTulip { colour: c } => {
-            format!("{who} bought a {} tulip from the stockpile.", colour(*c))
+            format!("{who} bought {} tulip from the stockpile.", a_colour(*c))
         }
         Action::SkipPurchase {} => format!("{who} bought no tulip this turn."),
     }
@@ -131,8 +145,8 @@ pub fn describe_event(event: &Event, names: &Names) -> String {
         } => {
             let shown: Vec<String> = face_up.iter().map(|&c| colour(c).to_string()).collect();
             format!(
-                "The cards were dealt and {} goes first. The face-up buyer cards are {}, with \
-                 {deck} cards left in the deck and {reserve} in the reserve.",
+                "The cards were dealt and {} was chosen to go first. The face-up buyer cards \
+                 were {}, with {deck} cards left in the deck and {reserve} in the reserve.",
                 names.seat(*first_player),
                 join_words(&shown)
             )
@@ -153,9 +167,9 @@ pub fn describe_event(event: &Event, names: &Names) -> String {
             }
         }
         Event::TulipOffered { seller, colour: c } => format!(
-            "{} put a {} tulip up for sale.",
+            "{} put {} tulip up for sale.",
             names.seat(*seller),
-            colour(*c)
+            a_colour(*c)
         ),
         Event::SaleSkipped { seat } => {
             format!("{} did not sell a tulip this turn.", names.seat(*seat))
@@ -272,10 +286,10 @@ pub fn describe_event(event: &Event, names: &Names) -> String {
             } else if *speculative {
                 match card_player {
                     Some(player) => format!(
-                        "{name} burst on {}'s speculation; everyone else holding a {} buyer \
-                         card must give one up.",
+                        "{name} burst on {}'s speculation; everyone else holding {} buyer \
+                         card had to give one up.",
                         names.seat(*player),
-                        colour(*c)
+                        a_colour(*c)
                     ),
                     None => format!("{name} burst on a speculation."),
                 }
@@ -292,9 +306,9 @@ pub fn describe_event(event: &Event, names: &Names) -> String {
             to: _,
         } => {
             let what = if *pairs {
-                format!("a {} tulip together with a buyer card", colour(*c))
+                format!("{} tulip together with a buyer card", a_colour(*c))
             } else {
-                format!("a {} tulip", colour(*c))
+                format!("{} tulip", a_colour(*c))
             };
             let each = if seats.len() > 1 { " each" } else { "" };
             format!(
@@ -319,9 +333,9 @@ pub fn describe_event(event: &Event, names: &Names) -> String {
             colour: c,
             from,
         } => format!(
-            "Face-up slot {} was refilled with a {} buyer card from {}.",
+            "Face-up slot {} was refilled with {} buyer card from {}.",
             slot(*index),
-            colour(*c),
+            a_colour(*c),
             pile(*from)
         ),
         Event::FaceUpSlotRemoved { slot: index } => format!(
@@ -352,7 +366,7 @@ pub fn describe_event(event: &Event, names: &Names) -> String {
             let who = names.seat(*seat);
             match (face_up, drawn) {
                 (None, Some(c)) => {
-                    format!("{who} drew a {} buyer card from the deck.", colour(*c))
+                    format!("{who} drew {} buyer card from the deck.", a_colour(*c))
                 }
                 (None, None) => format!("{who} drew a buyer card from the deck."),
                 (Some(index), Some(c)) => format!(
@@ -367,8 +381,8 @@ pub fn describe_event(event: &Event, names: &Names) -> String {
             }
         }
         Event::BurstColourDrawn { colour: c, from } => format!(
-            "A {} buyer card came off {}; {} had already burst, so it was shown and discarded.",
-            colour(*c),
+            "{} buyer card came off {}; {} had already burst, so it was shown and discarded.",
+            capitalise(&a_colour(*c)),
             pile(*from),
             colour(*c)
         ),
@@ -380,19 +394,20 @@ pub fn describe_event(event: &Event, names: &Names) -> String {
             let who = names.seat(*seat);
             match (received, replacement) {
                 (true, Some(c)) => format!(
-                    "{who} got a {} buyer card from the reserve instead.",
-                    colour(*c)
+                    "{who} got {} buyer card from the reserve instead.",
+                    a_colour(*c)
                 ),
                 (true, None) => format!("{who} got a buyer card from the reserve instead."),
-                (false, Some(_) | None) => format!("The reserve was empty, so {who} got no buyer card."),
+                (false, Some(_) | None) => {
+                    format!("The reserve was empty, so {who} got no buyer card.")
+                }
             }
         }
         Event::DeckExhausted { discarded } => {
             if discarded.is_empty() {
                 "The buyer deck ran out; no more buyer cards can be drawn.".to_string()
             } else {
-                let shown: Vec<String> =
-                    discarded.iter().map(|&c| colour(c).to_string()).collect();
+                let shown: Vec<String> = discarded.iter().map(|&c| colour(c).to_string()).collect();
                 format!(
                     "The buyer deck ran out, so the face-up {} buyer cards were discarded and \
                      no more can be drawn.",
@@ -407,9 +422,9 @@ pub fn describe_event(event: &Event, names: &Names) -> String {
             from: _,
             to: _,
         } => format!(
-            "{} bought a {} tulip from the stockpile for {}, and the {} price rose.",
+            "{} bought {} tulip from the stockpile for {}, and the {} price rose.",
             names.seat(*seat),
-            colour(*c),
+            a_colour(*c),
             guilders(price),
             colour(*c)
         ),
@@ -508,7 +523,10 @@ fn standings(cash: &[i64], ranks: &[u8], names: &Names) -> String {
     let lead = if winners.len() == 1 {
         format!("{winner_names} won with {}", guilders(cash[first]))
     } else {
-        format!("{winner_names} shared the win with {} each", guilders(cash[first]))
+        format!(
+            "{winner_names} shared the win with {} each",
+            guilders(cash[first])
+        )
     };
     if others.is_empty() {
         format!("{lead}.")
