@@ -5,7 +5,9 @@ use crate::event::Event;
 use crate::options::Options;
 use crate::state::{EndReason, Phase, TulipBubble};
 use crate::view::TulipBubbleView;
+use crate::words;
 use game_core::testing::Redeal;
+use game_core::words::Names;
 use game_core::{
     Game, GameRng, LegalAction, Logged, Outcome, Seat, SeatSet, SetupError, Viewer, Visibility,
 };
@@ -16,6 +18,7 @@ impl Game for TulipBubble {
     const RULES_VERSION: u32 = 1;
     const MIN_SEATS: u8 = 3;
     const MAX_SEATS: u8 = 5;
+    const SUMMARY: &'static str = words::SUMMARY;
 
     type Options = Options;
     type Action = Action;
@@ -109,6 +112,14 @@ impl Game for TulipBubble {
             Action::BlackTulipDecision { .. } => Visibility::Seats(SeatSet::only(seat)),
             _ => Visibility::Public,
         }
+    }
+
+    fn describe_action(action: &Action, seat: Seat, names: &Names) -> String {
+        words::describe_action(action, seat, names)
+    }
+
+    fn describe_event(event: &Event, names: &Names) -> String {
+        words::describe_event(event, names)
     }
 }
 

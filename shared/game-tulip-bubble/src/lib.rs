@@ -16,6 +16,7 @@
 //! - `legal`: `legal_actions` in the order of §4.12.
 //! - [`view`]: per-viewer views.
 //! - `game`: the `Game` and `testing::Redeal` impls.
+//! - [`words`]: the summary and the log's sentences.
 //!
 //! # Architecture invariant
 //! No I/O, clock or RNG state: all randomness comes from the `GameRng` passed to `setup`
@@ -45,6 +46,7 @@ mod setup;
 pub mod state;
 pub mod track;
 pub mod view;
+pub mod words;
 
 pub use action::{Action, PaymentMethod, TulipBubbleError};
 pub use cards::{

@@ -14,7 +14,8 @@
 //! - [`rules`]: `check` (the single source of legality) and the state machine (spec §3–§4);
 //! - [`action`]: actions, events, error codes (spec §4.0);
 //! - [`view`]: per-viewer views and the re-deal of hidden cards for the no-leak test;
-//! - [`scenario`]: the test-table conventions of spec §8 for building positions.
+//! - [`scenario`]: the test-table conventions of spec §8 for building positions;
+//! - [`words`]: the summary and the log's sentences.
 //!
 //! Architecture invariant: no I/O, no clock, no randomness outside setup (which draws only
 //! from the `GameRng` it is given); the state is plain data, so a game replays exactly from
@@ -34,6 +35,7 @@ pub mod setup;
 pub mod state;
 pub mod types;
 pub mod view;
+pub mod words;
 
 pub use action::{Action, EndReason, Event, TulipError};
 pub use board::{Board, BoardName, BoardOption, SpaceKind, SpaceSpec};
@@ -42,6 +44,7 @@ pub use state::{Phase, Tulipmania};
 pub use types::{Card, Colour, Florins};
 pub use view::View;
 
+use game_core::words::Names;
 use game_core::{
     Game, GameRng, LegalAction, Logged, Outcome, Seat, SeatSet, SetupError, Viewer, Visibility,
 };
@@ -52,6 +55,7 @@ impl Game for Tulipmania {
     const RULES_VERSION: u32 = 1;
     const MIN_SEATS: u8 = setup::MIN_PLAYERS;
     const MAX_SEATS: u8 = setup::MAX_PLAYERS;
+    const SUMMARY: &'static str = words::SUMMARY;
 
     type Options = Options;
     type Action = Action;
@@ -103,6 +107,14 @@ impl Game for Tulipmania {
             Action::CommitCard { .. } => Visibility::Seats(SeatSet::only(seat)),
             _ => Visibility::Public,
         }
+    }
+
+    fn describe_action(action: &Action, seat: Seat, names: &Names) -> String {
+        words::describe_action(action, seat, names)
+    }
+
+    fn describe_event(event: &Event, names: &Names) -> String {
+        words::describe_event(event, names)
     }
 }
 
