@@ -43,7 +43,11 @@ async fn get_game_long_polls_on_api_gateway_and_answers_the_unchanged_game_after
     // Nobody moves: after its one-second wait the poll answers the same version.
     let poll = event(
         "get-game-long-poll",
-        &[("id", &game.id), ("token", &game.tokens[0]), ("after", &version)],
+        &[
+            ("id", &game.id),
+            ("token", &game.tokens[0]),
+            ("after", &version),
+        ],
     );
     let (status, _, body) = reply(call(&ctx, poll).await.unwrap());
     assert_eq!(status, 200, "{body}");

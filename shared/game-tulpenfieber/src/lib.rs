@@ -32,6 +32,7 @@ mod rules;
 pub mod scenario;
 pub mod state;
 pub mod view;
+mod words;
 
 pub use action::{Action, Event, RolledDie, TulpenfieberError};
 pub use board::{Cell, DiceSummary, Field, Side, Space, Tile, TileKind, WinCondition};
@@ -43,12 +44,14 @@ pub use state::{
 pub use view::{PlayerView, TulpenfieberView};
 
 use game_core::testing::Redeal;
+use game_core::words::Names;
 use game_core::{Game, GameRng, LegalAction, Logged, Outcome, Seat, SeatSet, SetupError, Viewer};
 
 impl Game for Tulpenfieber {
     const RULESET: &'static str = "tulpenfieber";
     const NAME: &'static str = "Tulpenfieber";
     const RULES_VERSION: u32 = 1;
+    const SUMMARY: &'static str = words::SUMMARY;
     const MIN_SEATS: u8 = 1;
     const MAX_SEATS: u8 = 4;
 
@@ -155,6 +158,14 @@ impl Game for Tulpenfieber {
                 reason: tier.reason().to_string(),
             }),
         }
+    }
+
+    fn describe_action(action: &Action, seat: Seat, names: &Names) -> String {
+        words::describe_action(action, seat, names)
+    }
+
+    fn describe_event(event: &Event, names: &Names) -> String {
+        words::describe_event(event, names)
     }
 }
 
