@@ -39,7 +39,7 @@ pub trait Game:
     const RULES_VERSION: u32;
     /// What the game is about, for players choosing one: two to four plain sentences (the
     /// theme, the goal, how a turn goes, how it ends).
-    const SUMMARY: &'static str = "";
+    const SUMMARY: &'static str;
 
     /// Whether this code still plays a game recorded under `rules_version` exactly as it was
     /// played then (its options, stored with the game, select the old behaviour), so the
@@ -113,18 +113,12 @@ pub trait Game:
     /// `action` by `seat` as a sentence a player understands, naming players by `names`
     /// ("Anna bids ƒ300 for the red tulip."). The API shows it beside the action in the log,
     /// only to readers who may read the action. Plain words: see [`crate::words`].
-    fn describe_action(action: &Self::Action, seat: Seat, names: &Names) -> String {
-        let _ = action;
-        format!("{} moves.", names.seat(seat))
-    }
+    fn describe_action(action: &Self::Action, seat: Seat, names: &Names) -> String;
 
     /// `event` as a sentence a player understands ("The red tulip rises to ƒ40."). Private
     /// events and their redacted twins each get their own sentence: the API describes the
     /// event the reader sees, so the twin's sentence must not say what the private event hides.
-    fn describe_event(event: &Self::Event, names: &Names) -> String {
-        let _ = (event, names);
-        "Something happens.".to_string()
-    }
+    fn describe_event(event: &Self::Event, names: &Names) -> String;
 }
 
 /// What [`Game::setup`] returns: the new state and its events (log entry 0), each with its

@@ -8,6 +8,7 @@ use crate::options::Options;
 use crate::state::{Phase, TulipTraders};
 use crate::view::TulipView;
 use game_core::testing::Redeal;
+use game_core::words::Names;
 use game_core::{
     Game, GameRng, LegalAction, Logged, Outcome, Seat, SeatSet, SetupError, Viewer, Visibility,
 };
@@ -81,6 +82,7 @@ impl Game for TulipTraders {
     const RULESET: &'static str = "tulip-traders";
     const NAME: &'static str = "Tulip Traders";
     const RULES_VERSION: u32 = 2;
+    const SUMMARY: &'static str = crate::words::SUMMARY;
 
     /// Rules v1 games keep their v1 behaviour: their stored options read as
     /// `portfolio_rules: "v1"` with the v1 tables (docs decision 11; tests/rules_versions.rs).
@@ -158,6 +160,14 @@ impl Game for TulipTraders {
             }
             _ => Visibility::Public,
         }
+    }
+
+    fn describe_action(action: &Action, seat: Seat, names: &Names) -> String {
+        crate::words::describe_action(action, seat, names)
+    }
+
+    fn describe_event(event: &Event, names: &Names) -> String {
+        crate::words::describe_event(event, names)
     }
 }
 

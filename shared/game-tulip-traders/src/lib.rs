@@ -38,6 +38,7 @@ pub mod scenario;
 pub mod scoring;
 pub mod state;
 pub mod view;
+mod words;
 
 pub use actions::Action;
 pub use cards::{Card, Cell};

@@ -1,0 +1,411 @@
+//! The log in words: every action and event as a sentence a player understands.
+//!
+//! Each `match` lists every variant without a wildcard, so a new action or event cannot
+//! compile without its sentence. A private event and its redacted twin share a variant (the
+//! twin has `cards: None`): the sentence names cards only when the event carries them, so the
+//! twin's sentence gives the count alone.
+
+use crate::actions::Action;
+use crate::cards::{Card, Cell};
+use crate::events::{Event, PaymentKind};
+use crate::market::Side;
+use crate::state::EndReason;
+use game_core::words::{guilders, join_words, Names};
+use game_core::Seat;
+
+/// What the game is about, for players choosing one.
+pub const SUMMARY: &str = "Trade tulips in a market that booms and crashes: each round the \
+market grows by a line of cards, you choose how much to invest, and you spread your tokens \
+over the market's tulips. Then you sell lots of three cards from your hand to each other, \
+declaring their value; the buyer pays or accuses, and a lie or an honest accusation costs \
+dearly. Crises wipe out investments and can collapse the market; the richest portfolio wins \
+when the rounds run out, the market collapses or only one trader is left.";
+
+/// A Portfolio card as players name it.
+fn card(card: Card) -> String {
+    let id = card.id();
+    match id {
+        "SEMPER" => "the Semper Augustus".to_string(),
+        "QUEEN" => "the Queen of the Night".to_string(),
+        "BOUQUET" => "the bouquet".to_string(),
+        _ if card.is_weed() => "a weed".to_string(),
+        _ if card.is_sack() => "an empty sack".to_string(),
+        _ => format!("the {id} tulip"),
+    }
+}
+
+fn cards(list: &[Card]) -> String {
+    let names: Vec<String> = list.iter().map(|&one| card(one)).collect();
+    join_words(&names)
+}
+
+/// A market cell as players name it: "the L-R market".
+fn cell(cell: Cell) -> String {
+    format!("the {} market", cell.card().id())
+}
+
+fn count(count: usize, one: &str, many: &str) -> String {
+    if count == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{count} {many}")
+    }
+}
+
+fn side(side: Side) -> &'static str {
+    match side {
+        Side::Top => "top",
+        Side::Bottom => "bottom",
+        Side::Left => "left",
+        Side::Right => "right",
+    }
+}
+
+fn reason(reason: EndReason) -> &'static str {
+    match reason {
+        EndReason::SoleSurvivor => "only one trader is left",
+        EndReason::Collapse => "the market collapsed",
+        EndReason::Reveal => "a complete portfolio was revealed",
+        EndReason::RoundLimit => "the last round is over",
+    }
+}
+
+/// An investment option's name, in words.
+fn option_name(option: &str) -> String {
+    option.replace('_', " ")
+}
+
+fn allocation(alloc: &std::collections::BTreeMap<Cell, u32>) -> String {
+    let parts: Vec<String> = alloc
+        .iter()
+        .map(|(&at, &tokens)| {
+            format!(
+                "{} on {}",
+                count(tokens as usize, "token", "tokens"),
+                cell(at)
+            )
+        })
+        .collect();
+    join_words(&parts)
+}
+
+/// `action` by `seat` in words.
+pub fn describe_action(action: &Action, seat: Seat, names: &Names) -> String {
+    let who = names.seat(seat);
+    match action {
+        Action::DeclareInvestment { option } => {
+            format!("{who} chose to invest as a {}.", option_name(option))
+        }
+        Action::Discard { cards: thrown } => format!("{who} discarded {}.", cards(thrown)),
+        Action::AddMarketLine { side: at } => {
+            format!("{who} added a market line on the {} side.", side(*at))
+        }
+        Action::MoveCrisis { from, to } => {
+            format!(
+                "{who} moved the crisis from {} to {}.",
+                cell(*from),
+                cell(*to)
+            )
+        }
+        Action::PassManipulation {} => format!("{who} left the crises where they were."),
+        Action::PlaceInvestment { alloc } => {
+            format!("{who} invested {}.", allocation(alloc))
+        }
+        Action::OfferLot {
+            cards: lot,
+            buyer,
+            declared,
+        } => format!(
+            "{who} offered {} to {}, declared worth {}.",
+            cards(lot),
+            names.seat(*buyer),
+            guilders(declared)
+        ),
+        Action::Buy { liquidate } => {
+            if liquidate.is_empty() {
+                format!("{who} bought the lot.")
+            } else {
+                format!("{who} bought the lot, selling {} to pay.", cards(liquidate))
+            }
+        }
+        Action::Accuse {} => format!("{who} accused the seller of lying."),
+        Action::Liquidate { cards: sold } => format!("{who} sold {} to pay.", cards(sold)),
+        Action::ReturnExcess { cards: returned } => {
+            format!("{who} returned {}.", cards(returned))
+        }
+        Action::RevealPortfolio {} => format!("{who} revealed a complete portfolio."),
+        Action::DeclineReveal {} => format!("{who} chose not to reveal."),
+    }
+}
+
+/// `event` in words.
+pub fn describe_event(event: &Event, names: &Names) -> String {
+    match event {
+        Event::RoundStarted { round, fp } => {
+            format!("Round {round} began; {} plays first.", names.seat(*fp))
+        }
+        Event::MarketCardPlaced { cell: at, row, col } => format!(
+            "The {} tulip joined the market at row {}, column {}.",
+            at.card().id(),
+            row + 1,
+            col + 1
+        ),
+        Event::Boom {
+            placed,
+            neighbour,
+            placed_gain,
+            neighbour_gain,
+        } => format!(
+            "Boom: {} gained {} and {} gained {}.",
+            cell(*placed),
+            count(*placed_gain as usize, "token", "tokens"),
+            cell(*neighbour),
+            count(*neighbour_gain as usize, "token", "tokens")
+        ),
+        Event::InvestmentDeclared {
+            seat,
+            option,
+            earmark,
+            limit,
+        } => format!(
+            "{} invests as a {}: {} to place, a hand of at most {limit} cards.",
+            names.seat(*seat),
+            option_name(option),
+            count(*earmark as usize, "token", "tokens")
+        ),
+        Event::CardsPutAway {
+            seat,
+            count: n,
+            cards: put,
+        } => match put {
+            Some(put) => format!("{} put away {}.", names.seat(*seat), cards(put)),
+            None => format!(
+                "{} put away {}.",
+                names.seat(*seat),
+                count(*n, "card", "cards")
+            ),
+        },
+        Event::CrisisMoved {
+            seat,
+            from,
+            to,
+            fee,
+            tokens_removed,
+        } => format!(
+            "{} paid {} to move the crisis from {} to {}, which lost {}.",
+            names.seat(*seat),
+            guilders(fee),
+            cell(*from),
+            cell(*to),
+            count(*tokens_removed as usize, "token", "tokens")
+        ),
+        Event::ManipulationPassed { seat } => {
+            format!("{} left the crises alone.", names.seat(*seat))
+        }
+        Event::InvestmentPlaced { seat, alloc } => {
+            format!("{} placed {}.", names.seat(*seat), allocation(alloc))
+        }
+        Event::CardsDrawn {
+            seat,
+            count: n,
+            cards: drawn,
+            sacks,
+        } => {
+            let what = match drawn {
+                Some(drawn) => cards(drawn),
+                None => count(*n, "card", "cards"),
+            };
+            let sacks = if sacks.is_empty() {
+                String::new()
+            } else {
+                format!(" and {}", count(sacks.len(), "empty sack", "empty sacks"))
+            };
+            format!("{} drew {what}{sacks}.", names.seat(*seat))
+        }
+        Event::SellerPending {
+            seller,
+            min,
+            final_offer,
+        } => format!(
+            "{} must offer a lot declared at {} or more{}.",
+            names.seat(*seller),
+            guilders(min),
+            if *final_offer { ", a final offer" } else { "" }
+        ),
+        Event::LotOffered {
+            seller,
+            buyer,
+            declared,
+            final_offer,
+            cards: lot,
+        } => {
+            let what = match lot {
+                Some(lot) => cards(lot),
+                None => "a lot of three cards".to_string(),
+            };
+            format!(
+                "{} offered {what} to {}, declared worth {}{}.",
+                names.seat(*seller),
+                names.seat(*buyer),
+                guilders(declared),
+                if *final_offer {
+                    " as a final offer"
+                } else {
+                    ""
+                }
+            )
+        }
+        Event::LotBought {
+            seller,
+            buyer,
+            price,
+            cards: lot,
+        } => {
+            let what = match lot {
+                Some(lot) => cards(lot),
+                None => "the lot".to_string(),
+            };
+            format!(
+                "{} bought {what} from {} for {}.",
+                names.seat(*buyer),
+                names.seat(*seller),
+                guilders(price)
+            )
+        }
+        Event::Accused {
+            seller,
+            buyer,
+            lot,
+            declared,
+            actual,
+            honest,
+        } => format!(
+            "{} accused {}: the lot of {} was declared at {} and is worth {}, so the seller {}.",
+            names.seat(*buyer),
+            names.seat(*seller),
+            cards(lot),
+            guilders(declared),
+            guilders(actual),
+            if *honest { "was honest" } else { "lied" }
+        ),
+        Event::LiquidationRequired {
+            debtor,
+            creditor,
+            amount,
+        } => format!(
+            "{} owes {} {} and must sell cards to pay.",
+            names.seat(*debtor),
+            names.seat(*creditor),
+            guilders(amount)
+        ),
+        Event::CardLiquidated {
+            seat,
+            card: sold,
+            value,
+            sack,
+        } => format!(
+            "{} sold {} for {}{}.",
+            names.seat(*seat),
+            card(*sold),
+            guilders(value),
+            if sack.is_some() {
+                " and took an empty sack in its place"
+            } else {
+                ""
+            }
+        ),
+        Event::Payment {
+            from,
+            to,
+            amount,
+            kind,
+        } => {
+            let why = match kind {
+                PaymentKind::Price => "for the lot",
+                PaymentKind::HonestAccusation => "for a false accusation",
+                PaymentKind::LieFine => "as a fine for lying",
+                PaymentKind::BankruptCash => "in cash, going bankrupt",
+            };
+            format!(
+                "{} paid {} {} {why}.",
+                names.seat(*from),
+                names.seat(*to),
+                guilders(amount)
+            )
+        }
+        Event::CrisisPlaced {
+            cell: at,
+            tokens_removed,
+        } => format!(
+            "A crisis struck {}, which lost {}.",
+            cell(*at),
+            count(*tokens_removed as usize, "token", "tokens")
+        ),
+        Event::Ripple {
+            cell: at,
+            tokens_removed,
+        } => format!(
+            "The crisis rippled to {}, which lost {}.",
+            cell(*at),
+            count(*tokens_removed as usize, "token", "tokens")
+        ),
+        Event::CollapseTriggered => "The market collapsed.".to_string(),
+        Event::LotDisposed { cards: lot } => format!("{} left the game.", cards(lot)),
+        Event::Bankrupt {
+            seat,
+            creditor,
+            discarded,
+        } => format!(
+            "{} went bankrupt to {} and discarded {}.",
+            names.seat(*seat),
+            names.seat(*creditor),
+            if discarded.is_empty() {
+                "nothing".to_string()
+            } else {
+                cards(discarded)
+            }
+        ),
+        Event::ChainEnded => "The chain of payments is settled.".to_string(),
+        Event::RevealDeclined { seat } => {
+            format!("{} did not reveal a portfolio.", names.seat(*seat))
+        }
+        Event::PortfolioRevealed { seat } => {
+            format!("{} revealed a complete portfolio.", names.seat(*seat))
+        }
+        Event::GameOver {
+            reason: why,
+            ranking,
+            scores,
+            ..
+        } => {
+            let places: Vec<String> = ranking
+                .iter()
+                .enumerate()
+                .map(|(place, &seat)| {
+                    let score = scores
+                        .as_ref()
+                        .and_then(|scores| scores.get(seat.index()).copied().flatten())
+                        .map(|score| format!(" with {}", guilders(score)))
+                        .unwrap_or_default();
+                    format!("{} {}{score}", ordinal(place + 1), names.seat(seat))
+                })
+                .collect();
+            format!(
+                "The game is over because {}: {}.",
+                reason(*why),
+                places.join(", ")
+            )
+        }
+    }
+}
+
+fn ordinal(place: usize) -> String {
+    let suffix = match (place % 10, place % 100) {
+        (1, 11) | (2, 12) | (3, 13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{place}{suffix}")
+}
