@@ -68,6 +68,9 @@ async fn the_log_and_the_moves_read_in_words_and_a_sealed_move_only_for_its_auth
         let text = entry["text"].as_str().expect("every ready move has a text");
         game_core::words::check_sentence(text, entry);
         assert!(text.contains(&format!("player {committer}")), "{text:?}");
+        // A sealed commit says so; nothing else in this phase is sealed.
+        let sealed = entry["action"]["type"] == "commit_card";
+        assert_eq!(entry["sealed"], sealed, "{entry}");
     }
     let commit = first_action(&app, &game.id, token).await;
     assert_eq!(commit["type"], "commit_card", "the commit phase is open");

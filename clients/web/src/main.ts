@@ -359,7 +359,7 @@ async function gamePage(id: string): Promise<void> {
     const forms: HTMLElement[] = [];
     legal.actions.forEach((entry, index) => {
       if ("action" in entry) {
-        const sealed = "sealed" in entry && entry.sealed === true;
+        const sealed = entry.sealed;
         buttons.push(
           h(
             "button",

@@ -157,13 +157,17 @@ pub fn spec_for(registry: &Registry, rulesets: &dto::RulesetList) -> Value {
             json!({
                 "type": "object",
                 "description": "A complete action: submit it as it is.",
-                "required": ["action", "text"],
+                "required": ["action", "text", "sealed"],
                 "additionalProperties": false,
                 "properties": {
                     "action": action,
                     "text": {
                         "type": "string",
                         "description": "The move in words, as the log will say it once it is played (\"Anna bought a red tulip for ƒ250.\"): a label for a button.",
+                    },
+                    "sealed": {
+                        "type": "boolean",
+                        "description": "Whether the move is sealed: once played, the other seats see only that a move was made (the log shows them no action), until the events reveal it.",
                     },
                 },
             }),

@@ -229,6 +229,9 @@ pub trait DynRuleset: Send + Sync {
     fn describe_action(&self, action: &Value, seat: Seat, names: &Names) -> Option<String>;
     /// [`Game::describe_event`] of a logged event; `None` if it is not an event of this game.
     fn describe_event(&self, event: &Value, names: &Names) -> Option<String>;
+    /// Whether `action` by `seat` is sealed: hidden from the other seats once played
+    /// ([`Game::action_visibility`] is not public). `None` if it is not an action of this game.
+    fn is_sealed(&self, action: &Value, seat: Seat) -> Option<bool>;
     /// The game's OpenAPI schemas.
     #[cfg(feature = "openapi")]
     fn schemas(&self) -> GameSchemas;
@@ -321,6 +324,11 @@ impl<G: Game> DynRuleset for Erased<G> {
     fn describe_event(&self, event: &Value, names: &Names) -> Option<String> {
         let event = G::Event::deserialize(event).ok()?;
         Some(G::describe_event(&event, names))
+    }
+
+    fn is_sealed(&self, action: &Value, seat: Seat) -> Option<bool> {
+        let action = G::Action::deserialize(action).ok()?;
+        Some(G::action_visibility(&action, seat) != Visibility::Public)
     }
 
     #[cfg(feature = "openapi")]

@@ -67,14 +67,16 @@ pub async fn list_legal_actions(
     let names = Names::new(&names);
     let ruleset = ruleset_of(&ctx, &record)?;
     let mut actions = engine.legal_actions(Seat(seat));
-    // Each ready move carries its words, a label for a button.
+    // Each ready move carries its words, a label for a button, and whether it is sealed.
     for entry in &mut actions {
         if let Some(object) = entry.as_object_mut() {
             if let Some(action) = object.get("action") {
                 let text = ruleset
                     .describe_action(action, Seat(seat), &names)
                     .unwrap_or_default();
+                let sealed = ruleset.is_sealed(action, Seat(seat)).unwrap_or(false);
                 object.insert("text".into(), Value::String(text));
+                object.insert("sealed".into(), Value::Bool(sealed));
             }
         }
     }
