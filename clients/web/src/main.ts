@@ -20,6 +20,17 @@ const app = document.getElementById("app") ?? document.body;
 /** Bumped on every navigation: loops of an old page stop when they see it changed. */
 let generation = 0;
 
+/** The rulesets' names, by id, once fetched. */
+let rulesetNames: Map<string, string> | undefined;
+
+async function rulesetName(id: string): Promise<string> {
+  if (!rulesetNames) {
+    const { data } = await api.GET("/v1/rulesets");
+    rulesetNames = new Map((data?.rulesets ?? []).map((ruleset) => [ruleset.id, ruleset.name]));
+  }
+  return rulesetNames.get(id) ?? words(id);
+}
+
 function route(): void {
   generation += 1;
   const parts = location.hash.replace(/^#\/?/, "").split("/");
@@ -180,7 +191,8 @@ function createForm(rulesets: RulesetInfo[]): HTMLElement {
 async function joinPage(id: string, seat: number): Promise<void> {
   const { data: game, error, response } = await api.GET("/v1/games/{id}", { params: { path: { id } } });
   if (!game) throw failure(error, response);
-  document.title = `Join ${words(game.ruleset)} — Beurs`;
+  const title = await rulesetName(game.ruleset);
+  document.title = `Join ${title} — Beurs`;
   const known = knownGame(id);
   if (known?.token) {
     location.hash = `#/game/${id}`;
@@ -214,7 +226,7 @@ async function joinPage(id: string, seat: number): Promise<void> {
   replace(
     app,
     h("p", {}, h("a", { href: "#/" }, "← Lobby")),
-    h("h1", {}, `Join a game of ${words(game.ruleset)}`),
+    h("h1", {}, `Join a game of ${title}`),
     taken ? h("p", { role: "alert" }, `Seat ${seat + 1} is taken.`, " ", h("a", { href: `#/game/${id}` }, "Watch the game")) : form,
   );
   name.focus();
@@ -248,15 +260,25 @@ async function gamePage(id: string): Promise<void> {
   replace(app, h("p", { class: "back" }, h("a", { href: "#/" }, "← Lobby")), root);
 
   const state: GameState = { envelope: await fetchEnvelope(id, token), spectator: undefined, lastSeq: -1 };
+  const title = await rulesetName(state.envelope.ruleset);
   let busy = false;
 
-  const refresh = async (envelope: Envelope): Promise<void> => {
-    state.envelope = envelope;
-    if (token && envelope.view !== null) {
-      const { data } = await api.GET("/v1/games/{id}", { params: { path: { id } } });
-      state.spectator = data?.view;
-    }
-    await render();
+  // One refresh at a time, newest game first: a move's answer and the long-poll may both bring
+  // a new version, and two renders must not interleave.
+  let queue: Promise<void> = Promise.resolve();
+  const refresh = (envelope: Envelope): Promise<void> => {
+    queue = queue.then(async () => {
+      if (envelope.version < state.envelope.version) return;
+      state.envelope = envelope;
+      if (token && envelope.view !== null) {
+        const { data } = await api.GET("/v1/games/{id}", { params: { path: { id } } });
+        state.spectator = data?.view;
+      }
+      await render();
+    }).catch((error: unknown) => {
+      problem.textContent = message(error);
+    });
+    return queue;
   };
 
   const submit = async (action: Json, version: number): Promise<void> => {
@@ -284,12 +306,12 @@ async function gamePage(id: string): Promise<void> {
     const you = envelope.you?.seat ?? null;
     const names = envelope.seats.map((seat) => seat.name ?? `Seat ${seat.seat + 1}`);
     const yourTurn = you !== null && envelope.to_act.includes(you) && envelope.status === "active";
-    document.title = `${yourTurn ? "▶ " : ""}${words(envelope.ruleset)} — Beurs`;
+    document.title = `${yourTurn ? "▶ " : ""}${title} — Beurs`;
     root.dataset.version = String(envelope.version);
     root.dataset.status = envelope.status;
     root.dataset.seat = you === null ? "" : String(you);
     root.dataset.ruleset = envelope.ruleset;
-    replace(header, h("h1", {}, words(envelope.ruleset)), h("p", { class: "you" }, you === null ? "You are watching." : `You are ${names[you] ?? ""}, seat ${you + 1}.`));
+    replace(header, h("h1", {}, title), h("p", { class: "you" }, you === null ? "You are watching." : `You are ${names[you] ?? ""}, seat ${you + 1}.`));
     status.textContent =
       envelope.status === "open"
         ? "Waiting for players to take their seats."

@@ -25,6 +25,9 @@ const FOLLOW_MS = 15000;
 /** Seats per ruleset: the fewest a table of two or more browsers plays by default. */
 const SEATS = { "tulipmania-1637": 3, "tulip-bubble": 3, "tulip-traders": 3, tulpenfieber: 2, "black-thursday": 3 };
 
+/** Moves that make progress, which a person prefers to idling (rerolling, ending a turn). */
+const PROGRESS = { tulpenfieber: /placed a tulip at row (\d)|claimed a wheelbarrow/ };
+
 let state = seed >>> 0 || 1;
 function random() {
   // xorshift32: reproducible choices for a given --seed.
@@ -108,6 +111,7 @@ async function playRuleset(ruleset, lobbyShot) {
   await waitFor(async () => (await attr(host, "data-status")) === "active", FOLLOW_MS, `${ruleset} to start`);
 
   let moves = 0;
+  let stalls = 0;
   let refusals = 0;
   let privateSeen = 0;
   let shotTaken = false;
@@ -128,8 +132,34 @@ async function playRuleset(ruleset, lobbyShot) {
     const before = await attr(page, "data-version");
     const buttons = await page.locator('[data-testid="action"]').all();
     const forms = await page.locator('[data-testid="action-form"]').all();
-    const choices = [...buttons.map((button) => ({ button })), ...forms.map((form) => ({ form }))];
-    if (choices.length === 0) fail(`${ruleset}: seat ${seat}'s turn shows no move (version ${before})`);
+    let choices = [...buttons.map((button) => ({ button })), ...forms.map((form) => ({ form }))];
+    if (choices.length === 0) {
+      // The page is between renders: look again shortly.
+      stalls += 1;
+      if (stalls > 100) fail(`${ruleset}: seat ${seat}'s turn shows no move (version ${before})`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      continue;
+    }
+    stalls = 0;
+    // Players move on: where a ruleset has moves that make progress, a person mostly picks one.
+    const keen = PROGRESS[ruleset];
+    if (keen && random() < 0.9) {
+      const texts = await Promise.all(choices.map((choice) => (choice.button ?? choice.form).textContent()));
+      // The deepest row first: that is where the game is won.
+      let best = -1;
+      let progress = [];
+      texts.forEach((text, index) => {
+        const match = keen.exec(text ?? "");
+        if (!match) return;
+        const depth = Number(match[1] ?? 0);
+        if (depth > best) {
+          best = depth;
+          progress = [];
+        }
+        if (depth === best) progress.push(choices[index]);
+      });
+      if (progress.length > 0) choices = progress;
+    }
     const choice = pick(choices);
     if (choice.button) {
       await choice.button.click();

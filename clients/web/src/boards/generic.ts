@@ -48,6 +48,12 @@ class Renderer {
    */
   private mark(element: HTMLElement, value: unknown, path: Path): HTMLElement {
     if (this.ctx.you !== null && this.spectator !== undefined && !same(value, this.public(path))) {
+      // In another seat's row, what the viewer sees beyond a spectator is what every player
+      // at the table sees (Black Thursday's coin suits), not the viewer's own secret.
+      if (this.rowSeat !== undefined && this.rowSeat !== this.ctx.you) {
+        element.classList.add("table-only");
+        return element;
+      }
       element.dataset.privateOwner = String(this.ctx.you);
       if (this.rowSeat !== undefined) element.dataset.privateSeat = String(this.rowSeat);
       element.classList.add("private");

@@ -1,13 +1,16 @@
-/** The board of each ruleset: its own drawing where there is one, else the generic page. */
+/** The board of each ruleset: its drawing (SVG) above the generic page of the whole view. */
 import type { BoardContext } from "./board";
+import { drawing } from "./drawings";
 import { renderGeneric } from "./generic";
 import { h } from "../dom";
 
-/** Draws `view` for `ruleset`; a drawing that fails shows the generic page and the error. */
+/** Draws `view` for `ruleset`; a drawing that fails is left out, with the error said. */
 export function renderBoard(ruleset: string, view: unknown, ctx: BoardContext, spectator: unknown): Element {
+  let picture: Element | null = null;
   try {
-    return renderGeneric(view, ctx, spectator);
+    picture = drawing(ruleset, view, ctx);
   } catch (error) {
-    return h("p", { class: "error" }, `The board of ${ruleset} could not be drawn: ${String(error)}`);
+    picture = h("p", { class: "error" }, `The board could not be drawn: ${String(error)}`);
   }
+  return h("div", {}, picture ? h("figure", { class: "drawing" }, picture) : null, renderGeneric(view, ctx, spectator));
 }

@@ -1,0 +1,181 @@
+/**
+ * A drawing of each ruleset's board, in SVG, from the view alone: Tulipmania's price board,
+ * Tulip Bubble's price tracks, Tulip Traders' market, Tulpenfieber's fields and Black
+ * Thursday's building. The generic page below it shows every detail; the drawing shows the
+ * state of play at a glance. Views are read defensively: a drawing leaves out what it does
+ * not find.
+ */
+import type { BoardContext } from "./board";
+import { svg } from "../dom";
+
+type Json = unknown;
+
+const COLOURS: Record<string, string> = {
+  purple: "#7b3fa0",
+  yellow: "#e0b400",
+  orange: "#e67e22",
+  blue: "#2e6db4",
+  red: "#c0392b",
+  white: "#d9d4c7",
+  pink: "#e78fb3",
+  R: "#c0392b",
+  W: "#d9d4c7",
+  Y: "#e0b400",
+};
+
+function get(value: Json, key: string): Json {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const member: unknown = Object.getOwnPropertyDescriptor(value, key)?.value;
+  return member;
+}
+function list(value: Json): Json[] {
+  return Array.isArray(value) ? value : [];
+}
+function num(value: Json): number | undefined {
+  return typeof value === "number" ? value : undefined;
+}
+function str(value: Json): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+function frame(width: number, height: number, label: string, ...children: SVGElement[]): SVGElement {
+  return svg(
+    "svg",
+    { class: "board-svg", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": label },
+    svg("title", {}, label),
+    ...children,
+  );
+}
+
+function text(x: number, y: number, content: string, attrs: Record<string, string | number> = {}): SVGElement {
+  return svg("text", { x, y, "font-size": 13, "text-anchor": "middle", fill: "#1f2328", ...attrs }, content);
+}
+
+/** Tulipmania: each colour's price on the board, highest first. */
+function tulipmania(view: Json): SVGElement | null {
+  const markers = list(get(view, "markers"));
+  if (markers.length === 0) return null;
+  const burst = list(get(view, "burst_order")).map(str);
+  const prices = markers.map((marker) => num(get(marker, "price")) ?? 0);
+  const top = Math.max(100, ...prices);
+  const width = 90 * markers.length + 20;
+  const bars = markers.flatMap((marker, index) => {
+    const colour = str(get(marker, "colour")) ?? "";
+    const price = num(get(marker, "price")) ?? 0;
+    const height = Math.max(4, (price / top) * 150);
+    const x = 20 + index * 90;
+    const burstNow = burst.includes(colour);
+    return [
+      svg("rect", { x, y: 180 - height, width: 60, height, rx: 4, fill: COLOURS[colour] ?? "#888", opacity: burstNow ? 0.3 : 1 }),
+      text(x + 30, 172 - height, burstNow ? "burst" : `ƒ${price}`),
+      text(x + 30, 198, colour),
+    ];
+  });
+  return frame(width, 210, `Tulip prices: ${markers.map((marker) => `${str(get(marker, "colour"))} ƒ${num(get(marker, "price"))}`).join(", ")}`, ...bars);
+}
+
+/** Tulip Bubble: the three price tracks. */
+function tulipBubble(view: Json): SVGElement | null {
+  const track = get(view, "track");
+  const entries = ["R", "W", "Y"].map((colour) => [colour, num(get(track, colour))] as const).filter(([, value]) => value !== undefined);
+  if (entries.length === 0) return null;
+  const names: Record<string, string> = { R: "red", W: "white", Y: "yellow" };
+  const steps = 12;
+  const rows = entries.flatMap(([colour, value], index) => {
+    const y = 20 + index * 44;
+    const cells = Array.from({ length: steps }, (_, step) =>
+      svg("rect", { x: 90 + step * 36, y, width: 32, height: 32, rx: 4, fill: step === value ? COLOURS[colour] ?? "#888" : "#f1eee7", stroke: "#cfc8ba" }),
+    );
+    return [text(45, y + 21, names[colour] ?? colour), ...cells, text(90 + Math.min(value ?? 0, steps - 1) * 36 + 16, y + 21, String(value), { fill: "#fff", "font-weight": 700 })];
+  });
+  return frame(90 + steps * 36 + 10, 20 + entries.length * 44, `Price tracks: ${entries.map(([colour, value]) => `${names[colour]} at ${value}`).join(", ")}`, ...rows);
+}
+
+/** Tulip Traders: the market grid, tokens on each tulip, crises in red. */
+function tulipTraders(view: Json): SVGElement | null {
+  const grid = list(get(view, "grid"));
+  if (grid.length === 0) return null;
+  const cell = 86;
+  const rows = Math.max(...grid.map((entry) => num(get(entry, "row")) ?? 0)) + 1;
+  const cols = Math.max(...grid.map((entry) => num(get(entry, "col")) ?? 0)) + 1;
+  const cells = grid.flatMap((entry) => {
+    const x = 10 + (num(get(entry, "col")) ?? 0) * cell;
+    const y = 10 + (num(get(entry, "row")) ?? 0) * cell;
+    const crisis = get(entry, "crisis") === true;
+    const name = (str(get(entry, "cell")) ?? "").replace(/^M:/, "");
+    const tokens = num(get(entry, "tokens")) ?? 0;
+    return [
+      svg("rect", { x, y, width: cell - 8, height: cell - 8, rx: 6, fill: crisis ? "#f4c7c3" : "#f1eee7", stroke: crisis ? "#c0392b" : "#cfc8ba", "stroke-width": 2 }),
+      text(x + (cell - 8) / 2, y + 26, name, { "font-weight": 700 }),
+      text(x + (cell - 8) / 2, y + 50, crisis ? "crisis" : `${tokens} token${tokens === 1 ? "" : "s"}`),
+    ];
+  });
+  return frame(20 + cols * cell, 20 + rows * cell, `The market: ${grid.length} tulips`, ...cells);
+}
+
+/** Tulpenfieber: every player's field, tulips and moneybags as they lie. */
+function tulpenfieber(view: Json, ctx: BoardContext): SVGElement | null {
+  const players = list(get(view, "players"));
+  if (players.length === 0) return null;
+  const size = 22;
+  const fieldWidth = 7 * size + 30;
+  const drawings = players.flatMap((player, index) => {
+    const rows = list(get(player, "field")).map((row) => str(row) ?? "");
+    const seat = num(get(player, "seat")) ?? index;
+    const x0 = 10 + index * fieldWidth;
+    const squares = rows.flatMap((row, r) =>
+      [...row].map((mark, c) => {
+        const fill = mark === "T" || mark === "t" ? "#c0392b" : mark === "M" || mark === "m" ? "#e0b400" : mark === "X" ? "#7b3fa0" : "#eef3e4";
+        return svg("rect", { x: x0 + c * size, y: 30 + r * size, width: size - 3, height: size - 3, rx: 3, fill, stroke: mark === "t" || mark === "m" ? "#2e6db4" : "#b9c4a7" });
+      }),
+    );
+    return [text(x0 + (7 * size) / 2, 20, `${ctx.names[seat] ?? `Seat ${seat + 1}`}${ctx.toAct.includes(seat) ? " ▶" : ""}`, { "font-weight": seat === ctx.you ? 700 : 400 }), ...squares];
+  });
+  return frame(20 + players.length * fieldWidth, 30 + 5 * size + 10, `Tulip fields of ${players.length} players: red tulips, yellow moneybags`, ...drawings);
+}
+
+/** Black Thursday: the building's tile slots and where each investor stands. */
+function blackThursday(view: Json, ctx: BoardContext): SVGElement | null {
+  const slots = list(get(view, "slots"));
+  if (slots.length === 0) return null;
+  const unit = 26;
+  const xs = slots.map((slot) => num(get(get(slot, "origin"), "x")) ?? 0);
+  const ys = slots.map((slot) => num(get(get(slot, "origin"), "y")) ?? 0);
+  const width = (Math.max(...xs) + 2) * unit + 20;
+  const height = (Math.max(...ys) + 2) * unit + 20;
+  const tiles = slots.flatMap((slot, index) => {
+    const x = 10 + (xs[index] ?? 0) * unit;
+    const y = 10 + (ys[index] ?? 0) * unit;
+    const faceUp = get(slot, "face_up") === true;
+    const tile = str(get(slot, "tile")) ?? (faceUp ? "" : "?");
+    return [
+      svg("rect", { x, y, width: unit * 2 - 4, height: unit * 2 - 4, rx: 4, fill: faceUp ? "#e9e2cf" : "#56606b", stroke: "#2d333a" }),
+      text(x + unit - 2, y + unit + 3, tile, { fill: faceUp ? "#1f2328" : "#ffffff", "font-size": 11 }),
+    ];
+  });
+  const players = list(get(view, "players"));
+  const legend = players.map((player, index) => {
+    const seat = num(get(player, "seat")) ?? index;
+    const where = str(get(player, "position")) ?? JSON.stringify(get(player, "position") ?? "");
+    return text(width / 2, height + 16 + index * 18, `${ctx.names[seat] ?? `Seat ${seat + 1}`}: ${where.replace(/[_{}"]/g, " ").trim()}`, { "font-size": 12 });
+  });
+  return frame(width, height + 10 + players.length * 18, `The building: ${slots.length} tile slots`, ...tiles, ...legend);
+}
+
+/** The drawing for `ruleset`, or null when it has none or finds nothing to draw. */
+export function drawing(ruleset: string, view: Json, ctx: BoardContext): SVGElement | null {
+  switch (ruleset) {
+    case "tulipmania-1637":
+      return tulipmania(view);
+    case "tulip-bubble":
+      return tulipBubble(view);
+    case "tulip-traders":
+      return tulipTraders(view);
+    case "tulpenfieber":
+      return tulpenfieber(view, ctx);
+    case "black-thursday":
+      return blackThursday(view, ctx);
+    default:
+      return null;
+  }
+}
