@@ -17,7 +17,7 @@ use crate::event::{CoinInfo, DrawReason, Event, OpeningRoll, Standing, Transfer}
 use crate::ids::Handle;
 use crate::pieces::{Piece, Space, Suit};
 use crate::state::{Claim, Offer, SessionStatus};
-use game_core::words::{join_words, Names};
+use game_core::words::{join_words, ordinal, Names};
 use game_core::Seat;
 
 /// What the game is about, for players choosing one.
@@ -111,17 +111,6 @@ fn rotation_words(rotation: u16) -> String {
         90 | 180 | 270 => format!("turned {rotation} degrees clockwise"),
         other => format!("turned {other} degrees"),
     }
-}
-
-fn ordinal(rank: u8) -> String {
-    let suffix = match (rank % 10, rank % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{rank}{suffix}")
 }
 
 /// Free text from a player (a promise), quoted: characters that read as markup become

@@ -46,6 +46,30 @@ pub fn join_words(words: &[String]) -> String {
     }
 }
 
+/// `count` things, in the singular for one: `plural(1, "die", "dice")` is "1 die",
+/// `plural(3, "die", "dice")` is "3 dice".
+pub fn plural(count: impl Into<u64>, one: &str, many: &str) -> String {
+    let count = count.into();
+    if count == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{count} {many}")
+    }
+}
+
+/// A place in a ranking: "1st", "2nd", "3rd", "4th", "11th", "21st".
+pub fn ordinal(place: impl Into<u64>) -> String {
+    let place = place.into();
+    let suffix = match (place % 10, place % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{place}{suffix}")
+}
+
 /// Money in guilders as the games print it: `ƒ250`.
 pub fn guilders(amount: impl std::fmt::Display) -> String {
     format!("ƒ{amount}")
@@ -103,6 +127,20 @@ mod tests {
     #[should_panic(expected = "is not plain words")]
     fn snake_case_is_not_a_sentence() {
         check_sentence("Anna did place_bid", &"an action");
+    }
+
+    #[test]
+    fn counts_and_places_read_like_english() {
+        assert_eq!(plural(1u8, "die", "dice"), "1 die");
+        assert_eq!(plural(0u8, "die", "dice"), "0 dice");
+        assert_eq!(plural(3u32, "token", "tokens"), "3 tokens");
+        let places: Vec<String> = [1u8, 2, 3, 4, 11, 12, 13, 21, 22, 101]
+            .map(ordinal)
+            .to_vec();
+        assert_eq!(
+            places,
+            ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st"]
+        );
     }
 
     #[test]

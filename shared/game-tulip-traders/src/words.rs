@@ -10,7 +10,7 @@ use crate::cards::{Card, Cell};
 use crate::events::{Event, PaymentKind};
 use crate::market::Side;
 use crate::state::EndReason;
-use game_core::words::{guilders, join_words, Names};
+use game_core::words::{guilders, join_words, ordinal, plural, Names};
 use game_core::Seat;
 
 /// What the game is about, for players choosing one.
@@ -44,14 +44,6 @@ fn cell(cell: Cell) -> String {
     format!("the {} market", cell.card().id())
 }
 
-fn count(count: usize, one: &str, many: &str) -> String {
-    if count == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{count} {many}")
-    }
-}
-
 fn side(side: Side) -> &'static str {
     match side {
         Side::Top => "top",
@@ -81,7 +73,7 @@ fn allocation(alloc: &std::collections::BTreeMap<Cell, u32>) -> String {
         .map(|(&at, &tokens)| {
             format!(
                 "{} on {}",
-                count(tokens as usize, "token", "tokens"),
+                plural(tokens as u64, "token", "tokens"),
                 cell(at)
             )
         })
@@ -158,9 +150,9 @@ pub fn describe_event(event: &Event, names: &Names) -> String {
         } => format!(
             "Boom: {} gained {} and {} gained {}.",
             cell(*placed),
-            count(*placed_gain as usize, "token", "tokens"),
+            plural(*placed_gain as u64, "token", "tokens"),
             cell(*neighbour),
-            count(*neighbour_gain as usize, "token", "tokens")
+            plural(*neighbour_gain as u64, "token", "tokens")
         ),
         Event::InvestmentDeclared {
             seat,
@@ -171,7 +163,7 @@ pub fn describe_event(event: &Event, names: &Names) -> String {
             "{} invests as a {}: {} to place, a hand of at most {limit} cards.",
             names.seat(*seat),
             option_name(option),
-            count(*earmark as usize, "token", "tokens")
+            plural(*earmark as u64, "token", "tokens")
         ),
         Event::CardsPutAway {
             seat,
@@ -182,7 +174,7 @@ pub fn describe_event(event: &Event, names: &Names) -> String {
             None => format!(
                 "{} put away {}.",
                 names.seat(*seat),
-                count(*n, "card", "cards")
+                plural(*n as u64, "card", "cards")
             ),
         },
         Event::CrisisMoved {
@@ -197,7 +189,7 @@ pub fn describe_event(event: &Event, names: &Names) -> String {
             guilders(fee),
             cell(*from),
             cell(*to),
-            count(*tokens_removed as usize, "token", "tokens")
+            plural(*tokens_removed as u64, "token", "tokens")
         ),
         Event::ManipulationPassed { seat } => {
             format!("{} left the crises alone.", names.seat(*seat))
@@ -213,12 +205,15 @@ pub fn describe_event(event: &Event, names: &Names) -> String {
         } => {
             let what = match drawn {
                 Some(drawn) => cards(drawn),
-                None => count(*n, "card", "cards"),
+                None => plural(*n as u64, "card", "cards"),
             };
             let sacks = if sacks.is_empty() {
                 String::new()
             } else {
-                format!(" and {}", count(sacks.len(), "empty sack", "empty sacks"))
+                format!(
+                    " and {}",
+                    plural(sacks.len() as u64, "empty sack", "empty sacks")
+                )
             };
             format!("{} drew {what}{sacks}.", names.seat(*seat))
         }
@@ -339,7 +334,7 @@ pub fn describe_event(event: &Event, names: &Names) -> String {
         } => format!(
             "A crisis struck {}, which lost {}.",
             cell(*at),
-            count(*tokens_removed as usize, "token", "tokens")
+            plural(*tokens_removed as u64, "token", "tokens")
         ),
         Event::Ripple {
             cell: at,
@@ -347,7 +342,7 @@ pub fn describe_event(event: &Event, names: &Names) -> String {
         } => format!(
             "The crisis rippled to {}, which lost {}.",
             cell(*at),
-            count(*tokens_removed as usize, "token", "tokens")
+            plural(*tokens_removed as u64, "token", "tokens")
         ),
         Event::CollapseTriggered => "The market collapsed.".to_string(),
         Event::LotDisposed { cards: lot } => format!("{} left the game.", cards(lot)),
@@ -387,7 +382,7 @@ pub fn describe_event(event: &Event, names: &Names) -> String {
                         .and_then(|scores| scores.get(seat.index()).copied().flatten())
                         .map(|score| format!(" with {}", guilders(score)))
                         .unwrap_or_default();
-                    format!("{} {}{score}", ordinal(place + 1), names.seat(seat))
+                    format!("{} {}{score}", ordinal(place as u64 + 1), names.seat(seat))
                 })
                 .collect();
             format!(
@@ -397,15 +392,4 @@ pub fn describe_event(event: &Event, names: &Names) -> String {
             )
         }
     }
-}
-
-fn ordinal(place: usize) -> String {
-    let suffix = match (place % 10, place % 100) {
-        (1, 11) | (2, 12) | (3, 13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{place}{suffix}")
 }

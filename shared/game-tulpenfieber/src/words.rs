@@ -8,7 +8,7 @@ use crate::action::{Action, Event, RolledDie};
 use crate::board::{Space, WinCondition};
 use crate::options::Board;
 use crate::state::{BonusTile, GameResult, SoloTier, TileRef};
-use game_core::words::{join_words, Names};
+use game_core::words::{join_words, plural, Names};
 use game_core::Seat;
 
 /// What the game is about, for players choosing one.
@@ -44,15 +44,6 @@ fn bonus_area(tile: BonusTile) -> String {
 fn numbers(values: impl IntoIterator<Item = impl std::fmt::Display>) -> String {
     let words: Vec<String> = values.into_iter().map(|value| value.to_string()).collect();
     join_words(&words)
-}
-
-fn plural(count: impl Into<u64>, one: &str, many: &str) -> String {
-    let count = count.into();
-    if count == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{count} {many}")
-    }
 }
 
 fn board(board: Board) -> &'static str {

@@ -1,8 +1,7 @@
 //! `GET /v1/games/{id}/legal-actions` and `POST /v1/games/{id}/actions`.
 
 use super::{
-    engine_of, etag, event_texts, load_record, project_events, ruleset_of, seat_names, update,
-    Change, Guard, Replay, Updated,
+    engine_of, etag, load_record, project_events, update, Change, Guard, Narrator, Replay, Updated,
 };
 use crate::audit::{state_hash, StoredAction};
 use crate::auth::{identify, Caller};
@@ -14,7 +13,6 @@ use crate::webhooks::{self, Moment, MomentAction};
 use crate::AppCtx;
 use axum::extract::State;
 use game_core::adapter::ActionError;
-use game_core::words::Names;
 use game_core::{GameRng, RuleKind, Seat, Viewer};
 use serde_json::Value;
 use std::sync::Arc;
@@ -63,18 +61,14 @@ pub async fn list_legal_actions(
     let seat = seat_of(identify(&record, bearer.token())?)?;
     let engine = engine_of(&ctx, &record)?
         .ok_or_else(|| ApiError::conflict("game-not-active", "the game has not started"))?;
-    let names = seat_names(&record);
-    let names = Names::new(&names);
-    let ruleset = ruleset_of(&ctx, &record)?;
+    let narrator = Narrator::new(&ctx, &record);
     let mut actions = engine.legal_actions(Seat(seat));
     // Each ready move carries its words, a label for a button, and whether it is sealed.
     for entry in &mut actions {
         if let Some(object) = entry.as_object_mut() {
             if let Some(action) = object.get("action") {
-                let text = ruleset
-                    .describe_action(action, Seat(seat), &names)
-                    .unwrap_or_default();
-                let sealed = ruleset.is_sealed(action, Seat(seat)).unwrap_or(false);
+                let text = narrator.action(Seat(seat), action).unwrap_or_default();
+                let sealed = narrator.is_sealed(action, Seat(seat));
                 object.insert("text".into(), Value::String(text));
                 object.insert("sealed".into(), Value::Bool(sealed));
             }
@@ -265,7 +259,7 @@ fn apply(
         ruleset: next.ruleset.clone(),
         version: next.version,
         seq,
-        event_texts: event_texts(ctx, &next, &events),
+        event_texts: Narrator::new(ctx, &next).events(&events),
         events,
         view: engine.view_json(viewer),
         status: next.status.into(),

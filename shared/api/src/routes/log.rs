@@ -1,6 +1,6 @@
 //! `GET /v1/games/{id}/log` (projected for the caller) and `GET /v1/games/{id}/audit`.
 
-use super::{action_text, event_texts, load_record, project_events};
+use super::{load_record, project_events, Narrator};
 use crate::audit::{stored_events, Audit, AuditEntry, StoredAction};
 use crate::auth::identify;
 use crate::dto::{LogItem, LogPage};
@@ -61,6 +61,7 @@ pub async fn get_log(
     let viewer = identify(&record, bearer.token())?.viewer();
     let entries = ctx.store.log(&id, page.after()?, limit).await?;
     let next_after = next_after(&entries, &record);
+    let narrator = Narrator::new(&ctx, &record);
     let entries = entries
         .iter()
         .map(|entry| {
@@ -71,8 +72,8 @@ pub async fn get_log(
                 seat: entry.seat,
                 action_text: entry
                     .seat
-                    .and_then(|seat| action_text(&ctx, &record, Seat(seat), &action)),
-                event_texts: event_texts(&ctx, &record, &events),
+                    .and_then(|seat| narrator.action(Seat(seat), &action)),
+                event_texts: narrator.events(&events),
                 action,
                 events,
                 at: rfc3339(entry.at),

@@ -74,49 +74,59 @@ pub fn project_events(events: &[LoggedJson], viewer: Viewer) -> Vec<Value> {
         .collect()
 }
 
-/// The players' names by seat, for sentences ([`game_core::words::Names`]).
-pub fn seat_names(record: &GameRecord) -> Vec<Option<String>> {
-    record.seats.iter().map(|seat| seat.name.clone()).collect()
-}
-
-/// What a client shows for an event the server cannot put in words (a ruleset no longer
-/// registered); never expected in practice.
+/// What a client shows for an event or action the server cannot put in words (a ruleset no
+/// longer registered); never expected in practice.
 const UNDESCRIBED: &str = "Something happened.";
 
-/// `events` (as projected for one reader) in words, in order. Any registered ruleset
-/// describes its events, whatever rules version the game was recorded under, so a retired
-/// game's log still reads.
-pub fn event_texts(ctx: &AppCtx, record: &GameRecord, events: &[Value]) -> Vec<String> {
-    let names = seat_names(record);
-    let names = Names::new(&names);
-    let ruleset = ctx.registry.get(&record.ruleset);
-    events
-        .iter()
-        .map(|event| {
-            ruleset
-                .and_then(|ruleset| ruleset.describe_event(event, &names))
-                .unwrap_or_else(|| UNDESCRIBED.to_string())
-        })
-        .collect()
+/// Puts one game's actions and events into words for its readers: the ruleset and the
+/// players' names, gathered once per request. Any registered ruleset describes its events,
+/// whatever rules version the game was recorded under, so a retired game's log still reads.
+pub struct Narrator<'a> {
+    ruleset: Option<&'a dyn DynRuleset>,
+    names: Vec<Option<String>>,
 }
 
-/// `action` by `seat` in words, or `None` when the action is null (hidden from the reader).
-pub fn action_text(
-    ctx: &AppCtx,
-    record: &GameRecord,
-    seat: Seat,
-    action: &Value,
-) -> Option<String> {
-    if action.is_null() {
-        return None;
+impl<'a> Narrator<'a> {
+    /// The narrator of `record`'s game.
+    pub fn new(ctx: &'a AppCtx, record: &GameRecord) -> Self {
+        Narrator {
+            ruleset: ctx.registry.get(&record.ruleset),
+            names: record.seats.iter().map(|seat| seat.name.clone()).collect(),
+        }
     }
-    let names = seat_names(record);
-    let text = ctx
-        .registry
-        .get(&record.ruleset)
-        .and_then(|ruleset| ruleset.describe_action(action, seat, &Names::new(&names)))
-        .unwrap_or_else(|| UNDESCRIBED.to_string());
-    Some(text)
+
+    /// `events` (as projected for one reader) in words, in order.
+    pub fn events(&self, events: &[Value]) -> Vec<String> {
+        let names = Names::new(&self.names);
+        events
+            .iter()
+            .map(|event| {
+                self.ruleset
+                    .and_then(|ruleset| ruleset.describe_event(event, &names))
+                    .unwrap_or_else(|| UNDESCRIBED.to_string())
+            })
+            .collect()
+    }
+
+    /// `action` by `seat` in words, or `None` when the action is null (hidden from the
+    /// reader).
+    pub fn action(&self, seat: Seat, action: &Value) -> Option<String> {
+        if action.is_null() {
+            return None;
+        }
+        let text = self
+            .ruleset
+            .and_then(|ruleset| ruleset.describe_action(action, seat, &Names::new(&self.names)))
+            .unwrap_or_else(|| UNDESCRIBED.to_string());
+        Some(text)
+    }
+
+    /// Whether `action` by `seat` is sealed ([`DynRuleset::is_sealed`]).
+    pub fn is_sealed(&self, action: &Value, seat: Seat) -> bool {
+        self.ruleset
+            .and_then(|ruleset| ruleset.is_sealed(action, seat))
+            .unwrap_or(false)
+    }
 }
 
 /// Waits a little before retrying a lost race: 2 to 20 ms times the attempt, jittered.
