@@ -12,6 +12,7 @@ import { api, ApiFailure, bearer, failure, type Envelope, type JsonSchema, type 
 import { renderBoard } from "./boards";
 import { h, replace } from "./dom";
 import { sample, schemaFields, words } from "./forms";
+import { member } from "./members";
 import { knownGame, knownGames, remember } from "./tokens";
 import { isJson, type Json } from "../../typescript/src/json";
 
@@ -507,9 +508,8 @@ async function problemOf(response: Response): Promise<string> {
 
 /** A string member of a JSON object, if it has one. */
 function field(value: unknown, key: string): string | undefined {
-  if (typeof value !== "object" || value === null || !(key in value)) return undefined;
-  const member: unknown = Object.getOwnPropertyDescriptor(value, key)?.value;
-  return typeof member === "string" ? member : undefined;
+  const found = member(value, key);
+  return typeof found === "string" ? found : undefined;
 }
 
 function envelopeSeed(version: number, index: number): number {

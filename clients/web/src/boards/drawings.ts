@@ -7,6 +7,7 @@
  */
 import type { BoardContext } from "./board";
 import { svg } from "../dom";
+import { member } from "../members";
 
 type Json = unknown;
 
@@ -23,11 +24,7 @@ const COLOURS: Record<string, string> = {
   Y: "#e0b400",
 };
 
-function get(value: Json, key: string): Json {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-  const member: unknown = Object.getOwnPropertyDescriptor(value, key)?.value;
-  return member;
-}
+const get = member;
 function list(value: Json): Json[] {
   return Array.isArray(value) ? value : [];
 }
