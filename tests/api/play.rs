@@ -145,6 +145,11 @@ async fn a_long_poll_answers_when_the_game_moves_and_after_its_wait_when_it_does
     assert_eq!(unchanged.status, 200, "{}", unchanged.text());
     assert_eq!(unchanged.json()["version"], version);
 
+    // `wait` alone waits for any change from now: nothing moves, the same game after it.
+    let alone = app.get(&format!("{path}?wait=1"), None).await;
+    assert_eq!(alone.status, 200, "{}", alone.text());
+    assert_eq!(alone.json()["version"], version);
+
     // A version already passed answers at once with the game as it is.
     let behind = app
         .get(
@@ -195,7 +200,6 @@ async fn long_poll_parameters_out_of_range_are_refused() {
     let game = app.start_game("tulpenfieber", 2, json!({})).await;
     let path = format!("/v1/games/{}", game.id);
     for query in [
-        "wait=5",
         "after_version=1&wait=0",
         "after_version=1&wait=26",
         "after_version=-1&wait=5",

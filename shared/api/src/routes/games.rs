@@ -184,7 +184,7 @@ pub async fn list_games(
     params(
         ("id" = String, Path, description = "The game id"),
         ("after_version" = Option<i64>, Query, description = "Long-poll: answer once the game's version is greater than this", minimum = 0),
-        ("wait" = Option<u32>, Query, description = "Long-poll: the most seconds to wait for a newer version (1 to 25; needs `after_version`)", minimum = 1, maximum = 25),
+        ("wait" = Option<u32>, Query, description = "Long-poll: the most seconds to wait for a newer version (1 to 25); without `after_version`, for any change from the version the game has now", minimum = 1, maximum = 25),
     ),
     security((), ("bearer" = [])),
     responses(
@@ -206,6 +206,7 @@ pub async fn get_game(
     let mut record = load_record(&ctx, &id).await?;
     let caller = identify(&record, bearer.token())?;
     if let Some((after, wait)) = wait {
+        let after = after.unwrap_or(record.version);
         record = wait_for_version(&ctx, record, after, wait).await?;
     }
     let envelope = envelope(&ctx, &record, caller)?;
@@ -228,8 +229,9 @@ pub struct LongPoll {
 }
 
 impl LongPoll {
-    /// The version to wait past and for how long, if this is a long-poll; checked.
-    fn wait(&self) -> Result<Option<(u64, Duration)>, ApiError> {
+    /// The version to wait past (none given: the version the game has now) and for how long,
+    /// if this is a long-poll; checked.
+    fn wait(&self) -> Result<Option<(Option<u64>, Duration)>, ApiError> {
         match (self.after_version, self.wait) {
             (None, None) => Ok(None),
             (Some(after), _) if after < 0 => Err(ApiError::BadRequest(
@@ -238,14 +240,12 @@ impl LongPoll {
             (_, Some(wait)) if !(1..=MAX_WAIT_SECONDS).contains(&wait) => Err(
                 ApiError::BadRequest(format!("wait must be 1 to {MAX_WAIT_SECONDS} seconds")),
             ),
-            (None, Some(_)) => Err(ApiError::BadRequest(
-                "wait needs after_version: the version you already have".into(),
-            )),
             // Without `wait`, `after_version` alone answers at once.
-            (Some(_), None) => Ok(None),
-            (Some(after), Some(wait)) => {
-                Ok(Some((after as u64, Duration::from_secs(u64::from(wait)))))
-            }
+            (_, None) => Ok(None),
+            (after, Some(wait)) => Ok(Some((
+                after.map(|after| after as u64),
+                Duration::from_secs(u64::from(wait)),
+            ))),
         }
     }
 }
