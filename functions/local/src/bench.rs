@@ -25,6 +25,9 @@ pub struct Config {
     pub url: Option<String>,
     /// Where the started server (and the store-only run) keep their databases.
     pub dir: PathBuf,
+    /// The `beurs` binary to start as the server (default: this one), so two builds can be
+    /// compared in one run.
+    pub server_bin: Option<PathBuf>,
 }
 
 /// Latencies per route, errors per status, moves and state sizes, shared by the clients.
@@ -194,6 +197,14 @@ fn percentile(sorted: &[Duration], fraction: f64) -> Duration {
     sorted[index]
 }
 
+/// What the store alone managed.
+struct StoreRate {
+    /// Commits per second.
+    per_second: f64,
+    /// What its writer did: commits per fsync is `writes / groups`.
+    counts: store::WriterCounts,
+}
+
 /// The store alone: `clients` tasks each committing moves to their own game, with a state and
 /// log entry of `payload_bytes`, for `duration`, on a fresh database in `dir`.
 async fn store_commit_rate(
@@ -201,9 +212,11 @@ async fn store_commit_rate(
     clients: usize,
     payload_bytes: usize,
     duration: Duration,
-) -> anyhow::Result<f64> {
+    config: store::SqliteConfig,
+) -> anyhow::Result<StoreRate> {
     let path = dir.join(format!("beurs-bench-store-{}.sqlite", std::process::id()));
-    let store: Arc<dyn GameStore> = Arc::new(store::SqliteStore::open(&path)?);
+    let sqlite = store::SqliteStore::open_with(&path, config)?;
+    let store: Arc<dyn GameStore> = Arc::new(sqlite.clone());
     let state = format!("\"{}\"", "x".repeat(payload_bytes));
     let deadline = Instant::now() + duration;
     let commits = Arc::new(AtomicU64::new(0));
@@ -255,21 +268,104 @@ async fn store_commit_rate(
     for task in tasks {
         task.await??;
     }
-    let rate = commits.load(Ordering::Relaxed) as f64
+    let per_second = commits.load(Ordering::Relaxed) as f64
         / started.elapsed().as_secs_f64().max(duration.as_secs_f64());
-    drop(store);
+    let counts = sqlite.writer_counts();
+    drop((store, sqlite));
     for suffix in ["", "-wal", "-shm"] {
         let mut file = path.clone().into_os_string();
         file.push(suffix);
         let _ = std::fs::remove_file(file);
     }
-    Ok(rate)
+    Ok(StoreRate { per_second, counts })
+}
+
+/// A `beurs serve` child process on a fresh database in `dir`, so that its CPU time is its own.
+struct Server {
+    child: std::process::Child,
+    base: Arc<str>,
+    files: Vec<PathBuf>,
+}
+
+impl Server {
+    fn start(bin: &std::path::Path, dir: &std::path::Path) -> anyhow::Result<Server> {
+        let stem = dir.join(format!("beurs-bench-api-{}", std::process::id()));
+        let db = stem.with_extension("sqlite");
+        let log = stem.with_extension("log");
+        let mut command = std::process::Command::new(bin);
+        command
+            .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+            .arg(&db)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::fs::File::create(&log)?)
+            .stderr(std::fs::File::create(stem.with_extension("err"))?);
+        let child = command
+            .spawn()
+            .with_context(|| format!("starting {} serve", bin.display()))?;
+        let mut files = vec![log.clone(), stem.with_extension("err")];
+        for suffix in ["", "-wal", "-shm"] {
+            let mut file = db.clone().into_os_string();
+            file.push(suffix);
+            files.push(file.into());
+        }
+        let mut server = Server {
+            child,
+            base: "".into(),
+            files,
+        };
+        let started = Instant::now();
+        loop {
+            let out = std::fs::read_to_string(&log).unwrap_or_default();
+            if let Some(at) = out.find("listening on ") {
+                let rest = &out[at + "listening on ".len()..];
+                server.base = rest.split_whitespace().next().unwrap_or_default().into();
+                return Ok(server);
+            }
+            if let Some(status) = server.child.try_wait()? {
+                bail!("the server exited ({status}) before listening");
+            }
+            if started.elapsed() > Duration::from_secs(10) {
+                bail!("the server did not listen within 10 s");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// The server's CPU time so far (user + system, every thread, from /proc).
+    fn cpu(&self) -> Option<Duration> {
+        cpu_time(self.child.id())
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        for file in &self.files {
+            let _ = std::fs::remove_file(file);
+        }
+    }
+}
+
+/// A process's CPU time, user plus system, of all its threads (Linux `/proc/PID/stat`, in
+/// clock ticks of 1/100 s); `None` elsewhere.
+fn cpu_time(pid: u32) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (field 2) is in parentheses and may hold spaces: count from after it.
+    let fields: Vec<&str> = stat
+        .get(stat.rfind(')')? + 1..)?
+        .split_whitespace()
+        .collect();
+    // Fields 14 (utime) and 15 (stime) of proc(5); `fields[0]` is field 3.
+    let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    // USER_HZ is 100 on every Linux the kernel ABI supports.
+    Some(Duration::from_millis(ticks * 10))
 }
 
 /// Runs the bench for every configured ruleset and prints the report.
 pub async fn run(config: Config) -> anyhow::Result<()> {
     let registry = api::registry();
-    let (base, _server): (Arc<str>, _) = match &config.url {
+    let (base, server): (Arc<str>, Option<Server>) = match &config.url {
         Some(url) => {
             let parsed = reqwest::Url::parse(url).context("--url")?;
             if !matches!(parsed.scheme(), "http" | "https") {
@@ -278,23 +374,23 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             (url.trim_end_matches('/').into(), None)
         }
         None => {
-            let db = config
-                .dir
-                .join(format!("beurs-bench-api-{}.sqlite", std::process::id()));
-            let store = Arc::new(store::SqliteStore::open(&db)?);
-            let (listener, addr) = crate::serve::bind("127.0.0.1:0").await?;
-            let server = tokio::spawn(crate::serve::serve(
-                listener,
-                Arc::new(api::AppCtx::new(store)),
-            ));
-            (format!("http://{addr}").into(), Some((server, db)))
+            let bin = match &config.server_bin {
+                Some(bin) => bin.clone(),
+                None => std::env::current_exe().context("finding this beurs binary")?,
+            };
+            let server = Server::start(&bin, &config.dir)?;
+            (server.base.clone(), Some(server))
         }
     };
-    let local = _server.is_some();
+    let local = server.is_some();
     println!(
-        "beurs bench: {} clients, {} s per ruleset, server {base}",
+        "beurs bench: {} clients, {} s per ruleset, server {base}{}",
         config.clients,
-        config.duration.as_secs()
+        config.duration.as_secs(),
+        match &config.server_bin {
+            Some(bin) => format!(" ({})", bin.display()),
+            None => String::new(),
+        }
     );
     for ruleset_id in &config.rulesets {
         let ruleset = registry
@@ -310,6 +406,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             });
         let tally = Arc::new(Mutex::new(Tally::default()));
         let moves = Arc::new(AtomicU64::new(0));
+        let cpu_before = server.as_ref().and_then(Server::cpu);
         let started = Instant::now();
         let deadline = started + config.duration;
         let clients: Vec<_> = (0..config.clients)
@@ -352,6 +449,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         }
         progress_abort.abort();
         eprintln!();
+        let cpu_after = server.as_ref().and_then(Server::cpu);
         let elapsed = started.elapsed().as_secs_f64();
         let moves = moves.load(Ordering::Relaxed);
         let moves_per_second = moves as f64 / elapsed;
@@ -365,11 +463,23 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         } else {
             tally.state_bytes.iter().sum::<usize>() / tally.state_bytes.len()
         };
-        let store_rate = store_commit_rate(
+        let window = config.duration.min(Duration::from_secs(10));
+        let grouped = store_commit_rate(
             &config.dir,
             config.clients,
             payload,
-            config.duration.min(Duration::from_secs(10)),
+            window,
+            store::SqliteConfig::default(),
+        )
+        .await?;
+        let single = store_commit_rate(
+            &config.dir,
+            config.clients,
+            payload,
+            window,
+            store::SqliteConfig {
+                group_commit: false,
+            },
         )
         .await?;
         println!(
@@ -377,10 +487,38 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             config.clients, elapsed
         );
         println!("committed moves: {moves}  ({moves_per_second:.1} moves/s)");
-        println!("store alone, same disk, {} concurrent writers, {payload}-byte state: {store_rate:.1} commits/s", config.clients);
+        match (cpu_before, cpu_after) {
+            (Some(before), Some(after)) if moves > 0 => {
+                let cpu = after.saturating_sub(before);
+                println!(
+                    "server CPU: {:.2} s in {elapsed:.1} s ({:.0} % of one core), {:.0} µs per committed move",
+                    cpu.as_secs_f64(),
+                    100.0 * cpu.as_secs_f64() / elapsed,
+                    cpu.as_secs_f64() * 1e6 / moves as f64
+                );
+            }
+            _ => {
+                println!("server CPU: not measured (only for a server this bench starts, on Linux)")
+            }
+        }
         println!(
-            "API moves/s ÷ store commits/s: {:.2}",
-            moves_per_second / store_rate
+            "store alone, same disk, {} concurrent writers, {payload}-byte state:",
+            config.clients
+        );
+        for (label, rate) in [
+            ("group commit", &grouped),
+            ("one fsync per commit", &single),
+        ] {
+            println!(
+                "  {label}: {:.1} commits/s ({:.1} commits per fsync)",
+                rate.per_second,
+                rate.counts.writes as f64 / rate.counts.groups.max(1) as f64
+            );
+        }
+        println!(
+            "API moves/s ÷ store commits/s: {:.2} (group commit), {:.2} (one fsync per commit)",
+            moves_per_second / grouped.per_second,
+            moves_per_second / single.per_second
         );
         println!("| route | requests | p50 | p95 | p99 | max |\n|---|---|---|---|---|---|");
         for (route, latencies) in tally.latencies.iter_mut() {
@@ -403,13 +541,6 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             }
         }
     }
-    if let Some((server, db)) = _server {
-        server.abort();
-        for suffix in ["", "-wal", "-shm"] {
-            let mut file = db.clone().into_os_string();
-            file.push(suffix);
-            let _ = std::fs::remove_file(file);
-        }
-    }
+    drop(server);
     Ok(())
 }

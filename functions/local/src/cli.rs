@@ -131,6 +131,10 @@ pub struct BenchArgs {
     /// system's temporary directory]
     #[arg(long, value_name = "PATH")]
     pub dir: Option<PathBuf>,
+    /// The beurs binary to start as the server [default: this one]; another build's binary
+    /// compares two builds in one run
+    #[arg(long, value_name = "PATH", conflicts_with = "url")]
+    pub server_bin: Option<PathBuf>,
 }
 
 impl Cli {
@@ -192,6 +196,7 @@ impl BenchArgs {
             rulesets,
             url: self.url,
             dir: self.dir.unwrap_or_else(std::env::temp_dir),
+            server_bin: self.server_bin,
         }
     }
 }

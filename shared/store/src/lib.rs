@@ -20,7 +20,7 @@ pub mod testing;
 #[cfg(feature = "dynamo")]
 pub use dynamo::DynamoStore;
 pub use memory::MemoryStore;
-pub use sqlite::SqliteStore;
+pub use sqlite::{SqliteConfig, SqliteStore, WriterCounts};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

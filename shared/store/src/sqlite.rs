@@ -6,13 +6,16 @@
 //! that conditions the `games` update on the expected version, so a lost race writes nothing.
 
 use std::fmt::Display;
-use std::path::Path;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{mpsc, Arc, Mutex, PoisonError};
 use std::time::Duration;
+use tokio::sync::oneshot;
 
 use rusqlite::types::Value as SqlValue;
 use rusqlite::{
-    ffi, params, params_from_iter, Connection, ErrorCode, OptionalExtension, TransactionBehavior,
+    ffi, params, params_from_iter, Connection, ErrorCode, OpenFlags, OptionalExtension,
+    TransactionBehavior,
 };
 
 use crate::common::{check_commit, lobby_limit, message_page, PageCursor};
@@ -76,49 +79,137 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX outbox_by_hook ON outbox (game_id, hook_id, created_at);",
 ];
 
+/// How a [`SqliteStore`] makes commits durable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SqliteConfig {
+    /// Group commit (the default): the writer thread takes every write queued while it was
+    /// busy and makes them durable in one transaction, with one fsync. Each commit still runs in
+    /// its own savepoint, conditioned on its own version: a refused commit is rolled back alone.
+    /// Off, every write is its own transaction and its own fsync (what `beurs bench` compares
+    /// against).
+    pub group_commit: bool,
+}
+
+impl Default for SqliteConfig {
+    fn default() -> SqliteConfig {
+        SqliteConfig { group_commit: true }
+    }
+}
+
+/// The most writes one group transaction takes, so a long queue still gets answers in steps.
+const MAX_GROUP: usize = 256;
+
+/// Reader connections kept open for reuse (more are opened when more readers run at once).
+const MAX_IDLE_READERS: usize = 8;
+
 /// A store in one SQLite database file (or in memory, for tests).
 ///
 /// Durability: WAL with `synchronous = FULL`, so a commit that returned `Ok` (an acknowledged
 /// move) survives a crash of the process or of the machine. `NORMAL` would be faster but may
 /// lose the last transactions on power loss.
 ///
-/// Clones share one connection, so a clone per request handler is cheap.
+/// Threads (docs/decisions.md #24): every write goes to one writer thread, which owns the
+/// write connection and commits in groups ([`SqliteConfig`]). Reads of a file database run on
+/// the caller's thread, on a pooled read-only connection: in WAL mode a reader never waits for
+/// the writer, and a read of a hot page cache costs less than handing it to another thread.
+/// An in-memory database has one connection, so its reads go to the writer thread too.
+///
+/// Clones share the writer and the reader pool, so a clone per request handler is cheap.
 #[derive(Clone, Debug)]
 pub struct SqliteStore {
-    // One connection behind a std mutex, used only inside `spawn_blocking`. A std mutex (not
-    // tokio's) is right, as mini-redis's note on shared state explains: the lock is never held
-    // across an `.await`, only by a blocking thread for the duration of a few statements, and an
-    // async mutex would add overhead without letting anything else make progress. SQLite
-    // serialises writers anyway, so one connection costs little; the blocking work stays off
-    // the async worker threads, which keep serving other requests meanwhile.
-    conn: Arc<Mutex<Connection>>,
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    /// The writer thread's queue. Dropping the last store closes it, and the thread ends.
+    jobs: mpsc::Sender<Job>,
+    /// Where read connections come from: `None` for an in-memory database.
+    path: Option<PathBuf>,
+    /// Idle read connections.
+    readers: Mutex<Vec<Connection>>,
+    /// What the writer has done so far.
+    stats: Arc<WriterStats>,
+}
+
+/// Counters the writer thread keeps.
+#[derive(Debug, Default)]
+struct WriterStats {
+    /// Transactions committed (one fsync each).
+    groups: AtomicU64,
+    /// Writes in them, refused ones included.
+    writes: AtomicU64,
+}
+
+/// What a [`SqliteStore`]'s writer has done since it opened.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WriterCounts {
+    /// Transactions committed, each made durable with one fsync.
+    pub groups: u64,
+    /// Writes (creates, commits, delivery updates) in them, refused ones included.
+    pub writes: u64,
+}
+
+/// Work for the writer thread.
+enum Job {
+    /// A change, run in its own savepoint inside the group's transaction; answered once the
+    /// group is durable.
+    Write {
+        work: WriteWork,
+        done: oneshot::Sender<Result<(), StoreError>>,
+    },
+    /// Anything else that needs the write connection (the reads of an in-memory database);
+    /// run between groups, outside any transaction. It answers for itself.
+    Other(Box<dyn FnOnce(&mut Connection) + Send>),
+}
+
+impl std::fmt::Debug for Job {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Job::Write { .. } => "Job::Write",
+            Job::Other(_) => "Job::Other",
+        })
+    }
 }
 
 impl SqliteStore {
     /// Opens (creating if needed) the database at `path`, configures it and brings its schema
-    /// up to date.
+    /// up to date. Commits are grouped ([`SqliteConfig::default`]).
     pub fn open(path: impl AsRef<Path>) -> Result<SqliteStore, StoreError> {
+        SqliteStore::open_with(path, SqliteConfig::default())
+    }
+
+    /// [`SqliteStore::open`] with a chosen commit policy.
+    pub fn open_with(
+        path: impl AsRef<Path>,
+        config: SqliteConfig,
+    ) -> Result<SqliteStore, StoreError> {
         let path = path.as_ref();
         let conn = Connection::open(path).context(|| format!("opening {}", path.display()))?;
-        SqliteStore::configure(conn, true)
+        SqliteStore::configure(conn, Some(path.to_path_buf()), config)
     }
 
     /// A fresh, private in-memory database (for tests). It is gone when the store is dropped.
     pub fn open_in_memory() -> Result<SqliteStore, StoreError> {
         let conn = Connection::open_in_memory().context(|| "opening an in-memory database")?;
-        SqliteStore::configure(conn, false)
+        SqliteStore::configure(conn, None, SqliteConfig::default())
     }
 
-    fn configure(mut conn: Connection, on_disk: bool) -> Result<SqliteStore, StoreError> {
+    fn configure(
+        mut conn: Connection,
+        path: Option<PathBuf>,
+        config: SqliteConfig,
+    ) -> Result<SqliteStore, StoreError> {
         conn.busy_timeout(BUSY_TIMEOUT)
             .context(|| "setting the busy timeout")?;
-        // WAL makes a commit one sequential append and one fsync, and lets another connection
-        // (a backup, an operator's `sqlite3` shell) read while we write. An in-memory database
-        // cannot use WAL (it answers "memory"), which is fine: it has nothing to make durable.
+        // WAL makes a commit one sequential append and one fsync, and lets other connections
+        // (our readers, a backup, an operator's `sqlite3` shell) read while we write. An
+        // in-memory database cannot use WAL (it answers "memory"), which is fine: it has nothing
+        // to make durable.
         let mode: String = conn
             .pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))
             .context(|| "enabling WAL")?;
-        if on_disk && !mode.eq_ignore_ascii_case("wal") {
+        if path.is_some() && !mode.eq_ignore_ascii_case("wal") {
             return Err(StoreError::Backend(format!(
                 "enabling WAL: journal_mode is still {mode}"
             )));
@@ -131,28 +222,195 @@ impl SqliteStore {
         conn.pragma_update(None, "foreign_keys", true)
             .context(|| "enabling foreign keys")?;
         migrate(&mut conn)?;
+        let (jobs, queue) = mpsc::channel();
+        let group = if config.group_commit { MAX_GROUP } else { 1 };
+        let stats = Arc::new(WriterStats::default());
+        let counted = Arc::clone(&stats);
+        std::thread::Builder::new()
+            .name("sqlite-writer".into())
+            .spawn(move || writer(conn, queue, group, &counted))
+            .context(|| "starting the SQLite writer thread")?;
         Ok(SqliteStore {
-            conn: Arc::new(Mutex::new(conn)),
+            inner: Arc::new(Inner {
+                jobs,
+                path,
+                readers: Mutex::new(Vec::new()),
+                stats,
+            }),
         })
     }
 
-    /// Runs `work` on the connection on a blocking thread, so SQLite's disk I/O and fsyncs never
-    /// stall the async runtime.
-    async fn run<T, F>(&self, work: F) -> Result<T, StoreError>
+    /// How many transactions and writes the writer has committed: `writes / groups` is the
+    /// average group size, that is, commits per fsync.
+    pub fn writer_counts(&self) -> WriterCounts {
+        WriterCounts {
+            groups: self.inner.stats.groups.load(Ordering::Relaxed),
+            writes: self.inner.stats.writes.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Runs `work` in its own savepoint of the writer's next group transaction, and answers
+    /// once that transaction is durable.
+    async fn write<F>(&self, work: F) -> Result<(), StoreError>
+    where
+        F: FnOnce(&Connection) -> Result<(), StoreError> + Send + 'static,
+    {
+        let (done, answer) = oneshot::channel();
+        self.inner
+            .jobs
+            .send(Job::Write {
+                work: Box::new(work),
+                done,
+            })
+            .map_err(|_| writer_gone())?;
+        answer.await.map_err(|_| writer_gone())?
+    }
+
+    /// Runs `work` on the write connection, between groups.
+    async fn on_writer<T, F>(&self, work: F) -> Result<T, StoreError>
     where
         T: Send + 'static,
         F: FnOnce(&mut Connection) -> Result<T, StoreError> + Send + 'static,
     {
-        let conn = Arc::clone(&self.conn);
-        tokio::task::spawn_blocking(move || {
-            // A panic while the lock was held cannot leave a half-written commit behind: the
-            // unwinding drops the open `Transaction`, which rolls it back. So the connection is
-            // still consistent and recovering it from a poisoned lock is safe.
-            let mut conn = conn.lock().unwrap_or_else(PoisonError::into_inner);
-            work(&mut conn)
-        })
-        .await
-        .context(|| "running a SQLite task")?
+        let (done, answer) = oneshot::channel();
+        self.inner
+            .jobs
+            .send(Job::Other(Box::new(move |conn| {
+                // Nobody waiting is fine: the caller went away.
+                let _ = done.send(work(conn));
+            })))
+            .map_err(|_| writer_gone())?;
+        answer.await.map_err(|_| writer_gone())?
+    }
+
+    /// Runs a read: on this thread with a pooled read-only connection for a file database,
+    /// on the writer thread for an in-memory one.
+    async fn read<T, F>(&self, work: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
+    {
+        let Some(path) = &self.inner.path else {
+            return self.on_writer(move |conn| work(conn)).await;
+        };
+        let pooled = self
+            .inner
+            .readers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop();
+        let conn = match pooled {
+            Some(conn) => conn,
+            None => open_reader(path)?,
+        };
+        let result = work(&conn);
+        let mut idle = self
+            .inner
+            .readers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if idle.len() < MAX_IDLE_READERS {
+            idle.push(conn);
+        }
+        result
+    }
+}
+
+/// A read-only connection to the database at `path` (already created and migrated).
+fn open_reader(path: &Path) -> Result<Connection, StoreError> {
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .context(|| format!("opening {} to read", path.display()))?;
+    conn.busy_timeout(BUSY_TIMEOUT)
+        .context(|| "setting the busy timeout")?;
+    Ok(conn)
+}
+
+fn writer_gone() -> StoreError {
+    StoreError::Backend("the SQLite writer thread has stopped".into())
+}
+
+/// The writer thread: takes the first queued job, then (up to `group` writes) whatever else is
+/// already queued, and commits those writes in one transaction. Ends when every store handle
+/// is dropped.
+fn writer(mut conn: Connection, queue: mpsc::Receiver<Job>, group: usize, stats: &WriterStats) {
+    let mut writes = Vec::new();
+    while let Ok(job) = queue.recv() {
+        let mut next = Some(job);
+        while let Some(job) = next.take() {
+            match job {
+                Job::Write { work, done } => writes.push((work, done)),
+                Job::Other(work) => {
+                    // Writes queued before it are committed first, so it sees them.
+                    commit_group(&mut conn, &mut writes, stats);
+                    work(&mut conn);
+                }
+            }
+            if writes.len() < group {
+                next = queue.try_recv().ok();
+            }
+        }
+        commit_group(&mut conn, &mut writes, stats);
+    }
+}
+
+/// A write's statements, run on the connection (a savepoint) the writer gives it.
+type WriteWork = Box<dyn FnOnce(&Connection) -> Result<(), StoreError> + Send>;
+
+/// A queued write and where its answer goes.
+type Write = (WriteWork, oneshot::Sender<Result<(), StoreError>>);
+
+/// Runs `writes` in one `IMMEDIATE` transaction, each in its own savepoint (a write that fails
+/// is rolled back alone), commits once and answers each. If the transaction cannot start or
+/// commit, every write in it fails and nothing of it is stored.
+fn commit_group(conn: &mut Connection, writes: &mut Vec<Write>, stats: &WriterStats) {
+    if writes.is_empty() {
+        return;
+    }
+    // IMMEDIATE takes the write lock up front: a deferred transaction that reads and then
+    // writes can fail with SQLITE_BUSY on the upgrade when another process writes.
+    let mut tx = match conn.transaction_with_behavior(TransactionBehavior::Immediate) {
+        Ok(tx) => tx,
+        Err(error) => {
+            let message = format!("starting a commit: {error}");
+            for (_, done) in writes.drain(..) {
+                let _ = done.send(Err(StoreError::Backend(message.clone())));
+            }
+            return;
+        }
+    };
+    let mut answers = Vec::with_capacity(writes.len());
+    for (work, done) in writes.drain(..) {
+        let result = match tx.savepoint() {
+            // Dropping an unreleased savepoint rolls back to it: a refused write leaves
+            // nothing behind, and the others in the group are untouched.
+            Ok(savepoint) => work(&savepoint).and_then(|()| {
+                savepoint
+                    .commit()
+                    .context(|| "releasing a commit's savepoint")
+            }),
+            Err(error) => Err(backend("starting a commit's savepoint", error)),
+        };
+        answers.push((done, result));
+    }
+    let committed = tx
+        .commit()
+        .map_err(|error| format!("committing a group of {} writes: {error}", answers.len()));
+    if committed.is_ok() {
+        stats.groups.fetch_add(1, Ordering::Relaxed);
+        stats
+            .writes
+            .fetch_add(answers.len() as u64, Ordering::Relaxed);
+    }
+    for (done, result) in answers {
+        let result = match &committed {
+            Ok(()) => result,
+            Err(message) => result.and(Err(StoreError::Backend(message.clone()))),
+        };
+        // Nobody waiting is fine: the caller went away (its write is durable all the same).
+        let _ = done.send(result);
     }
 }
 
@@ -188,7 +446,7 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
 impl GameStore for SqliteStore {
     async fn create(&self, record: &GameRecord) -> Result<(), StoreError> {
         let row = GameRow::new(record)?;
-        self.run(move |conn| {
+        self.write(move |conn| {
             let inserted = conn
                 .prepare_cached(
                     "INSERT INTO games
@@ -218,7 +476,7 @@ impl GameStore for SqliteStore {
 
     async fn load(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
         let id = id.to_owned();
-        self.run(move |conn| {
+        self.read(move |conn| {
             let json: Option<String> = conn
                 .prepare_cached("SELECT record FROM games WHERE id = ?1")
                 .and_then(|mut stmt| stmt.query_row([&id], |row| row.get(0)).optional())
@@ -260,18 +518,14 @@ impl GameStore for SqliteStore {
             .map(OutboxRow::new)
             .collect::<Result<Vec<_>, _>>()?;
 
-        self.run(move |conn| {
+        // The writer runs this in its own savepoint of a group transaction: every early return
+        // below rolls this commit back, and only this one.
+        self.write(move |tx| {
             let id = row.id.clone();
             let conflict = || StoreError::VersionConflict {
                 id: id.clone(),
                 expected: expected_version,
             };
-            // IMMEDIATE takes the write lock up front: a deferred transaction that reads and then
-            // writes can fail with SQLITE_BUSY on the upgrade when another process writes.
-            let tx = conn
-                .transaction_with_behavior(TransactionBehavior::Immediate)
-                .context(|| format!("starting a commit to game {id}"))?;
-            // Every early return below drops `tx` uncommitted, which rolls the whole commit back.
             let updated = tx
                 .prepare_cached(
                     "UPDATE games SET ruleset = ?2, status = ?3, invite_only = ?4, version = ?5,
@@ -354,7 +608,7 @@ impl GameStore for SqliteStore {
                 })
                 .context(|| format!("queueing notification {} of game {id}", message.id))?;
             }
-            tx.commit().context(|| format!("committing to game {id}"))
+            Ok(())
         })
         .await
     }
@@ -376,7 +630,7 @@ impl GameStore for SqliteStore {
         // SQLite's LIMIT is an i64; any larger limit means "all".
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let id = id.to_owned();
-        self.run(move |conn| {
+        self.read(move |conn| {
             let mut stmt = conn
                 .prepare_cached(
                     "SELECT entry FROM log WHERE game_id = ?1 AND seq >= ?2 ORDER BY seq LIMIT ?3",
@@ -400,7 +654,7 @@ impl GameStore for SqliteStore {
         key: &str,
     ) -> Result<Option<IdempotencyRecord>, StoreError> {
         let (id, key) = (id.to_owned(), key.to_owned());
-        self.run(move |conn| {
+        self.read(move |conn| {
             let found: Option<(i64, String)> = conn
                 .prepare_cached(
                     "SELECT seq, response FROM idempotency
@@ -452,7 +706,7 @@ impl GameStore for SqliteStore {
         ));
 
         let sql = lobby_sql(query.ruleset.is_some(), after.is_some());
-        self.run(move |conn| {
+        self.read(move |conn| {
             let mut stmt = conn.prepare_cached(&sql).context(|| "listing the lobby")?;
             let rows = stmt
                 .query_map(params_from_iter(args), |row| row.get::<_, String>(0))
@@ -477,7 +731,7 @@ impl GameStore for SqliteStore {
     async fn due_messages(&self, now: u64, limit: usize) -> Result<Vec<OutboxMessage>, StoreError> {
         let now = i64::try_from(now).unwrap_or(i64::MAX);
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        self.run(move |conn| {
+        self.read(move |conn| {
             let mut stmt = conn
                 .prepare_cached(
                     "SELECT message FROM outbox
@@ -498,7 +752,7 @@ impl GameStore for SqliteStore {
 
     async fn update_message(&self, message: &OutboxMessage) -> Result<(), StoreError> {
         let row = OutboxRow::new(message)?;
-        self.run(move |conn| {
+        self.write(move |conn| {
             let updated = conn
                 .prepare_cached(
                     "UPDATE outbox SET status = ?3, next_attempt_at = ?4, message = ?5
@@ -541,7 +795,7 @@ impl GameStore for SqliteStore {
         };
         // One extra row tells whether another page exists, so the last page has no cursor.
         let fetch = i64::try_from(limit + 1).unwrap_or(i64::MAX);
-        self.run(move |conn| {
+        self.read(move |conn| {
             let mut stmt = conn
                 .prepare_cached(
                     "SELECT message FROM outbox WHERE game_id = ?1 AND hook_id = ?2
@@ -688,28 +942,31 @@ impl<T, E: Display> Context<T> for Result<T, E> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_file_store_uses_wal_and_full_sync() {
+    #[tokio::test]
+    async fn a_file_store_uses_wal_and_full_sync() {
         let path =
             std::env::temp_dir().join(format!("beurs-store-pragmas-{}.sqlite", std::process::id()));
         let store = SqliteStore::open(&path).unwrap();
-        {
-            let conn = store.conn.lock().unwrap();
-            let mode: String = conn
-                .pragma_query_value(None, "journal_mode", |row| row.get(0))
-                .unwrap();
-            let sync: i64 = conn
-                .pragma_query_value(None, "synchronous", |row| row.get(0))
-                .unwrap();
-            let fks: i64 = conn
-                .pragma_query_value(None, "foreign_keys", |row| row.get(0))
-                .unwrap();
-            let version: i64 = conn
-                .pragma_query_value(None, "user_version", |row| row.get(0))
-                .unwrap();
-            assert_eq!((mode.as_str(), sync, fks), ("wal", 2, 1));
-            assert_eq!(version, MIGRATIONS.len() as i64);
-        }
+        let (mode, sync, fks, version) = store
+            .on_writer(|conn| {
+                let mode: String = conn
+                    .pragma_query_value(None, "journal_mode", |row| row.get(0))
+                    .unwrap();
+                let sync: i64 = conn
+                    .pragma_query_value(None, "synchronous", |row| row.get(0))
+                    .unwrap();
+                let fks: i64 = conn
+                    .pragma_query_value(None, "foreign_keys", |row| row.get(0))
+                    .unwrap();
+                let version: i64 = conn
+                    .pragma_query_value(None, "user_version", |row| row.get(0))
+                    .unwrap();
+                Ok((mode, sync, fks, version))
+            })
+            .await
+            .unwrap();
+        assert_eq!((mode.as_str(), sync, fks), ("wal", 2, 1));
+        assert_eq!(version, MIGRATIONS.len() as i64);
         drop(store);
         // Reopening an up-to-date database runs no migration and keeps the version.
         drop(SqliteStore::open(&path).unwrap());
@@ -729,37 +986,42 @@ mod tests {
         );
     }
 
-    #[test]
-    fn the_lobby_reads_its_partial_indexes_in_order() {
+    #[tokio::test]
+    async fn the_lobby_reads_its_partial_indexes_in_order() {
         let store = SqliteStore::open_in_memory().unwrap();
-        let conn = store.conn.lock().unwrap();
-        for (by_ruleset, after_cursor) in
-            [(false, false), (false, true), (true, false), (true, true)]
-        {
-            let sql = format!("EXPLAIN QUERY PLAN {}", lobby_sql(by_ruleset, after_cursor));
-            let mut stmt = conn.prepare(&sql).unwrap();
-            let params = usize::from(by_ruleset) + 2 * usize::from(after_cursor) + 1;
-            let plan: Vec<String> = stmt
-                .query_map(
-                    params_from_iter((0..params).map(|_| SqlValue::Integer(1))),
-                    |row| row.get(3),
-                )
-                .unwrap()
-                .collect::<Result<_, _>>()
-                .unwrap();
-            let plan = plan.join("; ");
-            let index = if by_ruleset {
-                "games_lobby_ruleset"
-            } else {
-                "games_lobby"
-            };
-            assert!(
-                plan.split([' ', ';']).any(|word| word == index),
-                "{sql}: {plan}"
-            );
-            // The index already yields (created_at, id) order: no sort step.
-            assert!(!plan.contains("TEMP B-TREE"), "{sql}: {plan}");
-        }
+        store
+            .on_writer(|conn| {
+                for (by_ruleset, after_cursor) in
+                    [(false, false), (false, true), (true, false), (true, true)]
+                {
+                    let sql = format!("EXPLAIN QUERY PLAN {}", lobby_sql(by_ruleset, after_cursor));
+                    let mut stmt = conn.prepare(&sql).unwrap();
+                    let params = usize::from(by_ruleset) + 2 * usize::from(after_cursor) + 1;
+                    let plan: Vec<String> = stmt
+                        .query_map(
+                            params_from_iter((0..params).map(|_| SqlValue::Integer(1))),
+                            |row| row.get(3),
+                        )
+                        .unwrap()
+                        .collect::<Result<_, _>>()
+                        .unwrap();
+                    let plan = plan.join("; ");
+                    let index = if by_ruleset {
+                        "games_lobby_ruleset"
+                    } else {
+                        "games_lobby"
+                    };
+                    assert!(
+                        plan.split([' ', ';']).any(|word| word == index),
+                        "{sql}: {plan}"
+                    );
+                    // The index already yields (created_at, id) order: no sort step.
+                    assert!(!plan.contains("TEMP B-TREE"), "{sql}: {plan}");
+                }
+                Ok(())
+            })
+            .await
+            .unwrap();
     }
 
     #[tokio::test]
@@ -772,5 +1034,125 @@ mod tests {
             Err(StoreError::Backend(_))
         ));
         assert_eq!(store.load("g_huge").await.unwrap(), None);
+    }
+
+    /// A group holds commits to several games and a stale one: the stale commit is refused
+    /// alone, the others are stored, and all of them were made durable by one transaction.
+    #[tokio::test]
+    async fn a_refused_commit_in_a_group_leaves_the_others_committed() {
+        let dir = std::env::temp_dir().join(format!("beurs-group-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let store = SqliteStore::open(dir.join("group.sqlite")).unwrap();
+        let ids: Vec<String> = (0..4).map(|n| format!("g_group{n}")).collect();
+        for id in &ids {
+            store
+                .create(&crate::testing::sample_record(id))
+                .await
+                .unwrap();
+        }
+        let before = store.writer_counts();
+        // Hold the writer, so that everything sent meanwhile waits in its queue as one group.
+        let (hold, release) = std::sync::mpsc::channel::<()>();
+        let writer = store.clone();
+        let busy = tokio::spawn(async move {
+            writer
+                .on_writer(move |_| {
+                    let _ = release.recv();
+                    Ok(())
+                })
+                .await
+        });
+        let commit = |id: &str, expected: u64| {
+            let mut record = crate::testing::sample_record(id);
+            record.version = expected + 1;
+            Commit {
+                record,
+                expected_version: expected,
+                entry: None,
+                idempotency: None,
+                outbox: Vec::new(),
+            }
+        };
+        let mut tasks = Vec::new();
+        for (n, id) in ids.iter().enumerate() {
+            // The third game's commit is computed from a version it is not at.
+            let expected = if n == 2 { 7 } else { 0 };
+            let (store, commit) = (store.clone(), commit(id, expected));
+            tasks.push(tokio::spawn(async move { store.commit(&commit).await }));
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        hold.send(()).unwrap();
+        busy.await.unwrap().unwrap();
+        let mut results = Vec::new();
+        for task in tasks {
+            results.push(task.await.unwrap());
+        }
+        for (n, result) in results.iter().enumerate() {
+            if n == 2 {
+                assert!(
+                    matches!(result, Err(StoreError::VersionConflict { expected: 7, .. })),
+                    "{result:?}"
+                );
+            } else {
+                assert!(result.is_ok(), "{n}: {result:?}");
+            }
+        }
+        for (n, id) in ids.iter().enumerate() {
+            let stored = store.load(id).await.unwrap().unwrap();
+            assert_eq!(stored.version, if n == 2 { 0 } else { 1 }, "{id}");
+        }
+        let after = store.writer_counts();
+        assert_eq!(after.writes - before.writes, 4);
+        assert_eq!(after.groups - before.groups, 1, "{before:?} → {after:?}");
+        drop(store);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Without group commit every write is its own transaction.
+    #[tokio::test]
+    async fn without_group_commit_each_write_is_its_own_transaction() {
+        let dir = std::env::temp_dir().join(format!("beurs-nogroup-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let store = SqliteStore::open_with(
+            dir.join("single.sqlite"),
+            SqliteConfig {
+                group_commit: false,
+            },
+        )
+        .unwrap();
+        let (hold, release) = std::sync::mpsc::channel::<()>();
+        let writer = store.clone();
+        let busy = tokio::spawn(async move {
+            writer
+                .on_writer(move |_| {
+                    let _ = release.recv();
+                    Ok(())
+                })
+                .await
+        });
+        let mut tasks = Vec::new();
+        for n in 0..3 {
+            let store = store.clone();
+            tasks.push(tokio::spawn(async move {
+                store
+                    .create(&crate::testing::sample_record(&format!("g_single{n}")))
+                    .await
+            }));
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        hold.send(()).unwrap();
+        busy.await.unwrap().unwrap();
+        for task in tasks {
+            task.await.unwrap().unwrap();
+        }
+        assert_eq!(
+            store.writer_counts(),
+            WriterCounts {
+                groups: 3,
+                writes: 3
+            }
+        );
+        drop(store);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
