@@ -27,6 +27,7 @@ pub mod http;
 pub mod openapi;
 pub mod reference;
 pub mod routes;
+pub mod states;
 pub mod time;
 pub mod webhooks;
 
@@ -67,6 +68,8 @@ pub struct AppCtx {
     /// The id of every game this process commits a change to, as it commits: long-polls
     /// (`GET /v1/games/{id}?after_version=…&wait=…`) wake on it.
     pub changes: tokio::sync::broadcast::Sender<String>,
+    /// Engine states already loaded, by game and version.
+    pub states: states::StateCache,
 }
 
 /// How many change notices a slow long-poll may fall behind before it re-reads the store
@@ -86,6 +89,7 @@ impl AppCtx {
             rulesets,
             webhooks: webhooks::WebhookConfig::default(),
             changes: tokio::sync::broadcast::channel(CHANGES_BUFFER).0,
+            states: states::StateCache::default(),
         }
     }
 

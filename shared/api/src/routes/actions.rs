@@ -13,7 +13,7 @@ use crate::webhooks::{self, Moment, MomentAction};
 use crate::AppCtx;
 use axum::extract::State;
 use game_core::adapter::ActionError;
-use game_core::{GameRng, RuleKind, Seat, Viewer};
+use game_core::{DynGame, GameRng, RuleKind, Seat, Viewer};
 use serde_json::Value;
 use std::sync::Arc;
 use store::{GameRecord, IdempotencyRecord, LogEntry, Status};
@@ -143,8 +143,13 @@ pub async fn submit_action(
     })
     .await?;
     Ok(match updated {
-        Updated::Committed { value, version } => {
-            Reply::raw(200, value).header("etag", etag(version))
+        Updated::Committed {
+            value: (response, engine),
+            version,
+        } => {
+            // The next read of this game (its players' GETs) finds the new state parsed.
+            ctx.states.insert(&id, version, Arc::from(engine));
+            Reply::raw(200, response).header("etag", etag(version))
         }
         Updated::Replayed(first) => {
             Reply::raw(200, first).header("idempotent-replay", "true".into())
@@ -200,7 +205,7 @@ fn apply(
     seat: u8,
     body: &SubmitAction,
     key: Option<&str>,
-) -> Result<Change<String>, ApiError> {
+) -> Result<Change<(String, Box<dyn DynGame>)>, ApiError> {
     match record.status {
         Status::Open => {
             return Err(ApiError::conflict(
@@ -212,7 +217,8 @@ fn apply(
         Status::Active => {}
     }
     let mut engine = engine_of(ctx, record)?
-        .ok_or_else(|| ApiError::Internal("active game without state".into()))?;
+        .ok_or_else(|| ApiError::Internal("active game without state".into()))?
+        .clone_box();
     let seq = record.log_len;
     let waiting_before = engine.waiting_on();
     let mut rng = GameRng::for_entry(crate::audit::seed_of_record(record)?, seq);
@@ -293,6 +299,6 @@ fn apply(
         entry: Some(entry),
         idempotency,
         outbox,
-        value: response,
+        value: (response, engine),
     })
 }

@@ -19,6 +19,7 @@ use game_core::adapter::LoggedJson;
 use game_core::words::Names;
 use game_core::{DynGame, DynRuleset, Seat, Viewer};
 use serde_json::Value;
+use std::sync::Arc;
 use std::time::Duration;
 use store::{Commit, GameRecord, IdempotencyRecord, LogEntry, OutboxMessage, StoreError};
 
@@ -54,14 +55,21 @@ pub fn ruleset_of<'a>(
     Ok(ruleset)
 }
 
-/// The engine state of a started game.
-pub fn engine_of(ctx: &AppCtx, record: &GameRecord) -> Result<Option<Box<dyn DynGame>>, ApiError> {
+/// The engine state of a started game, shared with the other requests that read the same
+/// version ([`crate::states`]).
+pub fn engine_of(ctx: &AppCtx, record: &GameRecord) -> Result<Option<Arc<dyn DynGame>>, ApiError> {
     let Some(state) = &record.state else {
         return Ok(None);
     };
-    let engine = ruleset_of(ctx, record)?.load(state).map_err(|error| {
+    let ruleset = ruleset_of(ctx, record)?;
+    if let Some(engine) = ctx.states.get(&record.id, record.version) {
+        return Ok(Some(engine));
+    }
+    let engine: Arc<dyn DynGame> = Arc::from(ruleset.load(state).map_err(|error| {
         ApiError::Internal(format!("game {} state does not load: {error}", record.id))
-    })?;
+    })?);
+    ctx.states
+        .insert(&record.id, record.version, Arc::clone(&engine));
     Ok(Some(engine))
 }
 
