@@ -7,6 +7,11 @@
 use local::cli::{Cli, Command};
 use std::process::ExitCode;
 
+/// mimalloc instead of glibc's malloc: the server allocates and frees many short-lived JSON
+/// values per request, which glibc spent ~14 % of the server's CPU on (docs/benchmarks.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse_args(std::env::args_os()) {
         Ok(cli) => cli,
