@@ -1,7 +1,8 @@
 //! Where Beurs keeps its games: one record per game plus its append-only log.
 //!
 //! - [`GameStore`]: the one contract every backend meets (DESIGN.md §4).
-//! - [`SqliteStore`]: the embedded default (bundled SQLite, WAL), used by `beurs serve`.
+//! - [`SqliteStore`]: the embedded default (bundled SQLite, WAL), used by `beurs serve`; behind
+//!   the `sqlite` feature, which the Lambda functions leave off.
 //! - [`MemoryStore`]: for unit tests.
 //! - [`testing::contract`]: the suite every store must pass; `tests/` runs it on each.
 //!
@@ -14,12 +15,14 @@ mod common;
 #[cfg(feature = "dynamo")]
 pub mod dynamo;
 mod memory;
+#[cfg(feature = "sqlite")]
 mod sqlite;
 pub mod testing;
 
 #[cfg(feature = "dynamo")]
 pub use dynamo::DynamoStore;
 pub use memory::MemoryStore;
+#[cfg(feature = "sqlite")]
 pub use sqlite::{SqliteConfig, SqliteStore, WriterCounts};
 
 use serde::{Deserialize, Serialize};
