@@ -59,10 +59,10 @@ pub struct AppCtx {
     pub store: Arc<dyn GameStore>,
     /// The rulesets on offer.
     pub registry: Registry,
-    /// The OpenAPI document, built once.
-    pub openapi_json: serde_json::Value,
-    /// What `GET /v1/rulesets` answers, built once.
-    pub rulesets: dto::RulesetList,
+    /// The OpenAPI document as sent, built on first use ([`AppCtx::openapi_json`]).
+    openapi_json: std::sync::OnceLock<String>,
+    /// What `GET /v1/rulesets` answers, built on first use ([`AppCtx::rulesets`]).
+    rulesets: std::sync::OnceLock<dto::RulesetList>,
     /// Webhook policy (dev mode, retries) and the delivery worker's wake-up signal.
     pub webhooks: webhooks::WebhookConfig,
     /// The id of every game this process commits a change to, as it commits: long-polls
@@ -78,19 +78,31 @@ const CHANGES_BUFFER: usize = 256;
 
 impl AppCtx {
     /// A context over `store` with every registered game.
+    ///
+    /// Cheap: the ruleset list and the OpenAPI document (which deal trial games) are built
+    /// when first asked for, so a Lambda function that never serves them never builds them.
     pub fn new(store: Arc<dyn GameStore>) -> AppCtx {
-        let registry = registry();
-        let rulesets = routes::rulesets::ruleset_list(&registry);
-        let openapi_json = openapi::spec_for(&registry, &rulesets);
         AppCtx {
             store,
-            registry,
-            openapi_json,
-            rulesets,
+            registry: registry(),
+            openapi_json: std::sync::OnceLock::new(),
+            rulesets: std::sync::OnceLock::new(),
             webhooks: webhooks::WebhookConfig::default(),
             changes: tokio::sync::broadcast::channel(CHANGES_BUFFER).0,
             states: states::StateCache::default(),
         }
+    }
+
+    /// What `GET /v1/rulesets` answers (built on the first call).
+    pub fn rulesets(&self) -> &dto::RulesetList {
+        self.rulesets
+            .get_or_init(|| routes::rulesets::ruleset_list(&self.registry))
+    }
+
+    /// The OpenAPI document, serialized (built on the first call).
+    pub fn openapi_json(&self) -> &str {
+        self.openapi_json
+            .get_or_init(|| openapi::spec_for(&self.registry, self.rulesets()).to_string())
     }
 
     /// The same context with another webhook configuration (dev mode, a test schedule).

@@ -45,7 +45,7 @@ pub fn bundle_file() -> &'static str {
 
 /// Serve the OpenAPI document.
 pub async fn get_openapi(State(ctx): State<Arc<AppCtx>>) -> Reply {
-    Reply::raw(200, ctx.openapi_json.to_string())
+    Reply::raw(200, ctx.openapi_json().to_owned())
 }
 
 /// Serve the reference page: Redoc over `/openapi.json`, from this server only.

@@ -24,7 +24,7 @@ use std::sync::Arc;
     )
 )]
 pub async fn list_rulesets(State(ctx): State<Arc<AppCtx>>) -> Reply {
-    Reply::json(200, &ctx.rulesets)
+    Reply::json(200, ctx.rulesets())
 }
 
 /// What `GET /v1/rulesets` says of every registered ruleset. The seat counts are found by
