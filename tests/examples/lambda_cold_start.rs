@@ -157,9 +157,7 @@ async fn cold_start(binary: &str, event: &str) -> Result<(Duration, Duration), S
         return Err(format!("the function reported an error: {error}"));
     }
     match (seen.next, seen.response) {
-        (Some(next), Some((answered, status))) if status == 404 => {
-            Ok((next - started, answered - started))
-        }
+        (Some(next), Some((answered, 404))) => Ok((next - started, answered - started)),
         (_, Some((_, status))) => Err(format!("expected the 404 of an unknown game, got {status}")),
         _ => Err("no response".into()),
     }

@@ -975,8 +975,8 @@ async fn racing_commits_have_exactly_one_winner(store: &dyn GameStore, run: &Run
         .collect();
 
     // The suite only borrows the store, so the racers are futures polled together rather than
-    // spawned tasks; each still reaches the store's own concurrency (for SqliteStore, a blocking
-    // thread per commit racing for the connection).
+    // spawned tasks; each still reaches the store's own concurrency (for SqliteStore, the
+    // writer thread's queue, where the racers usually land in one group transaction).
     let results = join_all(commits.iter().map(|c| store.commit(c)).collect()).await;
 
     let winners: Vec<usize> = results

@@ -198,6 +198,9 @@ fn check_ruleset(
     })
 }
 
+/// What a committed move answers (the response body) and the state it made.
+type Moved = (String, Box<dyn DynGame>);
+
 /// Applies the move to a copy of the game and builds the commit and the reply.
 fn apply(
     ctx: &AppCtx,
@@ -205,7 +208,7 @@ fn apply(
     seat: u8,
     body: &SubmitAction,
     key: Option<&str>,
-) -> Result<Change<(String, Box<dyn DynGame>)>, ApiError> {
+) -> Result<Change<Moved>, ApiError> {
     match record.status {
         Status::Open => {
             return Err(ApiError::conflict(
