@@ -272,12 +272,22 @@ async fn store_commit_rate(
         / started.elapsed().as_secs_f64().max(duration.as_secs_f64());
     let counts = sqlite.writer_counts();
     drop((store, sqlite));
-    for suffix in ["", "-wal", "-shm"] {
-        let mut file = path.clone().into_os_string();
-        file.push(suffix);
+    for file in sqlite_files(&path) {
         let _ = std::fs::remove_file(file);
     }
     Ok(StoreRate { per_second, counts })
+}
+
+/// A SQLite database's files: the database, its WAL and its shared-memory index.
+fn sqlite_files(db: &std::path::Path) -> Vec<PathBuf> {
+    ["", "-wal", "-shm"]
+        .iter()
+        .map(|suffix| {
+            let mut file = db.as_os_str().to_owned();
+            file.push(suffix);
+            PathBuf::from(file)
+        })
+        .collect()
 }
 
 /// A `beurs serve` child process on a fresh database in `dir`, so that its CPU time is its own.
@@ -303,11 +313,7 @@ impl Server {
             .spawn()
             .with_context(|| format!("starting {} serve", bin.display()))?;
         let mut files = vec![log.clone(), stem.with_extension("err")];
-        for suffix in ["", "-wal", "-shm"] {
-            let mut file = db.clone().into_os_string();
-            file.push(suffix);
-            files.push(file.into());
-        }
+        files.extend(sqlite_files(&db));
         let mut server = Server {
             child,
             base: "".into(),

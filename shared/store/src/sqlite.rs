@@ -1036,6 +1036,27 @@ mod tests {
         assert_eq!(store.load("g_huge").await.unwrap(), None);
     }
 
+    /// Keeps `store`'s writer busy until the returned sender is sent to, so that the writes
+    /// sent meanwhile wait in its queue; the task ends once the writer is free again.
+    fn hold_writer(
+        store: &SqliteStore,
+    ) -> (
+        std::sync::mpsc::Sender<()>,
+        tokio::task::JoinHandle<Result<(), StoreError>>,
+    ) {
+        let (hold, release) = std::sync::mpsc::channel::<()>();
+        let writer = store.clone();
+        let busy = tokio::spawn(async move {
+            writer
+                .on_writer(move |_| {
+                    let _ = release.recv();
+                    Ok(())
+                })
+                .await
+        });
+        (hold, busy)
+    }
+
     /// A group holds commits to several games and a stale one: the stale commit is refused
     /// alone, the others are stored, and all of them were made durable by one transaction.
     #[tokio::test]
@@ -1052,16 +1073,7 @@ mod tests {
         }
         let before = store.writer_counts();
         // Hold the writer, so that everything sent meanwhile waits in its queue as one group.
-        let (hold, release) = std::sync::mpsc::channel::<()>();
-        let writer = store.clone();
-        let busy = tokio::spawn(async move {
-            writer
-                .on_writer(move |_| {
-                    let _ = release.recv();
-                    Ok(())
-                })
-                .await
-        });
+        let (hold, busy) = hold_writer(&store);
         let commit = |id: &str, expected: u64| {
             let mut record = crate::testing::sample_record(id);
             record.version = expected + 1;
@@ -1120,16 +1132,7 @@ mod tests {
             },
         )
         .unwrap();
-        let (hold, release) = std::sync::mpsc::channel::<()>();
-        let writer = store.clone();
-        let busy = tokio::spawn(async move {
-            writer
-                .on_writer(move |_| {
-                    let _ = release.recv();
-                    Ok(())
-                })
-                .await
-        });
+        let (hold, busy) = hold_writer(&store);
         let mut tasks = Vec::new();
         for n in 0..3 {
             let store = store.clone();
