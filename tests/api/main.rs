@@ -13,6 +13,7 @@ mod paging;
 mod play;
 mod playouts;
 mod rules_version;
+mod seats;
 mod turns;
 mod views;
 mod webhook_delivery;

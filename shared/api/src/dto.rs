@@ -31,6 +31,32 @@ impl From<Status> for GameStatus {
     }
 }
 
+/// A server-side player for a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum BotKind {
+    /// Picks uniformly among the seat's legal actions (a schema entry is sampled).
+    Random,
+}
+
+impl BotKind {
+    /// The bot as the store keeps it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BotKind::Random => "random",
+        }
+    }
+
+    /// The bot a stored seat names; an unknown name (written by a newer server) plays as
+    /// `random`, so a seat handed to a bot is never left without one.
+    pub fn from_stored(name: &str) -> BotKind {
+        match name {
+            "random" => BotKind::Random,
+            _ => BotKind::Random,
+        }
+    }
+}
+
 /// A seat count that needs options other than the defaults.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct SeatCountWithOptions {
@@ -111,18 +137,24 @@ pub struct CreatedGame {
     pub seed_commitment: String,
 }
 
-/// Claim a seat.
+/// Claim a seat, for yourself or for a bot.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ClaimSeat {
-    /// The player's display name (1 to 64 characters, no control characters).
+    /// The player's display name (1 to 64 characters, no control characters). Required for a
+    /// player (422 `invalid-name` without it); a bot is named after its kind when omitted.
+    #[serde(default)]
     #[schema(
         example = "Ann",
         min_length = 1,
         max_length = 64,
         pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"
     )]
-    pub name: String,
+    pub name: Option<String>,
+    /// Fill the seat with a server-side bot instead: it sees only its seat's view and legal
+    /// actions, moves through the same checks as a player, and gets no token.
+    #[serde(default)]
+    pub bot: Option<BotKind>,
     /// Any text of at most 256 characters mixed into the game seed, so no one (the server
     /// included) can steer the shuffles alone.
     #[serde(default)]
@@ -137,8 +169,13 @@ pub struct ClaimedSeat {
     pub game_id: String,
     /// The seat (0-based).
     pub seat: u8,
-    /// The seat's token (`bt_seat_…`): keep it, it is never shown again.
-    pub player_token: String,
+    /// The seat's token (`bt_seat_…`): keep it, it is never shown again. Absent when the
+    /// seat was claimed for a bot.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub player_token: Option<String>,
+    /// The bot that plays the seat, when it was claimed for one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bot: Option<BotKind>,
     /// The game's status after the claim (`active` once every seat is taken).
     pub status: GameStatus,
     /// The record version after the claim.
@@ -152,8 +189,40 @@ pub struct SeatInfo {
     pub seat: u8,
     /// The player's name, once claimed.
     pub name: Option<String>,
-    /// Whether the seat is taken.
+    /// Whether the seat is taken (by a player or a bot).
     pub claimed: bool,
+    /// The server-side bot playing the seat, if one is: claimed for a bot, or since its player
+    /// resigned.
+    pub bot: Option<BotKind>,
+    /// Whether the seat's player resigned (the bot plays on for it).
+    pub resigned: bool,
+}
+
+/// A seat whose player resigned.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Resigned {
+    /// The game id.
+    pub game_id: String,
+    /// The seat (0-based).
+    pub seat: u8,
+    /// The bot that plays the seat from now on.
+    pub bot: BotKind,
+    /// The record version after the resignation.
+    pub version: u64,
+}
+
+/// Give a seat to a new player.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReplaceSeat {
+    /// The new player's display name (1 to 64 characters, no control characters).
+    #[schema(
+        example = "Bea",
+        min_length = 1,
+        max_length = 64,
+        pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"
+    )]
+    pub name: String,
 }
 
 /// The caller's seat.

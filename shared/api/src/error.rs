@@ -200,6 +200,8 @@ pub const API_CODES: &[&str] = &[
     "game-not-open",
     "game-over",
     "seat-taken",
+    "seat-resigned",
+    "seat-free",
     "version-conflict",
     "entropy-too-long",
     "invalid-name",

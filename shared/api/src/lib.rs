@@ -18,6 +18,7 @@
 
 pub mod audit;
 pub mod auth;
+pub mod bots;
 pub mod dto;
 pub mod edge;
 #[cfg(feature = "dynamo")]
@@ -130,6 +131,8 @@ pub fn api_routes() -> OpenApiRouter<Arc<AppCtx>> {
         .routes(routes!(games::create_game, games::list_games))
         .routes(routes!(games::get_game))
         .routes(routes!(seats::claim_seat))
+        .routes(routes!(seats::resign_seat))
+        .routes(routes!(seats::replace_seat))
         .routes(routes!(actions::list_legal_actions))
         .routes(routes!(actions::submit_action))
         .routes(routes!(log::get_log))

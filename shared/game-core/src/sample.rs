@@ -20,6 +20,18 @@
 use crate::GameRng;
 use serde_json::{Map, Value};
 
+/// A random action from an erased legal-action list (each entry `{"action": …}` or
+/// `{"label", "schema"}`): a uniformly chosen entry, its schema sampled. `None` when the list
+/// is empty or the chosen schema uses something unsupported. A sampled action may still be
+/// refused by the engine (a constraint the schema cannot state): the caller tries again.
+pub fn random_action(legal: &[Value], rng: &mut GameRng) -> Option<Value> {
+    let entry = rng.choose(legal)?;
+    if let Some(action) = entry.get("action") {
+        return Some(action.clone());
+    }
+    entry.get("schema").and_then(|schema| sample(schema, rng))
+}
+
 /// A random value matching `schema`, or `None` if the schema uses something unsupported.
 pub fn sample(schema: &Value, rng: &mut GameRng) -> Option<Value> {
     if let Some(constant) = schema.get("const") {

@@ -706,17 +706,9 @@ pub fn assert_schema_names_prefixed<G: Game>(prefix: &str, expected: &str) {
     );
 }
 
-/// A random playable action for `seat`, as JSON, from the erased legal-action list: used by
-/// HTTP test clients. Schema entries are sampled; `None` if nothing can be built.
-pub fn random_action_json(legal: &[Value], bot: &mut GameRng) -> Option<Value> {
-    let entry = bot.choose(legal)?;
-    if let Some(action) = entry.get("action") {
-        return Some(action.clone());
-    }
-    entry
-        .get("schema")
-        .and_then(|schema| sample::sample(schema, bot))
-}
+/// A random playable action, as JSON, from the erased legal-action list: used by HTTP test
+/// clients. The same choice as the server's random bot ([`sample::random_action`]).
+pub use sample::random_action as random_action_json;
 
 /// Prints which game failed when a check panics, so it can be replayed.
 struct PanicContext {

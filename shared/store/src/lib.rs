@@ -60,12 +60,19 @@ pub struct SeatRecord {
     pub token_hash: Option<String>,
     /// The entropy the player contributed to the seed (revealed by the audit once finished).
     pub entropy: Option<String>,
+    /// The server-side bot that plays the seat (`random`), if one does: claimed for a bot, or
+    /// handed to one when its player resigned. A bot seat has no token.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot: Option<String>,
+    /// Whether the seat's player resigned (the bot in `bot` plays on for it).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub resigned: bool,
 }
 
 impl SeatRecord {
-    /// Whether the seat has been claimed.
+    /// Whether the seat has been claimed, by a player or for a bot.
     pub fn is_claimed(&self) -> bool {
-        self.token_hash.is_some()
+        self.token_hash.is_some() || self.bot.is_some()
     }
 }
 

@@ -40,8 +40,14 @@ pub fn sample_record(id: &str) -> GameRecord {
                 name: Some("Anna ✿".to_owned()),
                 token_hash: Some("a1".repeat(32)),
                 entropy: Some("e1".repeat(16)),
+                ..SeatRecord::default()
             },
-            SeatRecord::default(),
+            SeatRecord {
+                name: Some("Bot".to_owned()),
+                bot: Some("random".to_owned()),
+                resigned: true,
+                ..SeatRecord::default()
+            },
             SeatRecord::default(),
         ],
         admin_token_hash: "ad".repeat(32),

@@ -139,6 +139,7 @@ pub async fn submit_action(
         }),
     };
     let updated = update(&ctx, record, &guard, |record| {
+        refuse_bot_seat(record, seat)?;
         apply(&ctx, record, seat, &body, key.as_deref())
     })
     .await?;
@@ -149,12 +150,24 @@ pub async fn submit_action(
         } => {
             // The next read of this game (its players' GETs) finds the new state parsed.
             ctx.states.insert(&id, version, Arc::from(engine));
+            crate::bots::drive_after_commit(&ctx, &id).await;
             Reply::raw(200, response).header("etag", etag(version))
         }
         Updated::Replayed(first) => {
             Reply::raw(200, first).header("idempotent-replay", "true".into())
         }
     })
+}
+
+/// Refuses a move by a seat a bot plays: its player resigned (409 `seat-resigned`).
+fn refuse_bot_seat(record: &GameRecord, seat: u8) -> Result<(), ApiError> {
+    match record.seats.get(usize::from(seat)) {
+        Some(seat_record) if seat_record.bot.is_some() => Err(ApiError::conflict(
+            "seat-resigned",
+            format!("seat {seat} resigned: a bot plays it now"),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Refuses a body that is not an action of this game, whatever the version says: 422 if it
@@ -199,10 +212,11 @@ fn check_ruleset(
 }
 
 /// What a committed move answers (the response body) and the state it made.
-type Moved = (String, Box<dyn DynGame>);
+pub(crate) type Moved = (String, Box<dyn DynGame>);
 
-/// Applies the move to a copy of the game and builds the commit and the reply.
-fn apply(
+/// Applies the move to a copy of the game and builds the commit and the reply (a player's
+/// move, or a bot's: [`crate::bots`]).
+pub(crate) fn apply(
     ctx: &AppCtx,
     record: &GameRecord,
     seat: u8,

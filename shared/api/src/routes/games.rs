@@ -5,7 +5,9 @@ use crate::audit::{commitment_of, secret_hex};
 use crate::auth::{
     identify, new_game_id, new_token, random_bytes, sha256_hex, Caller, ADMIN_PREFIX,
 };
-use crate::dto::{CreateGame, CreatedGame, GameEnvelope, GameList, GameSummary, SeatInfo, You};
+use crate::dto::{
+    BotKind, CreateGame, CreatedGame, GameEnvelope, GameList, GameSummary, SeatInfo, You,
+};
 use crate::error::{ApiError, Problem};
 use crate::http::{limit_in, Bearer, JsonBody, Params, QueryParams, Reply};
 use crate::time::{now_ms, rfc3339};
@@ -312,6 +314,8 @@ pub fn envelope(
                 seat: seat as u8,
                 name: seat_record.name.clone(),
                 claimed: seat_record.is_claimed(),
+                bot: seat_record.bot.as_deref().map(BotKind::from_stored),
+                resigned: seat_record.resigned,
             })
             .collect(),
         you: viewer.seat().map(|seat| You { seat: seat.0 }),

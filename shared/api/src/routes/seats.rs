@@ -1,9 +1,10 @@
-//! `POST /v1/games/{id}/seats/{seat}`: claiming seats; the last claim starts the game.
+//! `POST /v1/games/{id}/seats/{seat}`: claiming seats (for a player or a bot); the last claim
+//! starts the game. `…/resign` hands a seat to a bot; `…/replace` gives it to a new player.
 
 use super::{etag, load_record, ruleset_of, update, Change, Guard, Updated};
 use crate::audit::{state_hash, StoredAction};
 use crate::auth::{identify, new_token, sha256_hex, Caller, SEAT_PREFIX};
-use crate::dto::{ClaimSeat, ClaimedSeat};
+use crate::dto::{BotKind, ClaimSeat, ClaimedSeat, ReplaceSeat, Resigned};
 use crate::error::{ApiError, Problem};
 use crate::http::{Bearer, JsonBody, Params, Reply};
 use crate::time::now_ms;
@@ -50,15 +51,16 @@ pub async fn claim_seat(
     let caller = identify(&record, bearer.token())?;
     // The last claim deals with the rules: a retired rules version is refused at any claim.
     ruleset_of(&ctx, &record)?;
-    // These limits are exactly the ones the OpenAPI schema states (a pattern and lengths in
-    // characters), so a schema-valid claim is never refused for its shape.
-    let name = body.name;
-    if name.is_empty() || name.chars().count() > 64 || name.chars().any(char::is_control) {
-        return Err(ApiError::unprocessable(
-            "invalid-name",
-            "the name must be 1 to 64 characters without control characters",
-        ));
-    }
+    let name = match (body.name, body.bot) {
+        (Some(name), _) => check_name(name)?,
+        (None, Some(bot)) => format!("{} bot", capitalised(bot.as_str())),
+        (None, None) => {
+            return Err(ApiError::unprocessable(
+                "invalid-name",
+                "a player needs a name (or claim the seat for a bot with \"bot\")",
+            ))
+        }
+    };
     if body
         .entropy
         .as_ref()
@@ -69,21 +71,19 @@ pub async fn claim_seat(
             "entropy must be at most 256 characters",
         ));
     }
-    let seat = parse_seat(&seat_param)
-        .filter(|&seat| usize::from(seat) < record.seats.len())
-        .ok_or_else(|| ApiError::SeatNotFound(seat_param.clone()))?;
-    let player_token = new_token(SEAT_PREFIX)?;
-    let token_hash = sha256_hex(player_token.as_bytes());
+    let seat = seat_in(&record, &seat_param)?;
+    // A bot seat has no token: nobody may read its hand or play for it.
+    let player_token = match body.bot {
+        Some(_) => None,
+        None => Some(new_token(SEAT_PREFIX)?),
+    };
+    let claimant = match (body.bot, &player_token) {
+        (Some(bot), _) => Claimant::Bot(bot),
+        (None, Some(token)) => Claimant::Player(sha256_hex(token.as_bytes())),
+        (None, None) => return Err(ApiError::Internal("a player claim without a token".into())),
+    };
     let updated = update(&ctx, record, &Guard::default(), |record| {
-        claim(
-            &ctx,
-            record,
-            caller,
-            seat,
-            &name,
-            &body.entropy,
-            &token_hash,
-        )
+        claim(&ctx, record, caller, seat, &name, &body.entropy, &claimant)
     })
     .await?;
     let Updated::Committed {
@@ -95,14 +95,47 @@ pub async fn claim_seat(
             "a claim has no idempotency key to replay".into(),
         ));
     };
+    if status == Status::Active {
+        crate::bots::drive_after_commit(&ctx, &id).await;
+    }
     let claimed = ClaimedSeat {
         game_id: id,
         seat,
         player_token,
+        bot: body.bot,
         status: status.into(),
         version,
     };
     Ok(Reply::json(201, &claimed).header("etag", etag(version)))
+}
+
+/// Who takes a seat.
+enum Claimant {
+    /// A player, by the hash of their new token.
+    Player(String),
+    /// A server-side bot.
+    Bot(BotKind),
+}
+
+/// A display name within the limits the OpenAPI schema states (a pattern and lengths in
+/// characters), so a schema-valid name is never refused for its shape.
+fn check_name(name: String) -> Result<String, ApiError> {
+    if name.is_empty() || name.chars().count() > 64 || name.chars().any(char::is_control) {
+        return Err(ApiError::unprocessable(
+            "invalid-name",
+            "the name must be 1 to 64 characters without control characters",
+        ));
+    }
+    Ok(name)
+}
+
+/// `random` → `Random`.
+fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 /// A seat number as the path gives it: decimal digits only (no sign, no spaces).
@@ -121,7 +154,7 @@ fn claim(
     seat: u8,
     name: &str,
     entropy: &Option<String>,
-    token_hash: &str,
+    claimant: &Claimant,
 ) -> Result<Change<Status>, ApiError> {
     if record.invite_only {
         match caller {
@@ -154,7 +187,10 @@ fn claim(
     let now = now_ms();
     let seat_record = &mut next.seats[usize::from(seat)];
     seat_record.name = Some(name.to_string());
-    seat_record.token_hash = Some(token_hash.to_string());
+    match claimant {
+        Claimant::Player(token_hash) => seat_record.token_hash = Some(token_hash.clone()),
+        Claimant::Bot(bot) => seat_record.bot = Some(bot.as_str().to_string()),
+    }
     seat_record.entropy = entropy.clone();
     next.version = record.version + 1;
     next.updated_at = now;
@@ -208,4 +244,189 @@ fn claim(
         outbox,
         value: status,
     })
+}
+
+/// The seat a path names, if the game has it.
+fn seat_in(record: &GameRecord, seat_param: &str) -> Result<u8, ApiError> {
+    parse_seat(seat_param)
+        .filter(|&seat| usize::from(seat) < record.seats.len())
+        .ok_or_else(|| ApiError::SeatNotFound(seat_param.to_string()))
+}
+
+/// Resign
+///
+/// The seat's player leaves the game; a `random` bot plays the seat from then on, so the game
+/// goes on for everyone else (each ruleset's page in docs/rules says the same). The seat's
+/// token still reads its view and log, but may no longer move (409 `seat-resigned`). Only
+/// the seat's own token may resign it, and only while the game is being played.
+#[utoipa::path(
+    post,
+    path = "/v1/games/{id}/seats/{seat}/resign",
+    tag = "seats",
+    params(("id" = String, Path, description = "The game id"), ("seat" = u8, Path, description = "The seat, 0-based")),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The seat is a bot's now", body = Resigned, headers(("etag" = String, description = "The new version"))),
+        (status = 400, description = "Malformed header", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Missing or invalid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not this seat's token", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game or seat", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The game is not being played, or the seat already resigned", body = Problem, content_type = "application/problem+json"),
+        (status = 410, description = "The game was recorded under a rules version this server no longer plays", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn resign_seat(
+    State(ctx): State<Arc<AppCtx>>,
+    Params((id, seat_param)): Params<(String, String)>,
+    bearer: Bearer,
+) -> Result<Reply, ApiError> {
+    let record = load_record(&ctx, &id).await?;
+    let caller = identify(&record, bearer.token())?;
+    let seat = seat_in(&record, &seat_param)?;
+    match caller {
+        Caller::Seat(own) if own == seat => {}
+        Caller::Anonymous => {
+            return Err(ApiError::Unauthorized(
+                "resigning needs the seat's token (Authorization: Bearer bt_seat_…)",
+            ))
+        }
+        Caller::Seat(_) | Caller::Admin => {
+            return Err(ApiError::Forbidden(
+                "only the seat's own token may resign it",
+            ))
+        }
+    }
+    ruleset_of(&ctx, &record)?;
+    let bot = BotKind::Random;
+    let updated = update(&ctx, record, &Guard::default(), |record| {
+        match record.status {
+            Status::Open => {
+                return Err(ApiError::conflict(
+                    "game-not-active",
+                    "the game has not started: there is nothing to resign from",
+                ))
+            }
+            Status::Finished => return Err(ApiError::conflict("game-over", "the game is over")),
+            Status::Active => {}
+        }
+        let seat_record = &record.seats[usize::from(seat)];
+        if seat_record.resigned || seat_record.bot.is_some() {
+            return Err(ApiError::conflict(
+                "seat-resigned",
+                format!("seat {seat} already resigned"),
+            ));
+        }
+        let mut next = record.clone();
+        next.seats[usize::from(seat)].resigned = true;
+        next.seats[usize::from(seat)].bot = Some(bot.as_str().to_string());
+        Ok(Change::record(next, ()))
+    })
+    .await?;
+    let Updated::Committed { version, .. } = updated else {
+        return Err(ApiError::Internal(
+            "a resignation has no idempotency key to replay".into(),
+        ));
+    };
+    // If the game was waiting on this seat, its bot moves now.
+    crate::bots::drive_after_commit(&ctx, &id).await;
+    let resigned = Resigned {
+        game_id: id,
+        seat,
+        bot,
+        version,
+    };
+    Ok(Reply::json(200, &resigned).header("etag", etag(version)))
+}
+
+/// Give a seat to a new player
+///
+/// The admin hands a claimed seat to a new player: the answer holds the seat's new token
+/// (shown once), the old token stops working at once, and the old player's webhook
+/// subscriptions for the seat are deleted. A seat a bot plays (claimed for one, or resigned)
+/// becomes a player's again. The game, its log and the seat's hand are unchanged.
+#[utoipa::path(
+    post,
+    path = "/v1/games/{id}/seats/{seat}/replace",
+    tag = "seats",
+    params(("id" = String, Path, description = "The game id"), ("seat" = u8, Path, description = "The seat, 0-based")),
+    request_body = ReplaceSeat,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The seat's new token", body = ClaimedSeat, headers(("etag" = String, description = "The new version"))),
+        (status = 400, description = "Malformed body", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Missing or invalid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not the admin token", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game or seat", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The seat is free (claim it instead) or the game is over", body = Problem, content_type = "application/problem+json"),
+        (status = 410, description = "The game was recorded under a rules version this server no longer plays", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over 64 KiB", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body is not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid name", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn replace_seat(
+    State(ctx): State<Arc<AppCtx>>,
+    Params((id, seat_param)): Params<(String, String)>,
+    bearer: Bearer,
+    JsonBody(body): JsonBody<ReplaceSeat>,
+) -> Result<Reply, ApiError> {
+    let record = load_record(&ctx, &id).await?;
+    match identify(&record, bearer.token())? {
+        Caller::Admin => {}
+        Caller::Anonymous => {
+            return Err(ApiError::Unauthorized(
+                "replacing a player needs the admin token",
+            ))
+        }
+        Caller::Seat(_) => {
+            return Err(ApiError::Forbidden(
+                "only the admin token may replace a player",
+            ))
+        }
+    }
+    let seat = seat_in(&record, &seat_param)?;
+    ruleset_of(&ctx, &record)?;
+    let name = check_name(body.name)?;
+    let player_token = new_token(SEAT_PREFIX)?;
+    let token_hash = sha256_hex(player_token.as_bytes());
+    let updated = update(&ctx, record, &Guard::default(), |record| {
+        if record.status == Status::Finished {
+            return Err(ApiError::conflict("game-over", "the game is over"));
+        }
+        if !record.seats[usize::from(seat)].is_claimed() {
+            return Err(ApiError::conflict(
+                "seat-free",
+                format!("seat {seat} is free: claim it instead"),
+            ));
+        }
+        let mut next = record.clone();
+        let seat_record = &mut next.seats[usize::from(seat)];
+        seat_record.name = Some(name.clone());
+        seat_record.token_hash = Some(token_hash.clone());
+        seat_record.bot = None;
+        seat_record.resigned = false;
+        // The old player's subscriptions would tell them the new player's hand.
+        next.hooks.retain(|hook| hook.seat != Some(seat));
+        let status = next.status;
+        Ok(Change::record(next, status))
+    })
+    .await?;
+    let Updated::Committed {
+        value: status,
+        version,
+    } = updated
+    else {
+        return Err(ApiError::Internal(
+            "a replacement has no idempotency key to replay".into(),
+        ));
+    };
+    let replaced = ClaimedSeat {
+        game_id: id,
+        seat,
+        player_token: Some(player_token),
+        bot: None,
+        status: status.into(),
+        version,
+    };
+    Ok(Reply::json(200, &replaced).header("etag", etag(version)))
 }

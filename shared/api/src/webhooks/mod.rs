@@ -187,8 +187,14 @@ pub fn notifications(moment: &Moment<'_>, now: u64) -> Result<Vec<OutboxMessage>
         match hook.seat {
             Some(seat) => {
                 let viewer = Viewer::Seat(Seat(seat));
-                let entered =
-                    waiting_now.contains(Seat(seat)) && !moment.waiting_before.contains(Seat(seat));
+                // A seat a bot plays (its player resigned) is not told it is its turn.
+                let played_by_bot = record
+                    .seats
+                    .get(usize::from(seat))
+                    .is_some_and(|seat| seat.bot.is_some());
+                let entered = waiting_now.contains(Seat(seat))
+                    && !moment.waiting_before.contains(Seat(seat))
+                    && !played_by_bot;
                 if wants(WebhookEvent::Turn) && outcome.is_none() && entered {
                     let data = TurnData {
                         game_id: record.id.clone(),

@@ -1,0 +1,408 @@
+//! Seats that change hands: seats claimed for bots, resigning (a bot plays on), and the admin
+//! giving a seat to a new player (the old token stops working).
+
+use crate::{options_for, test_options};
+use api_tests::{spawn_app, TestApp};
+use game_core::GameRng;
+use serde_json::{json, Value};
+
+/// The seats a finished game's log shows moving (entry 0, the deal, has none).
+async fn movers(app: &TestApp, id: &str) -> Vec<u64> {
+    let audit = app.full_audit(id).await;
+    assert_eq!(audit.status, 200, "{}", audit.text());
+    let mut seats: Vec<u64> = audit.json()["entries"]
+        .as_array()
+        .expect("entries")
+        .iter()
+        .filter_map(|entry| entry["seat"].as_u64())
+        .collect();
+    seats.sort_unstable();
+    seats.dedup();
+    seats
+}
+
+/// Plays the seats in `players` (seat, token) with random legal moves until the game is
+/// over; the server plays every other seat. Returns the players' moves. Panics if the game
+/// ever waits on nobody but its bots (they must have moved before the last answer).
+async fn play_players(app: &TestApp, id: &str, players: &[(u64, String)], seed: u64) -> usize {
+    let mut bot = GameRng::for_entry([seed as u8; 32], 0);
+    let mut moves = 0;
+    for _ in 0..20_000 {
+        let envelope = app.get(&format!("/v1/games/{id}"), None).await.json();
+        if envelope["status"] == "finished" {
+            return moves;
+        }
+        let waiting: Vec<u64> = envelope["waiting_on"]
+            .as_array()
+            .expect("waiting_on")
+            .iter()
+            .filter_map(Value::as_u64)
+            .collect();
+        let (seat, token) = players
+            .iter()
+            .find(|(seat, _)| waiting.contains(seat))
+            .unwrap_or_else(|| panic!("the game waits on {waiting:?}, none of them a player"));
+        let legal = app
+            .get(&format!("/v1/games/{id}/legal-actions"), Some(token))
+            .await
+            .json();
+        let actions = legal["actions"].as_array().expect("actions").clone();
+        let mut accepted = false;
+        for _ in 0..20 {
+            let action =
+                game_core::testing::random_action_json(&actions, &mut bot).expect("an action");
+            let reply = app
+                .post(
+                    &format!("/v1/games/{id}/actions"),
+                    Some(token),
+                    &json!({"action": action}),
+                    &[],
+                )
+                .await;
+            match reply.status {
+                200 => {
+                    accepted = true;
+                    break;
+                }
+                422 => continue,
+                status => panic!("seat {seat}'s move {action} got {status}: {}", reply.text()),
+            }
+        }
+        assert!(accepted, "no sampled move of seat {seat} was accepted");
+        moves += 1;
+    }
+    panic!("game {id} did not finish");
+}
+
+/// Creates a game of `ruleset` with `seats` seats; returns its id and admin token.
+async fn create(app: &TestApp, ruleset: &str, seats: u8, options: Value) -> (String, String) {
+    let created = app
+        .post(
+            "/v1/games",
+            None,
+            &json!({"ruleset": ruleset, "seats": seats, "options": options}),
+            &[],
+        )
+        .await;
+    assert_eq!(created.status, 201, "{}", created.text());
+    let created = created.json();
+    (
+        created["id"].as_str().expect("id").to_string(),
+        created["admin_token"].as_str().expect("token").to_string(),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_player_finishes_every_ruleset_against_random_bots() {
+    let app = spawn_app().await;
+    let registry = api::registry();
+    for ruleset in registry.iter() {
+        let seats = ruleset.seat_range().0.max(3);
+        let (id, _) = create(&app, ruleset.id(), seats, options_for(ruleset.id(), seats)).await;
+        let mut player = None;
+        for seat in 0..seats {
+            let body = if seat == 0 {
+                json!({"name": "Ann"})
+            } else {
+                json!({"bot": "random"})
+            };
+            let claimed = app
+                .post(&format!("/v1/games/{id}/seats/{seat}"), None, &body, &[])
+                .await;
+            assert_eq!(claimed.status, 201, "{}", claimed.text());
+            let claimed = claimed.json();
+            if seat == 0 {
+                player = Some(claimed["player_token"].as_str().expect("token").to_string());
+            } else {
+                assert!(
+                    claimed.get("player_token").is_none(),
+                    "a bot seat got a token: {claimed}"
+                );
+                assert_eq!(claimed["bot"], "random");
+            }
+        }
+        let envelope = app.get(&format!("/v1/games/{id}"), None).await.json();
+        assert_eq!(envelope["seats"][1]["bot"], "random");
+        assert_eq!(envelope["seats"][1]["name"], "Random bot");
+        assert_eq!(envelope["seats"][1]["claimed"], true);
+        assert_eq!(envelope["seats"][0]["bot"], Value::Null);
+
+        let player = player.expect("seat 0 is a player's");
+        let moves = play_players(&app, &id, &[(0, player)], u64::from(seats)).await;
+        // Every seat moved: the bots through the same commit path as the player.
+        assert_eq!(
+            movers(&app, &id).await,
+            (0..u64::from(seats)).collect::<Vec<_>>(),
+            "{}",
+            ruleset.id()
+        );
+        let audit: api::audit::Audit =
+            serde_json::from_slice(&app.full_audit(&id).await.body).expect("an audit");
+        let verified = api::audit::verify(&registry, &audit).expect("the audit verifies");
+        assert!(
+            verified.entries > moves + 1,
+            "the bots' moves are in the log"
+        );
+        eprintln!(
+            "{}: the player made {moves} of {} moves",
+            ruleset.id(),
+            verified.entries - 1
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_of_bots_alone_plays_itself_to_the_end_when_its_last_seat_is_claimed() {
+    let app = spawn_app().await;
+    let (id, admin) = create(&app, "tulip-bubble", 3, test_options("tulip-bubble")).await;
+    for seat in 0..3 {
+        let claimed = app
+            .post(
+                &format!("/v1/games/{id}/seats/{seat}"),
+                None,
+                &json!({"bot": "random", "name": format!("Robo {seat}")}),
+                &[],
+            )
+            .await;
+        assert_eq!(claimed.status, 201, "{}", claimed.text());
+    }
+    let envelope = app.get(&format!("/v1/games/{id}"), None).await.json();
+    assert_eq!(envelope["status"], "finished", "{envelope}");
+    assert_eq!(envelope["seats"][2]["name"], "Robo 2");
+    assert_eq!(movers(&app, &id).await, vec![0, 1, 2]);
+    // A bot seat has no token to replace; the admin may still give it to a player, but not
+    // once the game is over.
+    let replaced = app
+        .post(
+            &format!("/v1/games/{id}/seats/1/replace"),
+            Some(&admin),
+            &json!({"name": "Late"}),
+            &[],
+        )
+        .await;
+    assert_eq!(replaced.status, 409, "{}", replaced.text());
+    assert_eq!(replaced.json()["code"], "game-over");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_claim_needs_a_name_or_a_bot_and_refuses_unknown_bots() {
+    let app = spawn_app().await;
+    let (id, _) = create(&app, "tulip-bubble", 3, json!({})).await;
+    let claim = |body: Value| {
+        let app = &app;
+        let id = id.clone();
+        async move {
+            app.post(&format!("/v1/games/{id}/seats/0"), None, &body, &[])
+                .await
+        }
+    };
+    let nameless = claim(json!({})).await;
+    assert_eq!(nameless.status, 422, "{}", nameless.text());
+    assert_eq!(nameless.json()["code"], "invalid-name");
+    let unknown = claim(json!({"bot": "genius"})).await;
+    assert_eq!(unknown.status, 400, "{}", unknown.text());
+    // Nothing was taken by the refused claims.
+    let record = app.record(&id).await;
+    assert!(record.seats.iter().all(|seat| !seat.is_claimed()));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resigned_seat_is_played_by_a_bot_and_its_token_only_reads() {
+    let app = spawn_app().await;
+    let (id, admin) = create(&app, "tulip-bubble", 3, json!({})).await;
+    let mut tokens = Vec::new();
+    for seat in 0..3 {
+        let claimed = app
+            .post(
+                &format!("/v1/games/{id}/seats/{seat}"),
+                None,
+                &json!({"name": format!("player {seat}")}),
+                &[],
+            )
+            .await;
+        tokens.push(
+            claimed.json()["player_token"]
+                .as_str()
+                .expect("token")
+                .to_string(),
+        );
+        if seat == 0 {
+            // Nothing to resign from before the game starts.
+            let early = app
+                .post(
+                    &format!("/v1/games/{id}/seats/0/resign"),
+                    Some(&tokens[0]),
+                    &json!({}),
+                    &[],
+                )
+                .await;
+            assert_eq!(early.status, 409, "{}", early.text());
+            assert_eq!(early.json()["code"], "game-not-active");
+        }
+    }
+    let resign = |token: Option<String>, seat: u8| {
+        let app = &app;
+        let id = id.clone();
+        async move {
+            app.post(
+                &format!("/v1/games/{id}/seats/{seat}/resign"),
+                token.as_deref(),
+                &json!({}),
+                &[],
+            )
+            .await
+        }
+    };
+    // Only the seat's own token resigns it.
+    assert_eq!(resign(None, 1).await.status, 401);
+    assert_eq!(resign(Some(tokens[0].clone()), 1).await.status, 403);
+    assert_eq!(resign(Some(admin.clone()), 1).await.status, 403);
+    assert_eq!(resign(Some(tokens[1].clone()), 7).await.status, 404);
+    let before = app.record(&id).await;
+    assert!(before.seats.iter().all(|seat| seat.bot.is_none()));
+
+    let resigned = resign(Some(tokens[1].clone()), 1).await;
+    assert_eq!(resigned.status, 200, "{}", resigned.text());
+    assert_eq!(resigned.json()["bot"], "random");
+    let again = resign(Some(tokens[1].clone()), 1).await;
+    assert_eq!(again.status, 409);
+    assert_eq!(again.json()["code"], "seat-resigned");
+
+    // The token still reads the seat's own view, but moves no more.
+    let own = app.get(&format!("/v1/games/{id}"), Some(&tokens[1])).await;
+    assert_eq!(own.status, 200);
+    let own = own.json();
+    assert_eq!(own["you"]["seat"], 1);
+    assert_eq!(own["seats"][1]["resigned"], true);
+    assert_eq!(own["seats"][1]["bot"], "random");
+    let refused = app
+        .post(
+            &format!("/v1/games/{id}/actions"),
+            Some(&tokens[1]),
+            &json!({"action": {"type": "end_selling_turn"}}),
+            &[],
+        )
+        .await;
+    assert_eq!(refused.status, 409, "{}", refused.text());
+    assert_eq!(refused.json()["code"], "seat-resigned");
+
+    // The two players finish the game; the bot moves for seat 1 whenever it is waited on.
+    let players = [(0, tokens[0].clone()), (2, tokens[2].clone())];
+    play_players(&app, &id, &players, 5).await;
+    assert!(
+        movers(&app, &id).await.contains(&1),
+        "the bot moved for seat 1"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_admin_gives_a_seat_to_a_new_player_and_the_old_token_stops_working() {
+    let app = spawn_app().await;
+    let game = app
+        .start_game("tulip-bubble", 3, test_options("tulip-bubble"))
+        .await;
+    let id = &game.id;
+    let replace = |token: Option<&str>, seat: u8, body: Value| {
+        let app = &app;
+        let path = format!("/v1/games/{id}/seats/{seat}/replace");
+        let token = token.map(str::to_string);
+        async move { app.post(&path, token.as_deref(), &body, &[]).await }
+    };
+    let name = json!({"name": "Bea"});
+    assert_eq!(replace(None, 2, name.clone()).await.status, 401);
+    assert_eq!(
+        replace(Some(&game.tokens[0]), 2, name.clone()).await.status,
+        403
+    );
+    let bad_name = replace(Some(&game.admin_token), 2, json!({"name": ""})).await;
+    assert_eq!(bad_name.status, 422);
+    assert_eq!(
+        replace(Some(&game.admin_token), 9, name.clone())
+            .await
+            .status,
+        404
+    );
+
+    // Seat 2's player subscribed to its turns; the subscription is theirs, not the seat's.
+    let hook = app
+        .post(
+            &format!("/v1/games/{id}/webhooks"),
+            Some(&game.tokens[2]),
+            &json!({"url": "https://1.1.1.1/hook", "events": ["turn"]}),
+            &[],
+        )
+        .await;
+    assert_eq!(hook.status, 201, "{}", hook.text());
+    let before = app.record(id).await;
+
+    let replaced = replace(Some(&game.admin_token), 2, name).await;
+    assert_eq!(replaced.status, 200, "{}", replaced.text());
+    let replaced = replaced.json();
+    let new_token = replaced["player_token"].as_str().expect("a new token");
+    assert_ne!(new_token, game.tokens[2]);
+    assert_eq!(replaced["version"], before.version + 1);
+
+    let old = app
+        .get(
+            &format!("/v1/games/{id}/legal-actions"),
+            Some(&game.tokens[2]),
+        )
+        .await;
+    assert_eq!(old.status, 401, "the old token still works");
+    let new = app
+        .get(&format!("/v1/games/{id}"), Some(new_token))
+        .await
+        .json();
+    assert_eq!(new["you"]["seat"], 2);
+    assert_eq!(new["seats"][2]["name"], "Bea");
+    let after = app.record(id).await;
+    assert_eq!(after.state, before.state, "the game itself is unchanged");
+    assert_eq!(after.log_len, before.log_len);
+    assert!(
+        before.hooks.iter().any(|hook| hook.seat == Some(2))
+            && after.hooks.iter().all(|hook| hook.seat != Some(2)),
+        "the old player's subscription survived"
+    );
+
+    // A resigned seat given to a new player is a player's again.
+    let resigned = app
+        .post(
+            &format!("/v1/games/{id}/seats/0/resign"),
+            Some(&game.tokens[0]),
+            &json!({}),
+            &[],
+        )
+        .await;
+    assert_eq!(resigned.status, 200, "{}", resigned.text());
+    let back = replace(Some(&game.admin_token), 0, json!({"name": "Cas"})).await;
+    assert_eq!(back.status, 200, "{}", back.text());
+    let back_token = back.json()["player_token"]
+        .as_str()
+        .expect("token")
+        .to_string();
+    let envelope = app.get(&format!("/v1/games/{id}"), None).await.json();
+    assert_eq!(envelope["seats"][0]["bot"], Value::Null);
+    assert_eq!(envelope["seats"][0]["resigned"], false);
+    let players = [
+        (0, back_token),
+        (1, game.tokens[1].clone()),
+        (2, new_token.to_string()),
+    ];
+    play_players(&app, id, &players, 9).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_free_seat_cannot_be_replaced() {
+    let app = spawn_app().await;
+    let (id, admin) = create(&app, "tulip-bubble", 3, json!({})).await;
+    let reply = app
+        .post(
+            &format!("/v1/games/{id}/seats/1/replace"),
+            Some(&admin),
+            &json!({"name": "Bea"}),
+            &[],
+        )
+        .await;
+    assert_eq!(reply.status, 409, "{}", reply.text());
+    assert_eq!(reply.json()["code"], "seat-free");
+}
