@@ -1,6 +1,6 @@
 //! The HTTP API on DynamoStore (a moto server the test starts, or `BEURS_TEST_DYNAMODB_URL`):
 //! a complete random game, with the DynamoDB requests of every accepted move counted, and the
-//! optimistic-concurrency answers (412 with a stale `If-Match`).
+//! optimistic-concurrency answers (412 with a stale `If-Match`), and a player against bots.
 
 use crate::options_for;
 use api_tests::{spawn_app_with, StartedGame, TestApp};
@@ -234,4 +234,10 @@ async fn simultaneous_sealed_choices_on_dynamodb_are_each_applied_once() {
         "4 simultaneous commits on DynamoDB took {writes} transactions ({} lost races retried)",
         writes - 4
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_finishes_a_game_against_bots_on_dynamodb() {
+    let (app, _counter) = dynamo_app().await;
+    crate::seats::one_player_against_bots(&app, RULESET, SEATS).await;
 }

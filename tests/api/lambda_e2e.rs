@@ -47,7 +47,10 @@ fn function_for(method: &str, path: &str) -> Option<&'static str> {
         ("POST", ["v1", "games"]) => "create-game",
         ("GET", ["v1", "games"]) => "list-games",
         ("GET", ["v1", "games", _]) => "get-game",
-        ("POST", ["v1", "games", _, "seats", _]) => "claim-seat",
+        (
+            "POST",
+            ["v1", "games", _, "seats", _] | ["v1", "games", _, "seats", _, "resign" | "replace"],
+        ) => "claim-seat",
         ("GET", ["v1", "games", _, "legal-actions"]) => "list-legal-actions",
         ("POST", ["v1", "games", _, "actions"]) => "submit-action",
         ("GET", ["v1", "games", _, "log"]) => "get-log",

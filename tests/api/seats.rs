@@ -95,60 +95,64 @@ async fn create(app: &TestApp, ruleset: &str, seats: u8, options: Value) -> (Str
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_player_finishes_every_ruleset_against_random_bots() {
     let app = spawn_app().await;
-    let registry = api::registry();
-    for ruleset in registry.iter() {
+    for ruleset in api::registry().iter() {
         let seats = ruleset.seat_range().0.max(3);
-        let (id, _) = create(&app, ruleset.id(), seats, options_for(ruleset.id(), seats)).await;
-        let mut player = None;
-        for seat in 0..seats {
-            let body = if seat == 0 {
-                json!({"name": "Ann"})
-            } else {
-                json!({"bot": "random"})
-            };
-            let claimed = app
-                .post(&format!("/v1/games/{id}/seats/{seat}"), None, &body, &[])
-                .await;
-            assert_eq!(claimed.status, 201, "{}", claimed.text());
-            let claimed = claimed.json();
-            if seat == 0 {
-                player = Some(claimed["player_token"].as_str().expect("token").to_string());
-            } else {
-                assert!(
-                    claimed.get("player_token").is_none(),
-                    "a bot seat got a token: {claimed}"
-                );
-                assert_eq!(claimed["bot"], "random");
-            }
-        }
-        let envelope = app.get(&format!("/v1/games/{id}"), None).await.json();
-        assert_eq!(envelope["seats"][1]["bot"], "random");
-        assert_eq!(envelope["seats"][1]["name"], "Random bot");
-        assert_eq!(envelope["seats"][1]["claimed"], true);
-        assert_eq!(envelope["seats"][0]["bot"], Value::Null);
-
-        let player = player.expect("seat 0 is a player's");
-        let moves = play_players(&app, &id, &[(0, player)], u64::from(seats)).await;
-        // Every seat moved: the bots through the same commit path as the player.
-        assert_eq!(
-            movers(&app, &id).await,
-            (0..u64::from(seats)).collect::<Vec<_>>(),
-            "{}",
-            ruleset.id()
-        );
-        let audit: api::audit::Audit =
-            serde_json::from_slice(&app.full_audit(&id).await.body).expect("an audit");
-        let verified = api::audit::verify(&registry, &audit).expect("the audit verifies");
-        assert!(
-            verified.entries > moves + 1,
-            "the bots' moves are in the log"
-        );
-        eprintln!(
-            "{}: the player made {moves} of {} moves",
-            ruleset.id(),
-            verified.entries - 1
-        );
+        one_player_against_bots(&app, ruleset.id(), seats).await;
     }
+}
+
+/// A game of `ruleset` where seat 0 is a player and every other seat a random bot, played to
+/// the end by the player alone; its audit verifies and shows every seat moving.
+pub async fn one_player_against_bots(app: &TestApp, ruleset: &str, seats: u8) {
+    let registry = api::registry();
+    let (id, _) = create(app, ruleset, seats, options_for(ruleset, seats)).await;
+    let mut player = None;
+    for seat in 0..seats {
+        let body = if seat == 0 {
+            json!({"name": "Ann"})
+        } else {
+            json!({"bot": "random"})
+        };
+        let claimed = app
+            .post(&format!("/v1/games/{id}/seats/{seat}"), None, &body, &[])
+            .await;
+        assert_eq!(claimed.status, 201, "{}", claimed.text());
+        let claimed = claimed.json();
+        if seat == 0 {
+            player = Some(claimed["player_token"].as_str().expect("token").to_string());
+        } else {
+            assert!(
+                claimed.get("player_token").is_none(),
+                "a bot seat got a token: {claimed}"
+            );
+            assert_eq!(claimed["bot"], "random");
+        }
+    }
+    let envelope = app.get(&format!("/v1/games/{id}"), None).await.json();
+    assert_eq!(envelope["seats"][1]["bot"], "random");
+    assert_eq!(envelope["seats"][1]["name"], "Random bot");
+    assert_eq!(envelope["seats"][1]["claimed"], true);
+    assert_eq!(envelope["seats"][0]["bot"], Value::Null);
+
+    let player = player.expect("seat 0 is a player's");
+    let moves = play_players(app, &id, &[(0, player)], u64::from(seats)).await;
+    // Every seat moved: the bots through the same commit path as the player.
+    assert_eq!(
+        movers(app, &id).await,
+        (0..u64::from(seats)).collect::<Vec<_>>(),
+        "{ruleset}"
+    );
+    let audit: api::audit::Audit =
+        serde_json::from_slice(&app.full_audit(&id).await.body).expect("an audit");
+    let verified = api::audit::verify(&registry, &audit).expect("the audit verifies");
+    assert!(
+        verified.entries > moves + 1,
+        "the bots' moves are in the log"
+    );
+    eprintln!(
+        "{ruleset}: the player made {moves} of {} moves",
+        verified.entries - 1
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

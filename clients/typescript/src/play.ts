@@ -99,6 +99,8 @@ async function claimSeats(gameId: string, count: number, rng: Rng): Promise<Seat
     if (response.status !== 201 || data.seat !== seat) fail(`claim seat ${String(seat)}: status ${String(response.status)}, seat ${String(data.seat)}`);
     const expected: GameStatus = seat === count - 1 ? "active" : "open";
     if (data.status !== expected) fail(`after claiming seat ${String(seat)} of ${String(count)} the game is ${data.status}, not ${expected}`);
+    // A player's claim (no `bot`) always carries the seat's token.
+    if (data.player_token === undefined) fail(`claim seat ${String(seat)}: no player token in the answer`);
     seats.push({ seat, token: data.player_token });
   }
   return seats;

@@ -220,6 +220,11 @@ async function joinPage(id: string, seat: number): Promise<void> {
         problem.textContent = message(failure(error, response));
         return;
       }
+      // A player's claim always carries the seat's token (only bot seats have none).
+      if (data.player_token === undefined) {
+        problem.textContent = "The server answered the claim without a seat token.";
+        return;
+      }
       remember(id, { ruleset: game.ruleset, seat, token: data.player_token, name: name.value.trim() });
       location.hash = `#/game/${id}`;
     })();

@@ -69,6 +69,11 @@ impl BotKind {
     }
 }
 
+/// Whether a bot plays any seat of the game (only then is there anything to [`drive`]).
+pub fn has_bots(record: &GameRecord) -> bool {
+    record.seats.iter().any(|seat| seat.bot.is_some())
+}
+
 /// The bot seat the game waits on first, with its bot.
 fn bot_to_move(record: &GameRecord, waiting: SeatSet) -> Option<(Seat, BotKind)> {
     waiting.iter().find_map(|seat| {

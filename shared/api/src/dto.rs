@@ -172,9 +172,11 @@ pub struct ClaimedSeat {
     /// The seat's token (`bt_seat_…`): keep it, it is never shown again. Absent when the
     /// seat was claimed for a bot.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub player_token: Option<String>,
     /// The bot that plays the seat, when it was claimed for one.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub bot: Option<BotKind>,
     /// The game's status after the claim (`active` once every seat is taken).
     pub status: GameStatus,

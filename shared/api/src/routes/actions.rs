@@ -138,8 +138,10 @@ pub async fn submit_action(
             action: action.clone(),
         }),
     };
+    let mut bots = false;
     let updated = update(&ctx, record, &guard, |record| {
         refuse_bot_seat(record, seat)?;
+        bots = crate::bots::has_bots(record);
         apply(&ctx, record, seat, &body, key.as_deref())
     })
     .await?;
@@ -150,7 +152,9 @@ pub async fn submit_action(
         } => {
             // The next read of this game (its players' GETs) finds the new state parsed.
             ctx.states.insert(&id, version, Arc::from(engine));
-            crate::bots::drive_after_commit(&ctx, &id).await;
+            if bots {
+                crate::bots::drive_after_commit(&ctx, &id).await;
+            }
             Reply::raw(200, response).header("etag", etag(version))
         }
         Updated::Replayed(first) => {

@@ -82,8 +82,11 @@ pub async fn claim_seat(
         (None, Some(token)) => Claimant::Player(sha256_hex(token.as_bytes())),
         (None, None) => return Err(ApiError::Internal("a player claim without a token".into())),
     };
+    let mut bots = false;
     let updated = update(&ctx, record, &Guard::default(), |record| {
-        claim(&ctx, record, caller, seat, &name, &body.entropy, &claimant)
+        let change = claim(&ctx, record, caller, seat, &name, &body.entropy, &claimant)?;
+        bots = crate::bots::has_bots(&change.next);
+        Ok(change)
     })
     .await?;
     let Updated::Committed {
@@ -95,7 +98,7 @@ pub async fn claim_seat(
             "a claim has no idempotency key to replay".into(),
         ));
     };
-    if status == Status::Active {
+    if status == Status::Active && bots {
         crate::bots::drive_after_commit(&ctx, &id).await;
     }
     let claimed = ClaimedSeat {
