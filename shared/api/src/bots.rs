@@ -171,3 +171,103 @@ pub async fn drive_after_commit(ctx: &AppCtx, id: &str) {
         tracing::error!(game = id, %error, "bots could not move");
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use game_core::testing::{game_seed, random_move, Redeal};
+    use game_core::{DynGame, Game};
+
+    /// The no-leak property applied to what a bot decides from: re-dealing everything a seat
+    /// cannot see (the other hands, the decks) leaves that seat's bot input unchanged, at
+    /// every step of random games, so no bot can play on hidden information.
+    /// `hidden`: whether the game hides anything at all (Tulpenfieber does not), so that a
+    /// re-deal that never changes anything is caught as a test that proves nothing.
+    fn bot_inputs_hide_what_the_seat_cannot_see<G: Game + Redeal>(n_seats: u8, hidden: bool) {
+        let mut redealt = 0;
+        for game in 0..2 {
+            let seed = game_seed(17, game);
+            let (mut state, _) = G::setup(
+                n_seats,
+                &G::Options::default(),
+                &mut GameRng::for_entry(seed, 0),
+            )
+            .expect("deals");
+            let mut shuffler = GameRng::for_entry(seed, 1 << 40);
+            for step in 1..=150u64 {
+                for seat in Seat::all(n_seats) {
+                    let twin = state.redeal(Viewer::Seat(seat), &mut shuffler);
+                    if twin != state {
+                        redealt += 1;
+                    }
+                    assert_eq!(
+                        BotInput::of(&state as &dyn DynGame, seat),
+                        BotInput::of(&twin as &dyn DynGame, seat),
+                        "{}: seat {seat:?}'s bot input depends on what it cannot see (step {step})",
+                        G::RULESET
+                    );
+                }
+                let Some((seat, action)) = random_move(&state, &mut shuffler) else {
+                    break;
+                };
+                state
+                    .apply(seat, action, &mut GameRng::for_entry(seed, step))
+                    .expect("a random legal move applies");
+            }
+        }
+        assert_eq!(
+            redealt > 0,
+            hidden,
+            "{}: re-deals changed {redealt} states",
+            G::RULESET
+        );
+    }
+
+    #[test]
+    fn bot_inputs_of_every_ruleset_hide_what_their_seat_cannot_see() {
+        bot_inputs_hide_what_the_seat_cannot_see::<game_tulipmania::Tulipmania>(4, true);
+        bot_inputs_hide_what_the_seat_cannot_see::<game_tulip_bubble::TulipBubble>(4, true);
+        bot_inputs_hide_what_the_seat_cannot_see::<game_tulip_traders::TulipTraders>(4, true);
+        bot_inputs_hide_what_the_seat_cannot_see::<game_tulpenfieber::Tulpenfieber>(4, false);
+        bot_inputs_hide_what_the_seat_cannot_see::<game_black_thursday::BlackThursday>(4, true);
+    }
+
+    #[test]
+    fn the_random_bot_picks_listed_actions_and_falls_back_to_a_complete_one() {
+        let input = BotInput {
+            seat: Seat(0),
+            view: serde_json::json!({}),
+            legal: vec![
+                serde_json::json!({"action": {"type": "pass"}}),
+                serde_json::json!({"label": "bid", "schema": {"type": "object", "properties": {"type": {"const": "bid"}, "amount": {"type": "integer", "minimum": 1, "maximum": 3}}}}),
+            ],
+        };
+        let mut rng = GameRng::for_entry([7; 32], 0);
+        let mut seen_bid = false;
+        for _ in 0..50 {
+            let action = BotKind::Random
+                .choose(&input, 0, &mut rng)
+                .expect("an action");
+            match action["type"].as_str() {
+                Some("pass") => {}
+                Some("bid") => {
+                    let amount = action["amount"].as_i64().expect("an amount");
+                    assert!((1..=3).contains(&amount), "{action}");
+                    seen_bid = true;
+                }
+                _ => panic!("not a listed action: {action}"),
+            }
+        }
+        assert!(seen_bid, "the schema entry is never sampled");
+        // Once the samples are spent, a complete listed action.
+        assert_eq!(
+            BotKind::Random.choose(&input, SAMPLES, &mut rng),
+            Some(serde_json::json!({"type": "pass"}))
+        );
+        let empty = BotInput {
+            legal: Vec::new(),
+            ..input
+        };
+        assert_eq!(BotKind::Random.choose(&empty, 0, &mut rng), None);
+    }
+}
