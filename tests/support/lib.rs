@@ -133,7 +133,8 @@ pub async fn spawn_app() -> TestApp {
     }
 }
 
-/// Starts a server and its webhook delivery worker (as `beurs serve` runs them) over the
+/// Starts a server, its webhook delivery worker and its deadline worker (as `beurs serve`
+/// runs them, the workers more often) over the
 /// SQLite database `db`, which is kept when the app is dropped, so that a test can stop the
 /// server and start another on the same file: a restart.
 pub async fn spawn_app_at(db: &std::path::Path, webhooks: api::webhooks::WebhookConfig) -> TestApp {
@@ -145,12 +146,20 @@ pub async fn spawn_app_at(db: &std::path::Path, webhooks: api::webhooks::Webhook
     let addr = listener.local_addr().expect("local address");
     let ctx = Arc::new(api::AppCtx::new(store.clone()).with_webhooks(webhooks));
     let worker = tokio::spawn(ctx.deliverer().run(std::time::Duration::from_millis(50)));
+    let deadlines = tokio::spawn(api::deadlines::run(
+        ctx.clone(),
+        std::time::Duration::from_millis(50),
+    ));
     let server = tokio::spawn(local::serve::serve(listener, ctx));
     TestApp {
         addr,
         store,
         db: db.to_path_buf(),
-        tasks: vec![server.abort_handle(), worker.abort_handle()],
+        tasks: vec![
+            server.abort_handle(),
+            worker.abort_handle(),
+            deadlines.abort_handle(),
+        ],
         remove_db: false,
     }
 }

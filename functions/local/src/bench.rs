@@ -242,6 +242,8 @@ async fn store_commit_rate(
                 created_at: 0,
                 updated_at: 0,
                 hooks: Vec::new(),
+                clock: None,
+                due_at: None,
             };
             store.create(&record).await?;
             while Instant::now() < deadline {

@@ -73,6 +73,9 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     // The webhook worker drains the outbox in the background; notifications left pending by
     // an earlier run (a crash, a restart) are picked up on start.
     tokio::spawn(ctx.deliverer().run(Duration::from_secs(1)));
+    // The deadline worker: move clocks' reminders and timeouts, and bot moves a crash left
+    // unplayed. Deadlines are in the store, so a restart finds every overdue game.
+    tokio::spawn(api::deadlines::run(ctx.clone(), Duration::from_millis(500)));
     let edge = api::edge::EdgeConfig {
         cors_origins: config.cors_origins.clone(),
     };

@@ -179,6 +179,10 @@ pub struct StoredAction {
     pub action: Value,
     /// Who may read it.
     pub visibility: Visibility,
+    /// Who chose the move when it was not the seat's player: a bot, or the clock (a timeout).
+    /// Entries written before this field existed have none: their player chose.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<crate::dto::Author>,
 }
 
 /// The audit of a game: everything needed to check that nothing was rigged.

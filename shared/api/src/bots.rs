@@ -11,10 +11,11 @@
 //! functions, with no worker to schedule (docs/decisions.md 27).
 
 use crate::auth::random_bytes;
-use crate::dto::{BotKind, SubmitAction};
+use crate::dto::{Author, BotKind, SubmitAction};
 use crate::error::ApiError;
 use crate::http::IfMatch;
-use crate::routes::{actions, engine_of, load_record, update, Guard, Updated};
+use crate::routes::actions::Moved;
+use crate::routes::{actions, engine_of, load_record, update, Change, Guard, Updated};
 use crate::AppCtx;
 use game_core::{GameRng, Seat, SeatSet, Viewer};
 use serde_json::Value;
@@ -75,7 +76,7 @@ pub fn has_bots(record: &GameRecord) -> bool {
 }
 
 /// The bot seat the game waits on first, with its bot.
-fn bot_to_move(record: &GameRecord, waiting: SeatSet) -> Option<(Seat, BotKind)> {
+pub(crate) fn bot_to_move(record: &GameRecord, waiting: SeatSet) -> Option<(Seat, BotKind)> {
     waiting.iter().find_map(|seat| {
         let bot = record.seats.get(usize::from(seat.0))?.bot.as_deref()?;
         Some((seat, BotKind::from_stored(bot)))
@@ -107,21 +108,37 @@ pub async fn drive(ctx: &AppCtx, id: &str) -> Result<u32, ApiError> {
             break;
         };
         let input = BotInput::of(engine.as_ref(), seat);
-        if play_one(ctx, &record, bot, &input, &mut rng).await? {
+        if play_one(
+            ctx,
+            &record,
+            bot,
+            &input,
+            &mut rng,
+            Author::Bot,
+            &|_| Ok(()),
+        )
+        .await?
+        {
             played += 1;
         }
     }
     Ok(played)
 }
 
-/// One bot move at `record`'s version: `true` once one is committed, `false` if the game
-/// moved on first.
-async fn play_one(
+/// What a caller adds to a bot move's commit (the clock's timeout bookkeeping and webhooks).
+pub(crate) type Decorate<'a> = &'a (dyn Fn(&mut Change<Moved>) -> Result<(), ApiError> + Sync);
+
+/// One bot move at `record`'s version, logged as chosen `by` the bot or the clock, with
+/// `decorate` applied to its commit: `true` once one is committed, `false` if the game moved
+/// on first.
+pub(crate) async fn play_one(
     ctx: &AppCtx,
     record: &GameRecord,
     bot: BotKind,
     input: &BotInput,
     rng: &mut GameRng,
+    by: Author,
+    decorate: Decorate<'_>,
 ) -> Result<bool, ApiError> {
     let guard = Guard {
         if_match: IfMatch::Tags(vec![(false, record.version.to_string())]),
@@ -133,7 +150,9 @@ async fn play_one(
         };
         let body = SubmitAction { action };
         let outcome = update(ctx, record.clone(), &guard, |record| {
-            actions::apply(ctx, record, input.seat.0, &body, None)
+            let mut change = actions::apply(ctx, record, input.seat.0, &body, None, Some(by))?;
+            decorate(&mut change)?;
+            Ok(change)
         })
         .await;
         match outcome {

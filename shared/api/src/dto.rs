@@ -57,6 +57,16 @@ impl BotKind {
     }
 }
 
+/// Who chose a move that its seat's player did not choose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Author {
+    /// The bot that plays the seat (claimed for a bot, or resigned).
+    Bot,
+    /// The move clock: the seat's time ran out and a bot played its turn.
+    Clock,
+}
+
 /// A seat count that needs options other than the defaults.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct SeatCountWithOptions {
@@ -115,6 +125,10 @@ pub struct CreateGame {
     /// When true, only the admin may claim seats and the game is not listed in the lobby.
     #[serde(default)]
     pub invite_only: bool,
+    /// A move clock (default none: the game waits for its players for ever). When a seat's
+    /// time runs out, `on_timeout` says what happens; reminders and timeouts are webhooks.
+    #[serde(default)]
+    pub clock: Option<crate::clock::ClockOptions>,
 }
 
 /// A newly created game. The admin token is shown only here.
@@ -262,6 +276,8 @@ pub struct GameEnvelope {
     pub view: Value,
     /// The result, once finished.
     pub outcome: Option<Outcome>,
+    /// The move clock and each seat's deadline; null in a game without a clock.
+    pub clock: Option<crate::clock::ClockView>,
     /// Creation time (RFC 3339).
     pub created_at: String,
     /// Time of the last change (RFC 3339).
@@ -358,6 +374,9 @@ pub struct LogItem {
     pub events: Vec<Value>,
     /// The action in words ("Anna bought a red tulip for ƒ250."), or null when `action` is.
     pub action_text: Option<String>,
+    /// Who chose the move when the seat's player did not: `bot` (the seat is a bot's) or
+    /// `clock` (the seat's time ran out). Null for a player's move and the setup.
+    pub by: Option<Author>,
     /// Each of `events` in words, in the same order: what a client shows as the game's log.
     pub event_texts: Vec<String>,
     /// When the entry was committed (RFC 3339).
@@ -385,6 +404,10 @@ pub enum WebhookEvent {
     Action,
     /// (Seats and admin) the game is over.
     Finished,
+    /// (Seats) a move clock's reminder: the seat's time is running out.
+    Reminder,
+    /// (Seats and admin) a seat's time ran out; the clock's policy was applied.
+    Timeout,
 }
 
 impl WebhookEvent {
@@ -394,6 +417,8 @@ impl WebhookEvent {
             WebhookEvent::Turn,
             WebhookEvent::Action,
             WebhookEvent::Finished,
+            WebhookEvent::Reminder,
+            WebhookEvent::Timeout,
         ]
         .into_iter()
         .find(|event| event.as_str() == name)
@@ -405,6 +430,8 @@ impl WebhookEvent {
             WebhookEvent::Turn => crate::webhooks::TURN,
             WebhookEvent::Action => crate::webhooks::ACTION,
             WebhookEvent::Finished => crate::webhooks::FINISHED,
+            WebhookEvent::Reminder => crate::webhooks::REMINDER,
+            WebhookEvent::Timeout => crate::webhooks::TIMEOUT,
         }
     }
 }
@@ -528,9 +555,42 @@ pub struct TurnData {
     pub to_act: Vec<u8>,
     /// Seats the game is waiting on.
     pub waiting_on: Vec<u8>,
+    /// When the seat's move clock runs out (RFC 3339); null in a game without a clock.
+    pub deadline: Option<String>,
     /// The seat's view, as `GET /v1/games/{id}` with its token shows it at this version.
     #[schema(value_type = Object)]
     pub view: Value,
+}
+
+/// The `data` of a `reminder` notification: the seat's time is running out.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReminderData {
+    /// The game id.
+    pub game_id: String,
+    /// The ruleset id.
+    pub ruleset: String,
+    /// The record version when the reminder was sent.
+    pub version: u64,
+    /// The subscribing seat, whose time is running out.
+    pub seat: u8,
+    /// When the seat's time runs out (RFC 3339).
+    pub deadline: String,
+}
+
+/// The `data` of a `timeout` notification: a seat's time ran out.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TimeoutData {
+    /// The game id.
+    pub game_id: String,
+    /// The ruleset id.
+    pub ruleset: String,
+    /// The record version right after the timeout was applied.
+    pub version: u64,
+    /// The seat whose time ran out.
+    pub seat: u8,
+    /// What was done: `bot` (a bot played the seat's turn) or `drop` (the seat resigned and a
+    /// bot plays it to the end).
+    pub policy: crate::clock::TimeoutPolicy,
 }
 
 /// The `data` of an `action` notification (admin subscriptions): a move was made. Public

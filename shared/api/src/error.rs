@@ -202,6 +202,7 @@ pub const API_CODES: &[&str] = &[
     "seat-taken",
     "seat-resigned",
     "seat-free",
+    "invalid-clock",
     "version-conflict",
     "entropy-too-long",
     "invalid-name",

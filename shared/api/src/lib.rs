@@ -19,6 +19,8 @@
 pub mod audit;
 pub mod auth;
 pub mod bots;
+pub mod clock;
+pub mod deadlines;
 pub mod dto;
 pub mod edge;
 #[cfg(feature = "dynamo")]

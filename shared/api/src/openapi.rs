@@ -25,13 +25,13 @@ use utoipa::{Modify, OpenApi};
         dto::CreateWebhook, dto::Webhook, dto::CreatedWebhook, dto::WebhookList,
         dto::DeliveryAttempt, dto::Delivery, dto::DeliveryList, dto::GameStatus,
         dto::DeliveryStatus, dto::SeatCountWithOptions, dto::TurnData, dto::ActionData,
-        dto::FinishedData,
+        dto::FinishedData, dto::ReminderData, dto::TimeoutData, dto::Author,
     )),
     modifiers(&BearerAuth),
     tags(
         (name = "rulesets", description = "The games on offer"),
         (name = "games", description = "Creating, listing, reading and auditing games"),
-        (name = "seats", description = "Joining a game"),
+        (name = "seats", description = "Joining a game, seats for bots, resigning, replacing a player"),
         (name = "actions", description = "Playing: legal moves and submitting them"),
         (name = "webhooks", description = "Signed notifications: subscriptions and deliveries"),
     )
@@ -476,6 +476,8 @@ fn shared_schemas(schemas: &mut Map<String, Value>, registry: &Registry) {
         ("turn", "TurnData"),
         ("action", "ActionData"),
         ("finished", "FinishedData"),
+        ("reminder", "ReminderData"),
+        ("timeout", "TimeoutData"),
     ] {
         let name = format!("{}Notification", title_case(kind));
         schemas.insert(
@@ -516,6 +518,8 @@ fn webhooks(doc: &mut Value) {
         ("turn", "turn: your seat is to act", "Sent to a seat's subscription when the game starts waiting on that seat, with the seat's view at that version."),
         ("action", "action: a move was made", "Sent to the admin's subscription after every move, with public information only."),
         ("finished", "finished: the game is over", "Sent to every subscription when the game ends, with the outcome and the subscriber's final view."),
+        ("reminder", "reminder: your time runs out soon", "Sent to a seat's subscription once per wait, when the fraction of its move clock set by `remind_at` is left."),
+        ("timeout", "timeout: a seat's time ran out", "Sent to that seat's subscription and the admin's when a seat's move clock runs out, saying which policy was applied."),
     ] {
         section.insert(kind.into(), json!({"post": {
             "operationId": format!("webhook_{kind}"),

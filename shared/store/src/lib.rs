@@ -136,6 +136,14 @@ pub struct GameRecord {
     /// know whom to notify, reads them with the game in its one read.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hooks: Vec<HookRecord>,
+    /// The game's move clock, as the API keeps it (opaque to the store), if it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<Value>,
+    /// When the game next needs attention without a request (a deadline, a reminder, a bot
+    /// left to move), Unix milliseconds; `None` when nothing is pending. Stores index it so
+    /// [`GameStore::due_games`] finds such games after a restart.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub due_at: Option<u64>,
 }
 
 /// A webhook subscription of one seat or of the admin (DESIGN.md §6).
@@ -364,6 +372,10 @@ pub trait GameStore: Send + Sync {
     /// `limit`: what a local delivery worker drains. Stores whose outbox is drained by
     /// something else (DynamoDB's stream) may return none.
     async fn due_messages(&self, now: u64, limit: usize) -> Result<Vec<OutboxMessage>, StoreError>;
+
+    /// The ids of games whose `due_at` is `now` (Unix ms) or earlier, most overdue first, at
+    /// most `limit`: what the deadline worker visits.
+    async fn due_games(&self, now: u64, limit: usize) -> Result<Vec<String>, StoreError>;
 
     /// Saves a notification's new status, attempts and next attempt time (by `game_id`,
     /// `hook_id`, `created_at` and `id`). `NotFound` if it is not in the outbox.

@@ -184,6 +184,22 @@ impl GameStore for MemoryStore {
         Ok(due.into_iter().take(limit).cloned().collect())
     }
 
+    async fn due_games(&self, now: u64, limit: usize) -> Result<Vec<String>, StoreError> {
+        let inner = self.lock();
+        let mut due: Vec<(u64, &String)> = inner
+            .games
+            .values()
+            .filter_map(|game| Some((game.due_at?, &game.id)))
+            .filter(|(due_at, _)| *due_at <= now)
+            .collect();
+        due.sort();
+        Ok(due
+            .into_iter()
+            .take(limit)
+            .map(|(_, id)| id.clone())
+            .collect())
+    }
+
     async fn update_message(&self, message: &OutboxMessage) -> Result<(), StoreError> {
         let mut inner = self.lock();
         match inner.outbox.get_mut(&message.id) {

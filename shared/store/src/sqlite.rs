@@ -77,6 +77,10 @@ const MIGRATIONS: &[&str] = &[
     ) STRICT;
     CREATE INDEX outbox_due ON outbox (next_attempt_at) WHERE status = 'pending';
     CREATE INDEX outbox_by_hook ON outbox (game_id, hook_id, created_at);",
+    // 3: when a game next needs the deadline worker. Set only while something is pending, so
+    // the partial index holds exactly the games the worker may have to visit.
+    "ALTER TABLE games ADD COLUMN due_at INTEGER;
+    CREATE INDEX games_due ON games (due_at) WHERE due_at IS NOT NULL;",
 ];
 
 /// How a [`SqliteStore`] makes commits durable.
@@ -450,8 +454,9 @@ impl GameStore for SqliteStore {
             let inserted = conn
                 .prepare_cached(
                     "INSERT INTO games
-                         (id, ruleset, status, invite_only, version, created_at, updated_at, record)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                         (id, ruleset, status, invite_only, version, created_at, updated_at,
+                          record, due_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
                 )
                 .and_then(|mut stmt| {
                     stmt.execute(params![
@@ -462,7 +467,8 @@ impl GameStore for SqliteStore {
                         row.version,
                         row.created_at,
                         row.updated_at,
-                        row.record
+                        row.record,
+                        row.due_at
                     ])
                 });
             match inserted {
@@ -529,7 +535,7 @@ impl GameStore for SqliteStore {
             let updated = tx
                 .prepare_cached(
                     "UPDATE games SET ruleset = ?2, status = ?3, invite_only = ?4, version = ?5,
-                         created_at = ?6, updated_at = ?7, record = ?8
+                         created_at = ?6, updated_at = ?7, record = ?8, due_at = ?10
                      WHERE id = ?1 AND version = ?9",
                 )
                 .and_then(|mut stmt| {
@@ -542,7 +548,8 @@ impl GameStore for SqliteStore {
                         row.created_at,
                         row.updated_at,
                         row.record,
-                        expected
+                        expected,
+                        row.due_at
                     ])
                 })
                 .context(|| format!("updating game {id}"))?;
@@ -750,6 +757,23 @@ impl GameStore for SqliteStore {
         .await
     }
 
+    async fn due_games(&self, now: u64, limit: usize) -> Result<Vec<String>, StoreError> {
+        let now = i64::try_from(now).unwrap_or(i64::MAX);
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        self.read(move |conn| {
+            let mut stmt = conn
+                .prepare_cached(
+                    "SELECT id FROM games WHERE due_at IS NOT NULL AND due_at <= ?1
+                     ORDER BY due_at LIMIT ?2",
+                )
+                .context(|| "reading due games")?;
+            stmt.query_map(params![now, limit], |row| row.get::<_, String>(0))
+                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+                .context(|| "reading due games")
+        })
+        .await
+    }
+
     async fn update_message(&self, message: &OutboxMessage) -> Result<(), StoreError> {
         let row = OutboxRow::new(message)?;
         self.write(move |conn| {
@@ -876,6 +900,7 @@ struct GameRow {
     version: i64,
     created_at: i64,
     updated_at: i64,
+    due_at: Option<i64>,
     record: String,
 }
 
@@ -889,6 +914,10 @@ impl GameRow {
             version: to_sql(record.version, "version")?,
             created_at: to_sql(record.created_at, "created_at")?,
             updated_at: to_sql(record.updated_at, "updated_at")?,
+            due_at: record
+                .due_at
+                .map(|due_at| to_sql(due_at, "due_at"))
+                .transpose()?,
             record: to_json(record, "game record")?,
         })
     }

@@ -59,6 +59,8 @@ pub fn sample_record(id: &str) -> GameRecord {
         created_at: 1_700_000_000_000,
         updated_at: 1_700_000_000_000,
         hooks: Vec::new(),
+        clock: None,
+        due_at: None,
     }
 }
 
@@ -85,6 +87,7 @@ pub async fn contract(store: &dyn GameStore) {
     commit_keeps_hooks_and_queues_notifications(store, &run).await;
     stale_commit_queues_no_notification(store, &run).await;
     delivery_updates_round_trip(store, &run).await;
+    due_games_come_in_due_order_until_they_are_not_due(store, &run).await;
 }
 
 /// The part of the contract for stores drained by a local worker (SqliteStore, MemoryStore):
@@ -334,6 +337,67 @@ async fn delivery_updates_round_trip(store: &dyn GameStore, run: &RunIds) {
         store.update_message(&unknown).await,
         Err(StoreError::NotFound(_))
     ));
+}
+
+/// `due_games` lists the games due by `now`, most overdue first, and a game leaves it once a
+/// commit clears (or postpones) its `due_at`; the clock's JSON round-trips.
+async fn due_games_come_in_due_order_until_they_are_not_due(store: &dyn GameStore, run: &RunIds) {
+    let ids: Vec<String> = ["due-a", "due-b", "due-c", "due-d"]
+        .iter()
+        .map(|name| run.game(name))
+        .collect();
+    let due_at = [Some(5_000), Some(3_000), None, Some(9_000)];
+    for (id, due_at) in ids.iter().zip(due_at) {
+        let mut record = sample_record(id);
+        record.due_at = due_at;
+        record.clock = Some(json!({"per_move_ms": 2_000, "seats": [{"deadline": due_at}]}));
+        create(store, &record).await;
+        let loaded = store.load(id).await.expect("loads").expect("exists");
+        assert_eq!(loaded, record, "the clock and due time round-trip");
+    }
+    let ours = |found: Vec<String>| -> Vec<String> {
+        found.into_iter().filter(|id| ids.contains(id)).collect()
+    };
+    let due = ours(store.due_games(6_000, 1_000).await.expect("due games"));
+    assert_eq!(
+        due,
+        vec![ids[1].clone(), ids[0].clone()],
+        "due by 6000, in due order"
+    );
+
+    // A commit that clears A's due time and one that makes C due.
+    let a = store.load(&ids[0]).await.expect("loads").expect("exists");
+    let mut a_next = next(&a);
+    a_next.due_at = None;
+    commit(
+        store,
+        &Commit {
+            record: a_next,
+            expected_version: a.version,
+            entry: None,
+            idempotency: None,
+            outbox: Vec::new(),
+        },
+    )
+    .await;
+    let c = store.load(&ids[2]).await.expect("loads").expect("exists");
+    let mut c_next = next(&c);
+    c_next.due_at = Some(1_000);
+    commit(
+        store,
+        &Commit {
+            record: c_next,
+            expected_version: c.version,
+            entry: None,
+            idempotency: None,
+            outbox: Vec::new(),
+        },
+    )
+    .await;
+    let due = ours(store.due_games(6_000, 1_000).await.expect("due games"));
+    assert_eq!(due, vec![ids[2].clone(), ids[1].clone()], "A left, C came");
+    let all = ours(store.due_games(10_000, 1_000).await.expect("due games"));
+    assert_eq!(all, vec![ids[2].clone(), ids[1].clone(), ids[3].clone()]);
 }
 
 /// Ids unique to one run of the suite.

@@ -5,7 +5,7 @@ use super::{
 };
 use crate::audit::{state_hash, StoredAction};
 use crate::auth::{identify, Caller};
-use crate::dto::{ActionResult, LegalActions, SubmitAction};
+use crate::dto::{ActionResult, Author, LegalActions, SubmitAction};
 use crate::error::{ApiError, Problem};
 use crate::http::{Bearer, IdempotencyKey, IfMatch, JsonBody, Params, Reply};
 use crate::time::now_ms;
@@ -142,7 +142,7 @@ pub async fn submit_action(
     let updated = update(&ctx, record, &guard, |record| {
         refuse_bot_seat(record, seat)?;
         bots = crate::bots::has_bots(record);
-        apply(&ctx, record, seat, &body, key.as_deref())
+        apply(&ctx, record, seat, &body, key.as_deref(), None)
     })
     .await?;
     Ok(match updated {
@@ -226,6 +226,7 @@ pub(crate) fn apply(
     seat: u8,
     body: &SubmitAction,
     key: Option<&str>,
+    by: Option<Author>,
 ) -> Result<Change<Moved>, ApiError> {
     match record.status {
         Status::Open => {
@@ -267,9 +268,11 @@ pub(crate) fn apply(
         Status::Active
     };
     next.state = Some(state.clone());
+    crate::clock::on_commit(&mut next, Some(engine.as_ref()), Some(Seat(seat)), now)?;
     let stored_action = StoredAction {
         action: applied.action,
         visibility: applied.action_visibility,
+        by,
     };
     let entry = LogEntry {
         seq,

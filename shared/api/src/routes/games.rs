@@ -63,10 +63,17 @@ pub async fn create_game(
         .setup(body.seats, &options, random_bytes::<32>()?)
         .map_err(|error| ApiError::unprocessable(error.code(), error.to_string()))?;
 
+    let clock = body
+        .clock
+        .as_ref()
+        .map(|clock| clock.rules())
+        .transpose()?
+        .map(|rules| crate::clock::Clock::new(rules, usize::from(body.seats)));
+
     let secret = random_bytes::<32>()?;
     let admin_token = new_token(ADMIN_PREFIX)?;
     let now = now_ms();
-    let record = GameRecord {
+    let mut record = GameRecord {
         id: new_game_id()?,
         ruleset: ruleset.id().to_string(),
         rules_version: ruleset.rules_version(),
@@ -84,7 +91,12 @@ pub async fn create_game(
         created_at: now,
         updated_at: now,
         hooks: Vec::new(),
+        clock: None,
+        due_at: None,
     };
+    if let Some(clock) = &clock {
+        clock.save(&mut record);
+    }
     ctx.store.create(&record).await?;
     let created = CreatedGame {
         id: record.id.clone(),
@@ -324,6 +336,7 @@ pub fn envelope(
         seed_commitment: record.seed_commitment.clone(),
         view,
         outcome,
+        clock: crate::clock::Clock::of(record)?.map(|clock| clock.view()),
         created_at: rfc3339(record.created_at),
         updated_at: rfc3339(record.updated_at),
     })

@@ -74,6 +74,9 @@ pub async fn get_log(
                     .seat
                     .and_then(|seat| narrator.action(Seat(seat), &action)),
                 event_texts: narrator.events(&events),
+                by: serde_json::from_value::<StoredAction>(entry.action.clone())
+                    .ok()
+                    .and_then(|stored| stored.by),
                 action,
                 events,
                 at: rfc3339(entry.at),
@@ -161,6 +164,7 @@ pub async fn get_audit(
                     serde_json::from_value(entry.action.clone()).unwrap_or(StoredAction {
                         action: Value::Null,
                         visibility: Visibility::Public,
+                        by: None,
                     });
                 AuditEntry {
                     seq: entry.seq,

@@ -1,7 +1,7 @@
 //! `POST /v1/games/{id}/seats/{seat}`: claiming seats (for a player or a bot); the last claim
 //! starts the game. `…/resign` hands a seat to a bot; `…/replace` gives it to a new player.
 
-use super::{etag, load_record, ruleset_of, update, Change, Guard, Updated};
+use super::{engine_of, etag, load_record, ruleset_of, update, Change, Guard, Updated};
 use crate::audit::{state_hash, StoredAction};
 use crate::auth::{identify, new_token, sha256_hex, Caller, SEAT_PREFIX};
 use crate::dto::{BotKind, ClaimSeat, ClaimedSeat, ReplaceSeat, Resigned};
@@ -212,6 +212,7 @@ fn claim(
     let setup = StoredAction {
         action: Value::Null,
         visibility: Visibility::Public,
+        by: None,
     };
     let entry = LogEntry {
         seq: 0,
@@ -229,6 +230,8 @@ fn claim(
     } else {
         Status::Active
     };
+    // The clocks of the seats the game waits on start now.
+    crate::clock::on_commit(&mut next, Some(game.as_ref()), None, now)?;
     // The start: every seat the game now waits on is notified of its turn.
     let outbox = webhooks::notifications(
         &Moment {
@@ -322,6 +325,8 @@ pub async fn resign_seat(
         let mut next = record.clone();
         next.seats[usize::from(seat)].resigned = true;
         next.seats[usize::from(seat)].bot = Some(bot.as_str().to_string());
+        let engine = engine_of(&ctx, record)?;
+        crate::clock::on_commit(&mut next, engine.as_deref(), None, now_ms())?;
         Ok(Change::record(next, ()))
     })
     .await?;
@@ -410,6 +415,8 @@ pub async fn replace_seat(
         seat_record.resigned = false;
         // The old player's subscriptions would tell them the new player's hand.
         next.hooks.retain(|hook| hook.seat != Some(seat));
+        let engine = engine_of(&ctx, record)?;
+        crate::clock::on_commit(&mut next, engine.as_deref(), None, now_ms())?;
         let status = next.status;
         Ok(Change::record(next, status))
     })

@@ -17,7 +17,9 @@ pub mod sign;
 pub mod url;
 
 use crate::audit::StoredAction;
-use crate::dto::{ActionData, FinishedData, Notification, TurnData, WebhookEvent};
+use crate::dto::{
+    ActionData, FinishedData, Notification, ReminderData, TimeoutData, TurnData, WebhookEvent,
+};
 use crate::error::ApiError;
 use crate::routes::project_events;
 use crate::time::{now_ms, rfc3339};
@@ -44,10 +46,15 @@ pub const ACTION: &str = "action";
 /// The game is over (to seats and the admin).
 pub const FINISHED: &str = "finished";
 
+/// A seat's notification: its move clock runs out soon.
+pub const REMINDER: &str = "reminder";
+/// A seat's time ran out (to that seat and the admin).
+pub const TIMEOUT: &str = "timeout";
+
 /// The notification types a seat may subscribe to, and its default.
-pub const SEAT_EVENTS: &[&str] = &[TURN, FINISHED];
+pub const SEAT_EVENTS: &[&str] = &[TURN, FINISHED, REMINDER, TIMEOUT];
 /// The notification types the admin may subscribe to, and its default.
-pub const ADMIN_EVENTS: &[&str] = &[ACTION, FINISHED];
+pub const ADMIN_EVENTS: &[&str] = &[ACTION, FINISHED, TIMEOUT];
 
 /// When attempts are retried: exponential backoff with jitter (DESIGN.md §6).
 #[derive(Clone, Debug, PartialEq)]
@@ -163,17 +170,7 @@ pub fn notifications(moment: &Moment<'_>, now: u64) -> Result<Vec<OutboxMessage>
     for hook in record.hooks.iter().filter(|hook| hook.disabled.is_none()) {
         let wants = |kind: WebhookEvent| hook.events.iter().any(|event| event == kind.as_str());
         let mut queue = |kind: WebhookEvent, body: String| -> Result<(), ApiError> {
-            messages.push(OutboxMessage {
-                id: sign::new_message_id()?,
-                game_id: record.id.clone(),
-                hook_id: hook.id.clone(),
-                event: kind.as_str().to_string(),
-                body,
-                created_at: now,
-                status: DeliveryStatus::Pending,
-                attempts: Vec::new(),
-                next_attempt_at: Some(now),
-            });
+            messages.push(message(record, hook, kind, body, now)?);
             Ok(())
         };
         let finished = |seat: Option<u8>, outcome: &Outcome, viewer: Viewer| FinishedData {
@@ -204,6 +201,7 @@ pub fn notifications(moment: &Moment<'_>, now: u64) -> Result<Vec<OutboxMessage>
                         seq: record.log_len.saturating_sub(1),
                         to_act: seats(engine.to_act()),
                         waiting_on: seats(waiting_now),
+                        deadline: crate::clock::deadline_of(record, seat),
                         view: engine.view_json(viewer),
                     };
                     queue(WebhookEvent::Turn, body(WebhookEvent::Turn, now, data))?;
@@ -247,6 +245,76 @@ pub fn notifications(moment: &Moment<'_>, now: u64) -> Result<Vec<OutboxMessage>
         }
     }
     Ok(messages)
+}
+
+/// A pending notification of `kind` with `body` for `hook`, due at once.
+fn message(
+    record: &GameRecord,
+    hook: &HookRecord,
+    kind: WebhookEvent,
+    body: String,
+    now: u64,
+) -> Result<OutboxMessage, ApiError> {
+    Ok(OutboxMessage {
+        id: sign::new_message_id()?,
+        game_id: record.id.clone(),
+        hook_id: hook.id.clone(),
+        event: kind.as_str().to_string(),
+        body,
+        created_at: now,
+        status: DeliveryStatus::Pending,
+        attempts: Vec::new(),
+        next_attempt_at: Some(now),
+    })
+}
+
+/// The notifications of a move clock's event for `seat` in `record` (the record as it will
+/// be committed): a `reminder` to the seat's subscriptions, or a `timeout` to the seat's and
+/// the admin's. Only public facts: the deadline, or the policy applied.
+pub fn clock_notifications(
+    record: &GameRecord,
+    seat: u8,
+    kind: WebhookEvent,
+    now: u64,
+) -> Result<Vec<OutboxMessage>, ApiError> {
+    let clock = crate::clock::Clock::of(record)?;
+    let payload = match (kind, &clock) {
+        (WebhookEvent::Reminder, _) => {
+            let Some(deadline) = crate::clock::deadline_of(record, seat) else {
+                return Ok(Vec::new());
+            };
+            let data = ReminderData {
+                game_id: record.id.clone(),
+                ruleset: record.ruleset.clone(),
+                version: record.version,
+                seat,
+                deadline,
+            };
+            body(kind, now, data)
+        }
+        (WebhookEvent::Timeout, Some(clock)) => {
+            let data = TimeoutData {
+                game_id: record.id.clone(),
+                ruleset: record.ruleset.clone(),
+                version: record.version,
+                seat,
+                policy: clock.rules.on_timeout,
+            };
+            body(kind, now, data)
+        }
+        _ => return Ok(Vec::new()),
+    };
+    record
+        .hooks
+        .iter()
+        .filter(|hook| hook.disabled.is_none())
+        .filter(|hook| match hook.seat {
+            Some(subscriber) => subscriber == seat,
+            None => kind == WebhookEvent::Timeout,
+        })
+        .filter(|hook| hook.events.iter().any(|event| event == kind.as_str()))
+        .map(|hook| message(record, hook, kind, payload.clone(), now))
+        .collect()
 }
 
 /// The whole body of a notification of `kind` carrying `data`.

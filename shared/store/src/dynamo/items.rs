@@ -67,6 +67,10 @@ pub(crate) fn meta_item(
         );
         item.insert(keys::GSI2SK.into(), s(lobby_sk));
     }
+    if let Some(due_at) = record.due_at {
+        item.insert(keys::GSI3PK.into(), s(keys::due_pk()));
+        item.insert(keys::GSI3SK.into(), s(keys::due_sk(due_at, &record.id)));
+    }
     if let (Status::Finished, Some(ttl)) = (record.status, finished_ttl) {
         let expires_at = (record.updated_at / 1_000).saturating_add(ttl.as_secs());
         item.insert(keys::TTL_ATTRIBUTE.into(), n(expires_at));

@@ -18,6 +18,7 @@
 //! | 9 | queue a notification with the move | a `Put` of `SK=OUT#<hook>#<created_at:013>#<msg>` in the commit's transaction; the table's stream carries it to `notify` |
 //! | 10 | record a delivery attempt | `PutItem` of that OUT item, `attribute_exists(SK)` |
 //! | 11 | a subscription's recent deliveries | `Query` `PK=GAME#<id>`, `begins_with(SK, OUT#<hook>#)`, descending |
+//! | 12 | games the deadline worker must visit | `Query` index `GSI3` (keys only): `GSI3PK=DUE`, `GSI3SK <= <now:020>#~`, ascending |
 //!
 //! Both lobby indexes are sparse: only the META item of an open, public game carries their
 //! attributes, so a game leaves them (in the same `Put`) as soon as it starts or is found to be
@@ -27,7 +28,29 @@
 //! docs/decisions.md): a move must know whom to notify, and reading them with the record keeps
 //! a move at one read.
 //!
+//! `GSI3` is sparse too: only a game with something pending (a deadline, a reminder, a bot to
+//! move) carries its keys, with the sort key `<due_at:020>#<id>`. It is one partition: a
+//! deployment past DynamoDB's 1,000 writes a second per partition would shard its key.
+//!
 //! There is no `Scan` anywhere: every pattern above is a key lookup or a `Query`.
+
+/// The index of games that need the deadline worker: its name and key attributes.
+pub const GSI3: &str = "GSI3";
+/// Partition key of [`GSI3`].
+pub const GSI3PK: &str = "GSI3PK";
+/// Sort key of [`GSI3`].
+pub const GSI3SK: &str = "GSI3SK";
+
+/// `DUE`: the one partition of [`GSI3`].
+pub fn due_pk() -> &'static str {
+    "DUE"
+}
+
+/// `<due_at:020>#<id>`: the [`GSI3`] sort key, in due order. `~` sorts after every character
+/// of a game id, so `due_sk(now, "~")` bounds every game due at `now`.
+pub fn due_sk(due_at: u64, id: &str) -> String {
+    format!("{due_at:020}#{id}")
+}
 
 /// The table's partition key attribute.
 pub const PK: &str = "PK";
@@ -55,6 +78,11 @@ pub const MAX_SEQ: u64 = 9_999_999_999;
 /// `GAME#<id>`: the partition of everything about one game.
 pub fn game_pk(id: &str) -> String {
     format!("GAME#{id}")
+}
+
+/// The game id of a [`game_pk`], or `None` for any other key.
+pub fn game_id_of(pk: &str) -> Option<&str> {
+    pk.strip_prefix("GAME#")
 }
 
 /// `META`: the game record.

@@ -112,16 +112,16 @@ impl DynamoStore {
                 .build()
                 .map_err(built)
         };
-        let index = |name: &str, pk: &str, sk: &str| -> Result<GlobalSecondaryIndex, StoreError> {
+        let index = |name: &str,
+                     pk: &str,
+                     sk: &str,
+                     projection: ProjectionType|
+         -> Result<GlobalSecondaryIndex, StoreError> {
             GlobalSecondaryIndex::builder()
                 .index_name(name)
                 .key_schema(key(pk, KeyType::Hash)?)
                 .key_schema(key(sk, KeyType::Range)?)
-                .projection(
-                    Projection::builder()
-                        .projection_type(ProjectionType::All)
-                        .build(),
-                )
+                .projection(Projection::builder().projection_type(projection).build())
                 .build()
                 .map_err(built)
         };
@@ -132,8 +132,24 @@ impl DynamoStore {
             .billing_mode(BillingMode::PayPerRequest)
             .key_schema(key(keys::PK, KeyType::Hash)?)
             .key_schema(key(keys::SK, KeyType::Range)?)
-            .global_secondary_indexes(index(keys::GSI1, keys::GSI1PK, keys::GSI1SK)?)
-            .global_secondary_indexes(index(keys::GSI2, keys::GSI2PK, keys::GSI2SK)?)
+            .global_secondary_indexes(index(
+                keys::GSI1,
+                keys::GSI1PK,
+                keys::GSI1SK,
+                ProjectionType::All,
+            )?)
+            .global_secondary_indexes(index(
+                keys::GSI2,
+                keys::GSI2PK,
+                keys::GSI2SK,
+                ProjectionType::All,
+            )?)
+            .global_secondary_indexes(index(
+                keys::GSI3,
+                keys::GSI3PK,
+                keys::GSI3SK,
+                ProjectionType::KeysOnly,
+            )?)
             .stream_specification(
                 StreamSpecification::builder()
                     .stream_enabled(true)
@@ -148,6 +164,8 @@ impl DynamoStore {
             keys::GSI1SK,
             keys::GSI2PK,
             keys::GSI2SK,
+            keys::GSI3PK,
+            keys::GSI3SK,
         ] {
             request = request.attribute_definitions(string_attribute(name)?);
         }
@@ -458,6 +476,42 @@ impl GameStore for DynamoStore {
         _limit: usize,
     ) -> Result<Vec<OutboxMessage>, StoreError> {
         Ok(Vec::new())
+    }
+
+    async fn due_games(&self, now: u64, limit: usize) -> Result<Vec<String>, StoreError> {
+        let mut ids = Vec::new();
+        let mut start: Option<Item> = None;
+        while ids.len() < limit {
+            let page = self
+                .client
+                .query()
+                .table_name(&self.table)
+                .index_name(keys::GSI3)
+                .key_condition_expression("#pk = :pk AND #sk <= :now")
+                .expression_attribute_names("#pk", keys::GSI3PK)
+                .expression_attribute_names("#sk", keys::GSI3SK)
+                .expression_attribute_values(":pk", AttributeValue::S(keys::due_pk().into()))
+                .expression_attribute_values(":now", AttributeValue::S(keys::due_sk(now, "~")))
+                .limit(i32::try_from(limit - ids.len()).unwrap_or(i32::MAX))
+                .set_exclusive_start_key(start.take())
+                .send()
+                .await
+                .map_err(|error| backend("listing due games", error))?;
+            for item in page.items() {
+                let id = match item.get(keys::PK) {
+                    Some(AttributeValue::S(pk)) => keys::game_id_of(pk).map(str::to_owned),
+                    _ => None,
+                };
+                ids.push(id.ok_or_else(|| {
+                    StoreError::Backend("a due-index item without a game key".into())
+                })?);
+            }
+            match page.last_evaluated_key() {
+                Some(key) => start = Some(key.clone()),
+                None => break,
+            }
+        }
+        Ok(ids)
     }
 
     async fn update_message(&self, message: &OutboxMessage) -> Result<(), StoreError> {

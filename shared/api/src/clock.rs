@@ -1,0 +1,468 @@
+//! Move clocks (issue 17): a per-move deadline or a chess-style time bank per seat, chosen at
+//! creation; reminders before a deadline; what happens when one passes.
+//!
+//! The clock lives in the game record (`GameRecord::clock`, JSON the store does not read) and
+//! changes only inside commits: every commit that changes whom the game waits on calls
+//! [`on_commit`], which starts the clocks of seats the game starts waiting on, stops (and, for a
+//! bank, charges) the clocks of seats that moved, and sets `GameRecord::due_at`, the next
+//! moment the game needs the deadline worker ([`crate::deadlines`]). Nothing here reads a
+//! wall clock: `now` is the commit's time, so the clock is as durable and as consistent as
+//! the commit that carries it.
+
+use crate::error::ApiError;
+use crate::time::rfc3339;
+use game_core::{DynGame, Seat, SeatSet};
+use serde::{Deserialize, Serialize};
+use store::GameRecord;
+use utoipa::ToSchema;
+
+/// The longest clock accepted: a year, in milliseconds.
+const MAX_MS: u64 = 366 * 24 * 3_600 * 1_000;
+
+/// The clock a game is created with (`clock` in `POST /v1/games`). Give `per_move` or `bank`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClockOptions {
+    /// A deadline for each move: the time a seat has from the moment the game starts waiting
+    /// on it. An ISO 8601 duration of days, hours, minutes and seconds (`PT24H`, `P2D`,
+    /// `PT90S`), from 1 second to 366 days.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(
+        example = "PT24H",
+        pattern = "^P([0-9]+D)?(T([0-9]+H)?([0-9]+M)?([0-9]+S)?)?$"
+    )]
+    pub per_move: Option<String>,
+    /// A time bank per seat for the whole game (chess style): it runs down while the game
+    /// waits on the seat. An ISO 8601 duration like `per_move`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(
+        example = "P3D",
+        pattern = "^P([0-9]+D)?(T([0-9]+H)?([0-9]+M)?([0-9]+S)?)?$"
+    )]
+    pub bank: Option<String>,
+    /// With `bank`: added to a seat's bank after each of its moves (default none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(
+        example = "PT1H",
+        pattern = "^P([0-9]+D)?(T([0-9]+H)?([0-9]+M)?([0-9]+S)?)?$"
+    )]
+    pub increment: Option<String>,
+    /// A `reminder` webhook goes to the seat once per wait when this fraction of its time is
+    /// left (default 0.25; 0 sends none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 0.0, maximum = 0.95, example = 0.25)]
+    pub remind_at: Option<f64>,
+    /// What happens when a seat's time runs out (default `bot`).
+    #[serde(default)]
+    pub on_timeout: TimeoutPolicy,
+}
+
+/// What a seat's timeout does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeoutPolicy {
+    /// A `random` bot plays the seat's turn (until the game no longer waits on the seat); the
+    /// player keeps the seat and its clock starts again at its next turn.
+    #[default]
+    Bot,
+    /// The seat is dropped: it resigns, and a `random` bot plays it to the end (each ruleset's
+    /// page in docs/rules says why the seat stays in the game).
+    Drop,
+}
+
+/// The clock's rules, parsed from [`ClockOptions`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClockRules {
+    /// Per-move time, milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_move_ms: Option<u64>,
+    /// Initial bank, milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bank_ms: Option<u64>,
+    /// Bank increment per move, milliseconds.
+    #[serde(default)]
+    pub increment_ms: u64,
+    /// The fraction of the time left at which to remind (0: never).
+    pub remind_at: f64,
+    /// What a timeout does.
+    pub on_timeout: TimeoutPolicy,
+    /// The options as given (shown in the envelope).
+    pub options: ClockOptions,
+}
+
+/// One seat's clock.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SeatClock {
+    /// When the current wait on the seat started (none while the game does not wait on it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<u64>,
+    /// When the current wait runs out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline: Option<u64>,
+    /// Bank mode: the time left before the current wait, milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bank_ms: Option<u64>,
+    /// Whether this wait's reminder was sent.
+    #[serde(default)]
+    pub reminded: bool,
+    /// How many times the seat timed out.
+    #[serde(default)]
+    pub timeouts: u32,
+}
+
+/// A game's clock, as the record keeps it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Clock {
+    /// The rules.
+    pub rules: ClockRules,
+    /// Each seat's clock, by seat.
+    pub seats: Vec<SeatClock>,
+}
+
+/// A game's clock as every caller sees it (`clock` in the game envelope).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ClockView {
+    /// The clock the game was created with.
+    pub options: ClockOptions,
+    /// Each seat's clock, by seat.
+    pub seats: Vec<SeatClockView>,
+}
+
+/// One seat's clock.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SeatClockView {
+    /// The seat.
+    pub seat: u8,
+    /// When the seat's time runs out (RFC 3339), while the game waits on it.
+    pub deadline: Option<String>,
+    /// Bank mode: the time left before the current wait, milliseconds.
+    pub bank_ms: Option<u64>,
+    /// How many times the seat timed out.
+    pub timeouts: u32,
+}
+
+/// `PT24H`, `P2D`, `PT90S`, `P1DT12H` → milliseconds. Days, hours, minutes and seconds,
+/// integers only (no years, months or weeks: their length varies).
+pub fn parse_duration(text: &str) -> Option<u64> {
+    let rest = text.strip_prefix('P')?;
+    let (date, time) = match rest.split_once('T') {
+        Some((date, time)) if !time.is_empty() => (date, Some(time)),
+        Some(_) => return None,
+        None => (rest, None),
+    };
+    let mut total: u64 = 0;
+    let mut any = false;
+    let mut take = |part: &str, units: &[(char, u64)]| -> Option<()> {
+        let mut number = String::new();
+        let mut allowed = units.iter();
+        for ch in part.chars() {
+            if ch.is_ascii_digit() {
+                number.push(ch);
+                continue;
+            }
+            // Units in order, each at most once.
+            let (_, ms) = allowed.by_ref().find(|(unit, _)| *unit == ch)?;
+            let value: u64 = number.parse().ok()?;
+            total = total.checked_add(value.checked_mul(*ms)?)?;
+            number.clear();
+            any = true;
+        }
+        number.is_empty().then_some(())
+    };
+    take(date, &[('D', 86_400_000)])?;
+    if let Some(time) = time {
+        take(time, &[('H', 3_600_000), ('M', 60_000), ('S', 1_000)])?;
+    }
+    any.then_some(total)
+}
+
+fn invalid(message: impl Into<String>) -> ApiError {
+    ApiError::unprocessable("invalid-clock", message)
+}
+
+/// A duration option within 1 s ..= 366 days.
+fn duration(name: &str, text: &str) -> Result<u64, ApiError> {
+    match parse_duration(text) {
+        Some(ms) if (1_000..=MAX_MS).contains(&ms) => Ok(ms),
+        Some(_) => Err(invalid(format!(
+            "{name} must be from 1 second to 366 days, not {text}"
+        ))),
+        None => Err(invalid(format!(
+            "{name} must be an ISO 8601 duration of days, hours, minutes and seconds (PT24H, P2D, PT90S), not {text:?}"
+        ))),
+    }
+}
+
+impl ClockOptions {
+    /// The rules these options give, or 422 `invalid-clock`.
+    pub fn rules(&self) -> Result<ClockRules, ApiError> {
+        let per_move_ms = self
+            .per_move
+            .as_deref()
+            .map(|text| duration("per_move", text))
+            .transpose()?;
+        let bank_ms = self
+            .bank
+            .as_deref()
+            .map(|text| duration("bank", text))
+            .transpose()?;
+        let increment_ms = match (&self.increment, bank_ms) {
+            (Some(text), Some(_)) => parse_duration(text)
+                .filter(|&ms| ms <= MAX_MS)
+                .ok_or_else(|| invalid(format!("increment must be a duration, not {text:?}")))?,
+            (Some(_), None) => return Err(invalid("increment goes with bank")),
+            (None, _) => 0,
+        };
+        if per_move_ms.is_some() == bank_ms.is_some() {
+            return Err(invalid("give exactly one of per_move and bank"));
+        }
+        let remind_at = self.remind_at.unwrap_or(0.25);
+        if !(0.0..=0.95).contains(&remind_at) {
+            return Err(invalid("remind_at must be from 0 to 0.95"));
+        }
+        Ok(ClockRules {
+            per_move_ms,
+            bank_ms,
+            increment_ms,
+            remind_at,
+            on_timeout: self.on_timeout,
+            options: self.clone(),
+        })
+    }
+}
+
+impl Clock {
+    /// A new clock for `n_seats` seats, none running.
+    pub fn new(rules: ClockRules, n_seats: usize) -> Clock {
+        let seat = SeatClock {
+            bank_ms: rules.bank_ms,
+            ..SeatClock::default()
+        };
+        Clock {
+            rules,
+            seats: vec![seat; n_seats],
+        }
+    }
+
+    /// The clock of `record`, if it has one.
+    pub fn of(record: &GameRecord) -> Result<Option<Clock>, ApiError> {
+        record
+            .clock
+            .as_ref()
+            .map(|json| {
+                serde_json::from_value(json.clone()).map_err(|error| {
+                    ApiError::Internal(format!("game {} clock does not load: {error}", record.id))
+                })
+            })
+            .transpose()
+    }
+
+    /// The time a wait gives `seat`, from its start.
+    fn allowance(&self, seat: &SeatClock) -> u64 {
+        match self.rules.per_move_ms {
+            Some(per_move) => per_move,
+            None => seat.bank_ms.unwrap_or(0),
+        }
+    }
+
+    /// After a commit at `now` in which `mover` moved (none for the deal, a resignation or a
+    /// replacement): stops the clocks of seats that moved or are no longer waited on (a bank
+    /// is charged the wait and credited the increment), then starts the clocks of seats the
+    /// game waits on whose clock is not running.
+    pub fn advance(&mut self, waiting: SeatSet, mover: Option<Seat>, now: u64) {
+        let increment = self.rules.increment_ms;
+        let banked = self.rules.bank_ms.is_some();
+        for index in 0..self.seats.len() {
+            let seat = Seat(index as u8);
+            let waited = waiting.contains(seat);
+            let clock = &mut self.seats[index];
+            if let Some(started) = clock.started_at {
+                if !waited || mover == Some(seat) {
+                    if banked {
+                        let left = clock.bank_ms.unwrap_or(0).saturating_sub(now - started);
+                        let credit = if mover == Some(seat) { increment } else { 0 };
+                        clock.bank_ms = Some(left.saturating_add(credit).min(MAX_MS));
+                    }
+                    clock.started_at = None;
+                    clock.deadline = None;
+                    clock.reminded = false;
+                }
+            }
+            if waited && self.seats[index].started_at.is_none() {
+                let allowance = self.allowance(&self.seats[index]);
+                let clock = &mut self.seats[index];
+                clock.started_at = Some(now);
+                clock.deadline = Some(now.saturating_add(allowance));
+            }
+        }
+    }
+
+    /// When `seat`'s reminder is due in its current wait, if one will be sent.
+    pub fn reminder_at(&self, seat: usize) -> Option<u64> {
+        let clock = self.seats.get(seat)?;
+        if clock.reminded || self.rules.remind_at <= 0.0 {
+            return None;
+        }
+        let (started, deadline) = (clock.started_at?, clock.deadline?);
+        let left = ((deadline - started) as f64 * self.rules.remind_at) as u64;
+        Some(deadline - left)
+    }
+
+    /// The earliest deadline or reminder still to come.
+    pub fn next_event(&self) -> Option<u64> {
+        (0..self.seats.len())
+            .flat_map(|seat| [self.seats[seat].deadline, self.reminder_at(seat)])
+            .flatten()
+            .min()
+    }
+
+    /// The clock as callers see it.
+    pub fn view(&self) -> ClockView {
+        ClockView {
+            options: self.rules.options.clone(),
+            seats: self
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(seat, clock)| SeatClockView {
+                    seat: seat as u8,
+                    deadline: clock.deadline.map(rfc3339),
+                    bank_ms: clock.bank_ms,
+                    timeouts: clock.timeouts,
+                })
+                .collect(),
+        }
+    }
+
+    /// Stores the clock in `record`.
+    pub fn save(&self, record: &mut GameRecord) {
+        record.clock = Some(serde_json::to_value(self).expect("a clock serializes"));
+    }
+}
+
+/// Brings `next` (a record about to be committed at `now`, with `engine` its state, `None`
+/// before the deal) up to date: its clock, if it has one, and its `due_at`: the next deadline
+/// or reminder, or `now` when the game waits on a bot (so a bot left unplayed by a crash is
+/// found by the deadline worker), or nothing once the game is over.
+pub fn on_commit(
+    next: &mut GameRecord,
+    engine: Option<&dyn DynGame>,
+    mover: Option<Seat>,
+    now: u64,
+) -> Result<(), ApiError> {
+    let Some(engine) = engine.filter(|engine| engine.outcome().is_none()) else {
+        // Not started, or over: nothing is pending. A finished game's clocks stop.
+        if let Some(mut clock) = Clock::of(next)? {
+            clock.advance(SeatSet::default(), mover, now);
+            clock.save(next);
+        }
+        next.due_at = None;
+        return Ok(());
+    };
+    let waiting = engine.waiting_on();
+    let mut due = None;
+    if let Some(mut clock) = Clock::of(next)? {
+        clock.advance(waiting, mover, now);
+        due = clock.next_event();
+        clock.save(next);
+    }
+    let bot_waiting = waiting.iter().any(|seat| {
+        next.seats
+            .get(usize::from(seat.0))
+            .is_some_and(|seat| seat.bot.is_some())
+    });
+    if bot_waiting {
+        due = Some(now);
+    }
+    next.due_at = due;
+    Ok(())
+}
+
+/// The deadline of `seat` in `record`'s clock, as RFC 3339 (for the `turn` webhook).
+pub fn deadline_of(record: &GameRecord, seat: u8) -> Option<String> {
+    let clock = Clock::of(record).ok()??;
+    clock.seats.get(usize::from(seat))?.deadline.map(rfc3339)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(json: serde_json::Value) -> ClockOptions {
+        serde_json::from_value(json).expect("clock options")
+    }
+
+    #[test]
+    fn durations_parse_days_hours_minutes_and_seconds() {
+        assert_eq!(parse_duration("PT24H"), Some(86_400_000));
+        assert_eq!(parse_duration("P2D"), Some(172_800_000));
+        assert_eq!(parse_duration("PT90S"), Some(90_000));
+        assert_eq!(parse_duration("P1DT1H1M1S"), Some(90_061_000));
+        for bad in [
+            "", "P", "PT", "24H", "PT1.5S", "PT1S1H", "P1W", "PT-1S", "PTH",
+        ] {
+            assert_eq!(parse_duration(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn options_need_exactly_one_kind_and_sane_values() {
+        assert!(options(serde_json::json!({"per_move": "PT2S"}))
+            .rules()
+            .is_ok());
+        assert!(
+            options(serde_json::json!({"bank": "P1D", "increment": "PT1H"}))
+                .rules()
+                .is_ok()
+        );
+        for bad in [
+            serde_json::json!({}),
+            serde_json::json!({"per_move": "PT2S", "bank": "P1D"}),
+            serde_json::json!({"per_move": "PT2S", "increment": "PT1S"}),
+            serde_json::json!({"per_move": "PT0S"}),
+            serde_json::json!({"per_move": "P400D"}),
+            serde_json::json!({"per_move": "PT2S", "remind_at": 1.0}),
+        ] {
+            let error = options(bad.clone()).rules().expect_err("refused");
+            assert_eq!(error.code(), "invalid-clock", "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_per_move_clock_starts_with_each_wait_and_restarts_after_each_move() {
+        let rules = options(serde_json::json!({"per_move": "PT10S"}))
+            .rules()
+            .unwrap();
+        let mut clock = Clock::new(rules, 2);
+        clock.advance(SeatSet::only(Seat(0)), None, 1_000);
+        assert_eq!(clock.seats[0].deadline, Some(11_000));
+        assert_eq!(clock.seats[1].deadline, None);
+        // The reminder comes when a quarter of the time is left.
+        assert_eq!(clock.reminder_at(0), Some(8_500));
+        assert_eq!(clock.next_event(), Some(8_500));
+        // Seat 0 moves and is still waited on: a new deadline from the move.
+        clock.advance(SeatSet::only(Seat(0)), Some(Seat(0)), 4_000);
+        assert_eq!(clock.seats[0].deadline, Some(14_000));
+        // Seat 0 moves and the game waits on seat 1.
+        clock.advance(SeatSet::only(Seat(1)), Some(Seat(0)), 5_000);
+        assert_eq!(clock.seats[0].deadline, None);
+        assert_eq!(clock.seats[1].deadline, Some(15_000));
+    }
+
+    #[test]
+    fn a_bank_is_charged_the_wait_and_credited_the_increment() {
+        let rules =
+            options(serde_json::json!({"bank": "PT60S", "increment": "PT5S", "remind_at": 0}))
+                .rules()
+                .unwrap();
+        let mut clock = Clock::new(rules, 2);
+        clock.advance(SeatSet::only(Seat(0)), None, 0);
+        assert_eq!(clock.seats[0].deadline, Some(60_000));
+        assert_eq!(clock.reminder_at(0), None, "remind_at 0 sends none");
+        clock.advance(SeatSet::only(Seat(1)), Some(Seat(0)), 20_000);
+        assert_eq!(clock.seats[0].bank_ms, Some(45_000), "60 - 20 + 5");
+        clock.advance(SeatSet::only(Seat(0)), Some(Seat(1)), 30_000);
+        assert_eq!(clock.seats[0].deadline, Some(75_000));
+        assert_eq!(clock.seats[1].bank_ms, Some(55_000), "60 - 10 + 5");
+    }
+}

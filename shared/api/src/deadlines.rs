@@ -1,0 +1,319 @@
+//! The deadline worker: what happens to a game without anyone asking, when its time comes.
+//!
+//! Every commit sets `GameRecord::due_at` ([`crate::clock::on_commit`]): the next deadline or
+//! reminder of its move clock, or "now" while the game waits on a bot. [`sweep`] visits the
+//! games the store finds due ([`store::GameStore::due_games`]) and, for each ([`tick`]):
+//!
+//! 1. plays the bots the game waits on (a bot move a crash left unplayed);
+//! 2. applies the clock's timeout policy to each waited-on seat whose deadline passed: a
+//!    `random` bot plays that seat's turn (`bot`), logged as chosen by the clock, or the seat
+//!    resigns and a bot plays it to the end (`drop`); the seat and the admin get a `timeout`
+//!    webhook;
+//! 3. sends the `reminder` webhooks that are due.
+//!
+//! Every step is a commit conditioned on the version it was decided at, like a player's move,
+//! so two sweeps (two processes, or a sweep racing a player) apply a timeout once: the loser
+//! of the race finds the seat's clock restarted and does nothing. Because deadlines live in
+//! the store, a restarted server finds every overdue game at its first sweep. `beurs serve`
+//! sweeps every half second ([`run`]).
+
+use crate::bots::{self, BotInput};
+use crate::clock::{Clock, TimeoutPolicy};
+use crate::dto::{Author, BotKind, WebhookEvent};
+use crate::error::ApiError;
+use crate::routes::{engine_of, load_record, update, Change, Guard, Updated};
+use crate::time::now_ms;
+use crate::webhooks;
+use crate::AppCtx;
+use game_core::{GameRng, Seat};
+use std::time::Duration;
+use store::{GameRecord, Status};
+
+/// The most games one sweep visits (the rest wait for the next sweep, most overdue first).
+pub const SWEEP_BATCH: usize = 100;
+
+/// The most moves a timed-out seat's turn may take when a bot plays it.
+const MAX_TURN_MOVES: u32 = 500;
+
+/// What a sweep did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SweepReport {
+    /// Games visited.
+    pub games: usize,
+    /// Timeouts applied (one per seat and wait).
+    pub timeouts: usize,
+    /// Reminders sent (one per seat and wait, whatever the number of subscriptions).
+    pub reminders: usize,
+    /// Moves bots made (for bot seats, and for timed-out seats).
+    pub bot_moves: u32,
+}
+
+impl SweepReport {
+    fn add(&mut self, other: SweepReport) {
+        self.games += other.games;
+        self.timeouts += other.timeouts;
+        self.reminders += other.reminders;
+        self.bot_moves += other.bot_moves;
+    }
+}
+
+/// Visits every game due at `now` (at most [`SWEEP_BATCH`]). A game that fails is logged and
+/// left for the next sweep; the others go on.
+pub async fn sweep(ctx: &AppCtx, now: u64) -> Result<SweepReport, ApiError> {
+    let mut report = SweepReport::default();
+    for id in ctx.store.due_games(now, SWEEP_BATCH).await? {
+        match tick(ctx, &id, now).await {
+            Ok(done) => report.add(done),
+            Err(error) => tracing::error!(game = %id, %error, "the deadline worker failed"),
+        }
+    }
+    Ok(report)
+}
+
+/// Sweeps every `period` until the process ends: `beurs serve`'s deadline worker.
+pub async fn run(ctx: std::sync::Arc<AppCtx>, period: Duration) {
+    let mut ticks = tokio::time::interval(period);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        ticks.tick().await;
+        match sweep(&ctx, now_ms()).await {
+            Ok(report) if report.timeouts + report.reminders > 0 => {
+                tracing::info!(?report, "deadline sweep");
+            }
+            Ok(_) => {}
+            Err(error) => tracing::error!(%error, "the deadline sweep failed"),
+        }
+    }
+}
+
+/// Does everything game `id` is due for at `now`.
+pub async fn tick(ctx: &AppCtx, id: &str, now: u64) -> Result<SweepReport, ApiError> {
+    let mut report = SweepReport {
+        games: 1,
+        ..SweepReport::default()
+    };
+    report.bot_moves += bots::drive(ctx, id).await?;
+    timeouts(ctx, id, now, &mut report).await?;
+    report.reminders += reminders(ctx, id, now).await?;
+    settle(ctx, id, now).await?;
+    Ok(report)
+}
+
+/// Applies the timeout policy to every waited-on seat whose deadline passed by `now`.
+async fn timeouts(
+    ctx: &AppCtx,
+    id: &str,
+    now: u64,
+    report: &mut SweepReport,
+) -> Result<(), ApiError> {
+    let mut rng = GameRng::for_entry(crate::auth::random_bytes::<32>()?, 0);
+    // The seat whose timed-out turn a bot is playing: it plays on while the game waits on
+    // that seat, even though each of its moves restarted the seat's clock.
+    let mut playing: Option<Seat> = None;
+    for _ in 0..MAX_TURN_MOVES * 4 {
+        let record = load_record(ctx, id).await?;
+        if record.status != Status::Active {
+            break;
+        }
+        let (Some(clock), Some(engine)) = (Clock::of(&record)?, engine_of(ctx, &record)?) else {
+            break;
+        };
+        let waiting = engine.waiting_on();
+        let expired = |seat: &Seat| {
+            clock
+                .seats
+                .get(usize::from(seat.0))
+                .and_then(|seat| seat.deadline)
+                .is_some_and(|deadline| deadline <= now)
+        };
+        let (seat, new_timeout) = match playing.filter(|seat| waiting.contains(*seat)) {
+            Some(seat) => (seat, false),
+            None => match waiting.iter().find(expired) {
+                Some(seat) => (seat, true),
+                None => break,
+            },
+        };
+        if record.seats[usize::from(seat.0)].bot.is_some() {
+            // A bot plays this seat anyway (it resigned meanwhile).
+            report.bot_moves += bots::drive(ctx, id).await?;
+            playing = None;
+            continue;
+        }
+        match clock.rules.on_timeout {
+            TimeoutPolicy::Bot => {
+                let decorate = |change: &mut Change<crate::routes::actions::Moved>| {
+                    if new_timeout {
+                        count_timeout(&mut change.next, seat, now, &mut change.outbox)?;
+                    }
+                    Ok(())
+                };
+                let input = BotInput::of(engine.as_ref(), seat);
+                let moved = bots::play_one(
+                    ctx,
+                    &record,
+                    BotKind::Random,
+                    &input,
+                    &mut rng,
+                    Author::Clock,
+                    &decorate,
+                )
+                .await?;
+                if moved {
+                    report.bot_moves += 1;
+                    report.timeouts += usize::from(new_timeout);
+                    playing = Some(seat);
+                }
+            }
+            TimeoutPolicy::Drop => {
+                if drop_seat(ctx, record, seat, now).await? {
+                    report.timeouts += 1;
+                    report.bot_moves += bots::drive(ctx, id).await?;
+                }
+                playing = None;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Counts a timeout of `seat` in `next`'s clock and queues its `timeout` webhooks.
+fn count_timeout(
+    next: &mut GameRecord,
+    seat: Seat,
+    now: u64,
+    outbox: &mut Vec<store::OutboxMessage>,
+) -> Result<(), ApiError> {
+    if let Some(mut clock) = Clock::of(next)? {
+        if let Some(seat_clock) = clock.seats.get_mut(usize::from(seat.0)) {
+            seat_clock.timeouts += 1;
+        }
+        clock.save(next);
+    }
+    outbox.extend(webhooks::clock_notifications(
+        next,
+        seat.0,
+        WebhookEvent::Timeout,
+        now,
+    )?);
+    Ok(())
+}
+
+/// The `drop` policy: `seat` resigns (a `random` bot plays it from now on). `false` if the game
+/// moved on first.
+async fn drop_seat(
+    ctx: &AppCtx,
+    record: GameRecord,
+    seat: Seat,
+    now: u64,
+) -> Result<bool, ApiError> {
+    let guard = Guard {
+        if_match: crate::http::IfMatch::Tags(vec![(false, record.version.to_string())]),
+        replay: None,
+    };
+    let outcome = update(ctx, record, &guard, |record| {
+        let mut next = record.clone();
+        next.version = record.version + 1;
+        let seat_record = &mut next.seats[usize::from(seat.0)];
+        seat_record.resigned = true;
+        seat_record.bot = Some(BotKind::Random.as_str().to_string());
+        let engine = engine_of(ctx, record)?;
+        crate::clock::on_commit(&mut next, engine.as_deref(), None, now)?;
+        let mut outbox = Vec::new();
+        count_timeout(&mut next, seat, now, &mut outbox)?;
+        Ok(Change {
+            outbox,
+            ..Change::record(next, ())
+        })
+    })
+    .await;
+    match outcome {
+        Ok(Updated::Committed { .. }) => Ok(true),
+        Ok(Updated::Replayed(_)) => Err(ApiError::Internal("a timeout has no key".into())),
+        Err(ApiError::StaleVersion { .. } | ApiError::Conflict { .. }) => Ok(false),
+        Err(error) => Err(error),
+    }
+}
+
+/// Sends the reminders due at `now`, in one commit; returns how many seats were reminded.
+async fn reminders(ctx: &AppCtx, id: &str, now: u64) -> Result<usize, ApiError> {
+    let record = load_record(ctx, id).await?;
+    let Some(clock) = Clock::of(&record)? else {
+        return Ok(0);
+    };
+    let due: Vec<usize> = (0..clock.seats.len())
+        .filter(|&seat| clock.reminder_at(seat).is_some_and(|at| at <= now))
+        .filter(|&seat| {
+            clock.seats[seat]
+                .deadline
+                .is_some_and(|deadline| deadline > now)
+        })
+        .collect();
+    if due.is_empty() || record.status != Status::Active {
+        return Ok(0);
+    }
+    let guard = Guard {
+        if_match: crate::http::IfMatch::Tags(vec![(false, record.version.to_string())]),
+        replay: None,
+    };
+    let outcome = update(ctx, record, &guard, |record| {
+        let mut next = record.clone();
+        next.version = record.version + 1;
+        let mut clock =
+            Clock::of(record)?.ok_or_else(|| ApiError::Internal("the clock went away".into()))?;
+        for &seat in &due {
+            clock.seats[seat].reminded = true;
+        }
+        clock.save(&mut next);
+        let engine = engine_of(ctx, record)?;
+        crate::clock::on_commit(&mut next, engine.as_deref(), None, now)?;
+        let mut outbox = Vec::new();
+        for &seat in &due {
+            outbox.extend(webhooks::clock_notifications(
+                &next,
+                seat as u8,
+                WebhookEvent::Reminder,
+                now,
+            )?);
+        }
+        Ok(Change {
+            outbox,
+            ..Change::record(next, ())
+        })
+    })
+    .await;
+    match outcome {
+        Ok(Updated::Committed { .. }) => Ok(due.len()),
+        Ok(Updated::Replayed(_)) => Err(ApiError::Internal("a reminder has no key".into())),
+        // The game moved on: the next sweep sees its new clock.
+        Err(ApiError::StaleVersion { .. } | ApiError::Conflict { .. }) => Ok(0),
+        Err(error) => Err(error),
+    }
+}
+
+/// A game still due after its visit (a stale `due_at`, or a finished game) gets its `due_at`
+/// recomputed, so it leaves the index instead of being visited on every sweep.
+async fn settle(ctx: &AppCtx, id: &str, now: u64) -> Result<(), ApiError> {
+    let record = load_record(ctx, id).await?;
+    if !record.due_at.is_some_and(|due_at| due_at <= now) {
+        return Ok(());
+    }
+    let engine = engine_of(ctx, &record)?;
+    let mut next = record.clone();
+    crate::clock::on_commit(&mut next, engine.as_deref(), None, now)?;
+    if next.due_at == record.due_at {
+        // A bot that cannot move keeps the game due; the error is in the log already.
+        return Ok(());
+    }
+    let guard = Guard {
+        if_match: crate::http::IfMatch::Tags(vec![(false, record.version.to_string())]),
+        replay: None,
+    };
+    match update(ctx, record, &guard, |_| {
+        Ok(Change::record(next.clone(), ()))
+    })
+    .await
+    {
+        Ok(_) | Err(ApiError::StaleVersion { .. } | ApiError::Conflict { .. }) => Ok(()),
+        Err(error) => Err(error),
+    }
+}

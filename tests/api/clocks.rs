@@ -1,0 +1,351 @@
+//! Move clocks: a game whose player never moves still ends; reminders and timeouts arrive as
+//! signed webhooks; a timeout survives a restart and is applied once when two workers race.
+
+use api::webhooks::WebhookConfig;
+use api_tests::webhooks::{verify_with_reference, Receiver};
+use api_tests::{remove_db, spawn_app_at, temp_db, TestApp};
+use serde_json::{json, Value};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Dev mode (loopback receivers) and quick retries.
+fn dev() -> WebhookConfig {
+    WebhookConfig {
+        dev: true,
+        retry: api::webhooks::RetryPolicy::scaled(0.01),
+        ..WebhookConfig::default()
+    }
+}
+
+/// A Tulip Bubble game with `clock`: seat 0 is a player (returned: game id, seat 0's token,
+/// admin token), seats 1 and 2 are random bots.
+async fn game_with_clock(app: &TestApp, clock: Value) -> (String, String, String) {
+    let created = app
+        .post(
+            "/v1/games",
+            None,
+            &json!({"ruleset": "tulip-bubble", "seats": 3, "clock": clock}),
+            &[],
+        )
+        .await;
+    assert_eq!(created.status, 201, "{}", created.text());
+    let created = created.json();
+    let id = created["id"].as_str().expect("id").to_string();
+    let admin = created["admin_token"].as_str().expect("admin").to_string();
+    let claimed = app
+        .post(
+            &format!("/v1/games/{id}/seats/0"),
+            None,
+            &json!({"name": "Absent"}),
+            &[],
+        )
+        .await;
+    assert_eq!(claimed.status, 201, "{}", claimed.text());
+    let token = claimed.json()["player_token"]
+        .as_str()
+        .expect("token")
+        .to_string();
+    (id, token, admin)
+}
+
+/// Claims seats 1 and 2 for bots: the game starts.
+async fn seat_bots(app: &TestApp, id: &str) {
+    for seat in 1..3 {
+        let claimed = app
+            .post(
+                &format!("/v1/games/{id}/seats/{seat}"),
+                None,
+                &json!({"bot": "random"}),
+                &[],
+            )
+            .await;
+        assert_eq!(claimed.status, 201, "{}", claimed.text());
+    }
+}
+
+/// Subscribes `token` to `events` at `path` of `receiver`; returns the secret.
+async fn subscribe(
+    app: &TestApp,
+    id: &str,
+    token: &str,
+    receiver: &Receiver,
+    path: &str,
+    events: &[&str],
+) -> String {
+    let reply = app
+        .post(
+            &format!("/v1/games/{id}/webhooks"),
+            Some(token),
+            &json!({"url": receiver.url(path), "events": events}),
+            &[],
+        )
+        .await;
+    assert_eq!(reply.status, 201, "{}", reply.text());
+    reply.json()["secret"].as_str().expect("secret").to_string()
+}
+
+/// Polls game `id` (as a spectator) until `done` holds, for up to `seconds`.
+async fn wait_until(app: &TestApp, id: &str, seconds: u64, done: impl Fn(&Value) -> bool) -> Value {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(seconds);
+    loop {
+        let envelope = app.get(&format!("/v1/games/{id}"), None).await.json();
+        if done(&envelope) {
+            return envelope;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "not within {seconds} s: {envelope}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Every log entry of game `id` (one page of up to 200 is enough for these checks).
+async fn log(app: &TestApp, id: &str) -> Vec<Value> {
+    let log = app
+        .get(&format!("/v1/games/{id}/log?limit=200"), None)
+        .await;
+    assert_eq!(log.status, 200, "{}", log.text());
+    log.json()["entries"].as_array().expect("entries").clone()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_two_second_clock_finishes_a_game_whose_player_never_moves() {
+    let db = temp_db("clock-drop");
+    let app = spawn_app_at(&db, dev()).await;
+    let receiver = Receiver::start().await;
+    let clock = json!({"per_move": "PT2S", "on_timeout": "drop", "remind_at": 0.5});
+    let (id, token, admin) = game_with_clock(&app, clock).await;
+    let seat_secret = subscribe(
+        &app,
+        &id,
+        &token,
+        &receiver,
+        "/seat0",
+        &["turn", "reminder", "timeout"],
+    )
+    .await;
+    let admin_secret = subscribe(&app, &id, &admin, &receiver, "/admin", &["timeout"]).await;
+    seat_bots(&app, &id).await;
+
+    // The bots played until the game waited on the player, whose clock now runs.
+    let started = app.get(&format!("/v1/games/{id}"), None).await.json();
+    assert_eq!(started["status"], "active", "{started}");
+    assert_eq!(started["waiting_on"], json!([0]), "{started}");
+    assert!(
+        started["clock"]["seats"][0]["deadline"].is_string(),
+        "{started}"
+    );
+    assert_eq!(started["clock"]["options"]["per_move"], "PT2S");
+
+    // Nobody moves: a reminder at half time, the timeout at two seconds, then the bot that
+    // plays the dropped seat and the two others finish the game.
+    let finished = wait_until(&app, &id, 30, |game| game["status"] == "finished").await;
+    assert_eq!(finished["seats"][0]["resigned"], true);
+    assert_eq!(finished["seats"][0]["bot"], "random");
+    assert_eq!(finished["clock"]["seats"][0]["timeouts"], 1);
+    let entries = log(&app, &id).await;
+    assert!(
+        entries
+            .iter()
+            .any(|entry| entry["seat"] == 0 && entry["by"] == "bot"),
+        "the bot played the dropped seat"
+    );
+
+    let received = receiver
+        .wait_for(10, "the reminder and both timeouts", |received| {
+            received
+                .iter()
+                .filter(|r| r.json()["type"] == "timeout")
+                .count()
+                == 2
+                && received.iter().any(|r| r.json()["type"] == "reminder")
+        })
+        .await;
+    let of_type = |kind: &str| -> Vec<&api_tests::webhooks::Received> {
+        received
+            .iter()
+            .filter(|r| r.json()["type"] == kind)
+            .collect()
+    };
+    let reminders = of_type("reminder");
+    assert_eq!(reminders.len(), 1, "one reminder per wait");
+    assert_eq!(reminders[0].path, "/seat0");
+    assert_eq!(reminders[0].json()["data"]["seat"], 0);
+    let timeouts = of_type("timeout");
+    let paths: Vec<&str> = timeouts.iter().map(|r| r.path.as_str()).collect();
+    assert!(
+        paths.contains(&"/seat0") && paths.contains(&"/admin"),
+        "{paths:?}"
+    );
+    assert!(timeouts
+        .iter()
+        .all(|r| r.json()["data"]["policy"] == "drop"));
+    // The seat's first turn notification carried its deadline.
+    let turn = of_type("turn");
+    assert!(
+        turn[0].json()["data"]["deadline"].is_string(),
+        "{}",
+        turn[0].body
+    );
+    let mut signed: Vec<(String, api_tests::webhooks::Received)> = Vec::new();
+    for delivery in received {
+        let secret = if delivery.path == "/admin" {
+            admin_secret.clone()
+        } else {
+            seat_secret.clone()
+        };
+        signed.push((secret, delivery));
+    }
+    verify_with_reference(&signed);
+    drop(app);
+    remove_db(&db);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_timed_out_turn_is_played_by_the_clock_and_the_player_keeps_the_seat() {
+    let db = temp_db("clock-bot");
+    let app = spawn_app_at(&db, dev()).await;
+    let (id, token, _) = game_with_clock(&app, json!({"per_move": "PT3S"})).await;
+    seat_bots(&app, &id).await;
+    // The first timeout: the clock plays seat 0's turn.
+    let timed_out = wait_until(&app, &id, 20, |game| {
+        game["clock"]["seats"][0]["timeouts"].as_u64() >= Some(1)
+    })
+    .await;
+    assert_eq!(
+        timed_out["seats"][0]["bot"],
+        Value::Null,
+        "the player keeps the seat"
+    );
+    assert_eq!(timed_out["seats"][0]["resigned"], false);
+    let entries = log(&app, &id).await;
+    let by_clock: Vec<&Value> = entries.iter().filter(|e| e["by"] == "clock").collect();
+    assert!(!by_clock.is_empty(), "no move was made by the clock");
+    assert!(by_clock.iter().all(|entry| entry["seat"] == 0));
+
+    // Back on the player's turn, its token still moves, with a fresh deadline.
+    let waiting = wait_until(&app, &id, 20, |game| {
+        game["status"] == "finished" || game["waiting_on"] == json!([0])
+    })
+    .await;
+    if waiting["status"] == "active" {
+        let legal = app
+            .get(&format!("/v1/games/{id}/legal-actions"), Some(&token))
+            .await
+            .json();
+        let action = legal["actions"]
+            .as_array()
+            .expect("actions")
+            .iter()
+            .find_map(|entry| entry.get("action").cloned())
+            .expect("a complete action");
+        let moved = app
+            .post(
+                &format!("/v1/games/{id}/actions"),
+                Some(&token),
+                &json!({"action": action}),
+                &[],
+            )
+            .await;
+        assert_eq!(moved.status, 200, "{}", moved.text());
+        let last = log(&app, &id).await;
+        assert!(
+            last.iter().any(|entry| entry["seat"] == 0
+                && entry["by"].is_null()
+                && entry["seq"].as_u64() > by_clock.last().and_then(|e| e["seq"].as_u64())),
+            "the player's own move is not marked"
+        );
+    }
+    drop(app);
+    remove_db(&db);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_timeout_due_while_the_server_was_down_is_applied_once_by_racing_workers() {
+    let db = temp_db("clock-restart");
+    let app = spawn_app_at(&db, dev()).await;
+    let (id, _token, _) = game_with_clock(&app, json!({"per_move": "PT2S", "remind_at": 0})).await;
+    seat_bots(&app, &id).await;
+    let started = app.get(&format!("/v1/games/{id}"), None).await.json();
+    assert_eq!(started["waiting_on"], json!([0]), "{started}");
+    // The server stops before the deadline (its workers with it) ...
+    drop(app);
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    let before = {
+        let store = store::SqliteStore::open(&db).expect("reopen");
+        store::GameStore::load(&store, &id)
+            .await
+            .expect("loads")
+            .expect("exists")
+    };
+    assert!(before.due_at.is_some_and(|due| due <= api::time::now_ms()));
+
+    // ... and two workers (two restarted processes) find the overdue game at once.
+    let worker = || {
+        let store: Arc<dyn store::GameStore> =
+            Arc::new(store::SqliteStore::open(&db).expect("reopen"));
+        api::AppCtx::new(store)
+    };
+    let (first, second) = (worker(), worker());
+    let now = api::time::now_ms();
+    let (a, b) = tokio::join!(
+        api::deadlines::sweep(&first, now),
+        api::deadlines::sweep(&second, now)
+    );
+    let (a, b) = (a.expect("a sweep"), b.expect("a sweep"));
+    assert_eq!(a.timeouts + b.timeouts, 1, "{a:?} {b:?}");
+
+    let store = store::SqliteStore::open(&db).expect("reopen");
+    let after = store::GameStore::load(&store, &id)
+        .await
+        .expect("loads")
+        .expect("exists");
+    let clock: Value = after.clock.clone().expect("a clock");
+    assert_eq!(clock["seats"][0]["timeouts"], 1, "{clock}");
+    let entries = store::GameStore::log(&store, &id, Some(before.log_len - 1), 1_000)
+        .await
+        .expect("log");
+    assert!(!entries.is_empty(), "the timed-out turn was played");
+    assert!(entries.iter().all(|entry| entry.seq >= before.log_len));
+    // Nothing of the game before the timeout was lost.
+    assert!(after.log_len > before.log_len);
+    assert!(after.version > before.version);
+    remove_db(&db);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bad_clock_is_refused_and_nothing_is_created() {
+    let db = temp_db("clock-bad");
+    let app = spawn_app_at(&db, dev()).await;
+    for clock in [
+        json!({}),
+        json!({"per_move": "24 hours"}),
+        json!({"per_move": "PT1S", "bank": "P1D"}),
+        json!({"bank": "P1D", "remind_at": 2}),
+    ] {
+        let reply = app
+            .post(
+                "/v1/games",
+                None,
+                &json!({"ruleset": "tulip-bubble", "seats": 3, "clock": clock}),
+                &[],
+            )
+            .await;
+        assert_eq!(reply.status, 422, "{clock}: {}", reply.text());
+        assert_eq!(reply.json()["code"], "invalid-clock");
+    }
+    let unknown = app
+        .post(
+            "/v1/games",
+            None,
+            &json!({"ruleset": "tulip-bubble", "seats": 3, "clock": {"per_move": "PT1M", "sudden_death": true}}),
+            &[],
+        )
+        .await;
+    assert_eq!(unknown.status, 400, "{}", unknown.text());
+    let lobby = app.get("/v1/games", None).await.json();
+    assert_eq!(lobby["games"], json!([]), "a refused game was created");
+    drop(app);
+    remove_db(&db);
+}
