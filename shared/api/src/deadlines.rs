@@ -49,7 +49,8 @@ pub struct SweepReport {
 }
 
 impl SweepReport {
-    fn add(&mut self, other: SweepReport) {
+    /// Adds `other` to this report.
+    pub fn add(&mut self, other: SweepReport) {
         self.games += other.games;
         self.timeouts += other.timeouts;
         self.reminders += other.reminders;

@@ -39,6 +39,12 @@ impl AppCtx {
     }
 }
 
+/// JSON logs for a Lambda function that is not a route (`sweep-deadlines`): the same
+/// `tracing` subscriber as [`run_lambda`] installs.
+pub fn init_lambda_logs() {
+    lambda_http::tracing::init_default_subscriber();
+}
+
 /// The whole body of a Lambda function's `main`: JSON logs (when the function's log format
 /// is JSON) through `lambda_http`'s subscriber, the context from the environment, and the
 /// router behind the edge, served by the Lambda runtime.

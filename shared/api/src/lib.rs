@@ -35,7 +35,7 @@ pub mod time;
 pub mod webhooks;
 
 #[cfg(feature = "dynamo")]
-pub use env::{run_lambda, EnvError};
+pub use env::{init_lambda_logs, run_lambda, EnvError};
 pub use routes::docs::{get_docs, get_openapi};
 
 use axum::routing::get;

@@ -1,0 +1,43 @@
+//! The `sweep-deadlines` Lambda function: EventBridge Scheduler invokes it every minute
+//! (infra/template.yaml), and it runs the same deadline worker `beurs serve` runs every half
+//! second ([`api::deadlines::sweep`]) over the DynamoDB table: it finds the games due by now
+//! with one `Query` of the sparse `GSI3` index, and applies their timeouts and reminders and
+//! plays their bots, each as a conditional commit. Notifications it queues reach `notify`
+//! through the table's stream, like those of any move.
+//!
+//! The schedule's payload is ignored: the function only needs the time, which it reads itself.
+
+use api::deadlines::{sweep, SweepReport, SWEEP_BATCH};
+use api::error::ApiError;
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+/// How long one invocation keeps sweeping while full batches come back (the function's
+/// timeout is 60 s; what is left waits for the next minute, most overdue first).
+pub const BUDGET: Duration = Duration::from_secs(40);
+
+/// One scheduled invocation: sweeps at the current time until fewer than a batch of games
+/// were due, or [`BUDGET`] is spent. Returns what was done, as the invocation's result.
+pub async fn handle(ctx: &api::AppCtx, _event: Value) -> Result<Value, ApiError> {
+    let started = Instant::now();
+    let mut total = SweepReport::default();
+    let mut sweeps = 0;
+    loop {
+        let report = sweep(ctx, api::time::now_ms()).await?;
+        sweeps += 1;
+        total.add(report);
+        if report.games < SWEEP_BATCH || started.elapsed() >= BUDGET {
+            break;
+        }
+    }
+    if total.games > 0 {
+        tracing::info!(?total, sweeps, "deadline sweep");
+    }
+    Ok(json!({
+        "sweeps": sweeps,
+        "games": total.games,
+        "timeouts": total.timeouts,
+        "reminders": total.reminders,
+        "bot_moves": total.bot_moves,
+    }))
+}
