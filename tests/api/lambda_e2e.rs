@@ -46,7 +46,7 @@ fn function_for(method: &str, path: &str) -> Option<&'static str> {
         ("GET", ["v1", "rulesets"]) => "list-rulesets",
         ("POST", ["v1", "games"]) => "create-game",
         ("GET", ["v1", "games"]) => "list-games",
-        ("GET", ["v1", "games", _]) => "get-game",
+        ("GET", ["v1", "games", _] | ["v1", "me", "games"]) => "get-game",
         (
             "POST",
             ["v1", "games", _, "seats", _] | ["v1", "games", _, "seats", _, "resign" | "replace"],

@@ -410,3 +410,56 @@ async fn a_free_seat_cannot_be_replaced() {
     assert_eq!(reply.status, 409, "{}", reply.text());
     assert_eq!(reply.json()["code"], "seat-free");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn my_games_lists_the_tokens_game_with_whose_turn_it_is() {
+    let app = spawn_app().await;
+    let game = app
+        .start_game("tulip-bubble", 3, test_options("tulip-bubble"))
+        .await;
+    let envelope = app
+        .get(&format!("/v1/games/{}", game.id), None)
+        .await
+        .json();
+    let waiting: Vec<u64> = envelope["waiting_on"]
+        .as_array()
+        .expect("waiting_on")
+        .iter()
+        .filter_map(Value::as_u64)
+        .collect();
+    for (seat, token) in game.tokens.iter().enumerate() {
+        let mine = app.get("/v1/me/games", Some(token)).await;
+        assert_eq!(mine.status, 200, "{}", mine.text());
+        let games = mine.json()["games"].as_array().expect("games").clone();
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0]["id"], game.id.as_str());
+        assert_eq!(games[0]["seat"], seat);
+        assert_eq!(games[0]["your_turn"], waiting.contains(&(seat as u64)));
+        assert_eq!(games[0]["waiting_on"], envelope["waiting_on"]);
+        assert_eq!(games[0]["version"], envelope["version"]);
+    }
+    let admin = app
+        .get("/v1/me/games", Some(&game.admin_token))
+        .await
+        .json();
+    assert_eq!(admin["games"][0]["seat"], Value::Null);
+    assert_eq!(admin["games"][0]["your_turn"], false);
+
+    // No token, a token of no game, a forged token naming this game, an old-style token:
+    // all 401, none of them telling anything about the game.
+    let forged = format!(
+        "{}.{}",
+        game.tokens[0].rsplit_once('.').expect("a game part").0,
+        "A".repeat(43)
+    );
+    for token in [
+        None,
+        Some("bt_seat_AAAAAAAAAAAAAAAAAAAAAA.".to_string() + &"B".repeat(43)),
+        Some(forged),
+        Some(format!("bt_seat_{}", "C".repeat(43))),
+    ] {
+        let reply = app.get("/v1/me/games", token.as_deref()).await;
+        assert_eq!(reply.status, 401, "{token:?}: {}", reply.text());
+        assert!(!reply.text().contains(&game.id), "{}", reply.text());
+    }
+}

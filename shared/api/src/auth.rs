@@ -20,12 +20,26 @@ pub fn random_bytes<const N: usize>() -> Result<[u8; N], ApiError> {
     Ok(bytes)
 }
 
-/// A new 256-bit token with its prefix.
-pub fn new_token(prefix: &str) -> Result<String, ApiError> {
+/// A new 256-bit token of game `game_id`: `<prefix><the id without g_>.<256 random bits>`.
+/// The game's id in the token is not a secret (it is in every URL of the game); it lets
+/// `GET /v1/me/games` find the token's game without an index of tokens. Tokens issued before
+/// it was added (no `.`) still work on their game's routes.
+pub fn new_token(prefix: &str, game_id: &str) -> Result<String, ApiError> {
+    let game = game_id.strip_prefix("g_").unwrap_or(game_id);
     Ok(format!(
-        "{prefix}{}",
+        "{prefix}{game}.{}",
         URL_SAFE_NO_PAD.encode(random_bytes::<32>()?)
     ))
+}
+
+/// The game a token names (see [`new_token`]), if it names one.
+pub fn game_of_token(token: &str) -> Option<String> {
+    let rest = token
+        .strip_prefix(SEAT_PREFIX)
+        .or_else(|| token.strip_prefix(ADMIN_PREFIX))?;
+    let (game, _) = rest.split_once('.')?;
+    let id = format!("g_{game}");
+    is_game_id(&id).then_some(id)
 }
 
 /// A new game id: `g_` and 128 random bits.
@@ -109,10 +123,20 @@ mod tests {
         assert!(is_game_id(&id), "{id}");
         assert!(!is_game_id("g_../../etc/passwd"));
         assert!(!is_game_id("g_short"));
-        let token = new_token(SEAT_PREFIX).unwrap();
+        let token = new_token(SEAT_PREFIX, &id).unwrap();
         assert!(token.starts_with(SEAT_PREFIX));
-        assert_eq!(token.len(), SEAT_PREFIX.len() + 43);
-        assert_ne!(new_token(SEAT_PREFIX).unwrap(), token);
+        assert_eq!(token.len(), SEAT_PREFIX.len() + 22 + 1 + 43);
+        assert_ne!(new_token(SEAT_PREFIX, &id).unwrap(), token);
+        assert_eq!(game_of_token(&token), Some(id.clone()));
+        let admin = new_token(ADMIN_PREFIX, &id).unwrap();
+        assert_eq!(game_of_token(&admin), Some(id));
+        // Tokens without a game (issued before tokens named one), and forgeries.
+        assert_eq!(
+            game_of_token("bt_seat_5bWq1t0yqgGQm3WJcS4XxQ5bWq1t0yqgGQm3WJcS4Xx"),
+            None
+        );
+        assert_eq!(game_of_token("bt_seat_../etc.x"), None);
+        assert_eq!(game_of_token("bearer.x"), None);
     }
 
     #[test]

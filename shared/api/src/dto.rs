@@ -214,6 +214,36 @@ pub struct SeatInfo {
     pub resigned: bool,
 }
 
+/// One of the caller's games.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MyGame {
+    /// The game id.
+    pub id: String,
+    /// The ruleset id.
+    pub ruleset: String,
+    /// Where the game is in its life.
+    pub status: GameStatus,
+    /// The record version.
+    pub version: u64,
+    /// The token's seat; null for the admin token.
+    pub seat: Option<u8>,
+    /// Whether the game is waiting on the token's seat.
+    pub your_turn: bool,
+    /// Seats the game is waiting on.
+    pub waiting_on: Vec<u8>,
+    /// The move clock with each seat's deadline; null in a game without a clock.
+    pub clock: Option<crate::clock::ClockView>,
+    /// Time of the last change (RFC 3339).
+    pub updated_at: String,
+}
+
+/// The games a token is in.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MyGames {
+    /// The games, most recently changed first.
+    pub games: Vec<MyGame>,
+}
+
 /// A seat whose player resigned.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Resigned {

@@ -127,11 +127,12 @@ impl AppCtx {
 /// utoipa-axum, the paths of the OpenAPI document come from here. [`edge::app`] puts the
 /// edge's layers around it.
 pub fn api_routes() -> OpenApiRouter<Arc<AppCtx>> {
-    use routes::{actions, games, log, rulesets, seats, webhooks};
+    use routes::{actions, games, log, me, rulesets, seats, webhooks};
     OpenApiRouter::with_openapi(openapi::ApiDoc::openapi())
         .routes(routes!(rulesets::list_rulesets))
         .routes(routes!(games::create_game, games::list_games))
         .routes(routes!(games::get_game))
+        .routes(routes!(me::my_games))
         .routes(routes!(seats::claim_seat))
         .routes(routes!(seats::resign_seat))
         .routes(routes!(seats::replace_seat))

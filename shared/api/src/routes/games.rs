@@ -71,10 +71,11 @@ pub async fn create_game(
         .map(|rules| crate::clock::Clock::new(rules, usize::from(body.seats)));
 
     let secret = random_bytes::<32>()?;
-    let admin_token = new_token(ADMIN_PREFIX)?;
+    let id = new_game_id()?;
+    let admin_token = new_token(ADMIN_PREFIX, &id)?;
     let now = now_ms();
     let mut record = GameRecord {
-        id: new_game_id()?,
+        id,
         ruleset: ruleset.id().to_string(),
         rules_version: ruleset.rules_version(),
         options,

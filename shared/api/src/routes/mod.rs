@@ -4,6 +4,7 @@ pub mod actions;
 pub mod docs;
 pub mod games;
 pub mod log;
+pub mod me;
 pub mod play;
 pub mod rulesets;
 pub mod seats;

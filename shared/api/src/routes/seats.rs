@@ -75,7 +75,7 @@ pub async fn claim_seat(
     // A bot seat has no token: nobody may read its hand or play for it.
     let player_token = match body.bot {
         Some(_) => None,
-        None => Some(new_token(SEAT_PREFIX)?),
+        None => Some(new_token(SEAT_PREFIX, &id)?),
     };
     let claimant = match (body.bot, &player_token) {
         (Some(bot), _) => Claimant::Bot(bot),
@@ -395,7 +395,7 @@ pub async fn replace_seat(
     let seat = seat_in(&record, &seat_param)?;
     ruleset_of(&ctx, &record)?;
     let name = check_name(body.name)?;
-    let player_token = new_token(SEAT_PREFIX)?;
+    let player_token = new_token(SEAT_PREFIX, &id)?;
     let token_hash = sha256_hex(player_token.as_bytes());
     let updated = update(&ctx, record, &Guard::default(), |record| {
         if record.status == Status::Finished {
