@@ -349,3 +349,42 @@ async fn a_bad_clock_is_refused_and_nothing_is_created() {
     drop(app);
     remove_db(&db);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_move_a_crash_left_unplayed_is_played_by_the_deadline_worker() {
+    let db = temp_db("clock-crash");
+    let app = spawn_app_at(&db, dev()).await;
+    let game = app.start_game("tulip-bubble", 3, json!({})).await;
+    let id = game.id.clone();
+    drop(app);
+    // What a resignation leaves if its process dies before its bot moves: the seats the game
+    // waits on are a bot's, due now, and nobody has played them.
+    let store: Arc<dyn store::GameStore> = Arc::new(store::SqliteStore::open(&db).expect("reopen"));
+    let before = store.load(&id).await.expect("loads").expect("exists");
+    let mut next = before.clone();
+    next.version += 1;
+    for seat in &mut next.seats {
+        seat.bot = Some("random".into());
+        seat.resigned = true;
+    }
+    next.due_at = Some(api::time::now_ms());
+    store
+        .commit(&store::Commit {
+            record: next,
+            expected_version: before.version,
+            entry: None,
+            idempotency: None,
+            outbox: Vec::new(),
+        })
+        .await
+        .expect("commits");
+
+    // A restarted server's worker finds the game due and plays its bots.
+    let app = spawn_app_at(&db, dev()).await;
+    let finished = wait_until(&app, &id, 30, |game| game["status"] == "finished").await;
+    assert!(finished["outcome"].is_object(), "{finished}");
+    let after = store.load(&id).await.expect("loads").expect("exists");
+    assert_eq!(after.due_at, None, "a finished game is not due");
+    drop(app);
+    remove_db(&db);
+}

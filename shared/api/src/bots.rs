@@ -30,6 +30,11 @@ const SAMPLES: u32 = 20;
 /// a bound if a bot ever kept moving without ending its turn.
 pub const MAX_MOVES_PER_DRIVE: u32 = 10_000;
 
+/// The longest one request spends playing bots before it answers. What is left is due at
+/// once (`GameRecord::due_at`), so the deadline worker plays on: a game of bots alone may
+/// take thousands of moves, which on DynamoDB would outlast the request.
+pub const DRIVE_BUDGET: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// Everything a bot may know when it moves: its seat's view and legal actions, as that
 /// seat's player reads them.
 #[derive(Clone, Debug, PartialEq)]
@@ -84,17 +89,19 @@ pub(crate) fn bot_to_move(record: &GameRecord, waiting: SeatSet) -> Option<(Seat
 }
 
 /// Plays the bots game `id` waits on, one committed move at a time, until it waits on a
-/// player, is over, or [`MAX_MOVES_PER_DRIVE`] moves were played. Returns how many were.
+/// player, is over, or [`MAX_MOVES_PER_DRIVE`] moves or [`DRIVE_BUDGET`] were spent. Returns
+/// how many were played.
 ///
 /// Each move is conditioned on the version the bot decided at: if anything else landed
 /// first (a player's move, another request driving the same bots), the bot looks again.
 pub async fn drive(ctx: &AppCtx, id: &str) -> Result<u32, ApiError> {
     let mut rng = GameRng::for_entry(random_bytes::<32>()?, 0);
     let mut played = 0;
+    let started = std::time::Instant::now();
     // Each round loads the game once; a round that commits nothing (a lost race) still counts,
     // so the loop ends whatever happens.
     for _round in 0..MAX_MOVES_PER_DRIVE * 2 {
-        if played == MAX_MOVES_PER_DRIVE {
+        if played == MAX_MOVES_PER_DRIVE || started.elapsed() >= DRIVE_BUDGET {
             break;
         }
         let record = load_record(ctx, id).await?;
