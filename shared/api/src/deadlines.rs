@@ -295,7 +295,7 @@ async fn reminders(ctx: &AppCtx, id: &str, now: u64) -> Result<usize, ApiError> 
 /// recomputed, so it leaves the index instead of being visited on every sweep.
 async fn settle(ctx: &AppCtx, id: &str, now: u64) -> Result<(), ApiError> {
     let record = load_record(ctx, id).await?;
-    if !record.due_at.is_some_and(|due_at| due_at <= now) {
+    if record.due_at.is_none_or(|due_at| due_at > now) {
         return Ok(());
     }
     let engine = engine_of(ctx, &record)?;
