@@ -13,7 +13,6 @@
 use crate::auth::random_bytes;
 use crate::dto::{Author, BotKind, SubmitAction};
 use crate::error::ApiError;
-use crate::http::IfMatch;
 use crate::routes::actions::Moved;
 use crate::routes::{actions, engine_of, load_record, update, Change, Guard, Updated};
 use crate::AppCtx;
@@ -72,6 +71,15 @@ impl BotKind {
                 .iter()
                 .find_map(|entry| entry.get("action").cloned()),
         }
+    }
+}
+
+/// Hands `seat` of `next` to a `random` bot for the rest of the game: its player resigned,
+/// or its clock dropped it.
+pub fn hand_over(next: &mut GameRecord, seat: u8) {
+    if let Some(seat_record) = next.seats.get_mut(usize::from(seat)) {
+        seat_record.resigned = true;
+        seat_record.bot = Some(BotKind::Random.as_str().to_string());
     }
 }
 
@@ -147,10 +155,7 @@ pub(crate) async fn play_one(
     by: Author,
     decorate: Decorate<'_>,
 ) -> Result<bool, ApiError> {
-    let guard = Guard {
-        if_match: IfMatch::Tags(vec![(false, record.version.to_string())]),
-        replay: None,
-    };
+    let guard = Guard::at(record.version);
     for attempt in 0..=SAMPLES {
         let Some(action) = bot.choose(input, attempt, rng) else {
             break;

@@ -21,7 +21,7 @@ use crate::bots::{self, BotInput};
 use crate::clock::{Clock, TimeoutPolicy};
 use crate::dto::{Author, BotKind, WebhookEvent};
 use crate::error::ApiError;
-use crate::routes::{engine_of, load_record, update, Change, Guard, Updated};
+use crate::routes::{committed_unless_moved_on, engine_of, load_record, update, Change, Guard};
 use crate::time::now_ms;
 use crate::webhooks;
 use crate::AppCtx;
@@ -207,16 +207,11 @@ async fn drop_seat(
     seat: Seat,
     now: u64,
 ) -> Result<bool, ApiError> {
-    let guard = Guard {
-        if_match: crate::http::IfMatch::Tags(vec![(false, record.version.to_string())]),
-        replay: None,
-    };
+    let guard = Guard::at(record.version);
     let outcome = update(ctx, record, &guard, |record| {
         let mut next = record.clone();
         next.version = record.version + 1;
-        let seat_record = &mut next.seats[usize::from(seat.0)];
-        seat_record.resigned = true;
-        seat_record.bot = Some(BotKind::Random.as_str().to_string());
+        bots::hand_over(&mut next, seat.0);
         let engine = engine_of(ctx, record)?;
         crate::clock::on_commit(&mut next, engine.as_deref(), None, now)?;
         let mut outbox = Vec::new();
@@ -227,12 +222,7 @@ async fn drop_seat(
         })
     })
     .await;
-    match outcome {
-        Ok(Updated::Committed { .. }) => Ok(true),
-        Ok(Updated::Replayed(_)) => Err(ApiError::Internal("a timeout has no key".into())),
-        Err(ApiError::StaleVersion { .. } | ApiError::Conflict { .. }) => Ok(false),
-        Err(error) => Err(error),
-    }
+    committed_unless_moved_on(outcome)
 }
 
 /// Sends the reminders due at `now`, in one commit; returns how many seats were reminded.
@@ -252,10 +242,7 @@ async fn reminders(ctx: &AppCtx, id: &str, now: u64) -> Result<usize, ApiError> 
     if due.is_empty() || record.status != Status::Active {
         return Ok(0);
     }
-    let guard = Guard {
-        if_match: crate::http::IfMatch::Tags(vec![(false, record.version.to_string())]),
-        replay: None,
-    };
+    let guard = Guard::at(record.version);
     let outcome = update(ctx, record, &guard, |record| {
         let mut next = record.clone();
         next.version = record.version + 1;
@@ -282,13 +269,12 @@ async fn reminders(ctx: &AppCtx, id: &str, now: u64) -> Result<usize, ApiError> 
         })
     })
     .await;
-    match outcome {
-        Ok(Updated::Committed { .. }) => Ok(due.len()),
-        Ok(Updated::Replayed(_)) => Err(ApiError::Internal("a reminder has no key".into())),
-        // The game moved on: the next sweep sees its new clock.
-        Err(ApiError::StaleVersion { .. } | ApiError::Conflict { .. }) => Ok(0),
-        Err(error) => Err(error),
-    }
+    // If the game moved on first, the next sweep sees its new clock.
+    Ok(if committed_unless_moved_on(outcome)? {
+        due.len()
+    } else {
+        0
+    })
 }
 
 /// A game still due after its visit (a stale `due_at`, or a finished game) gets its `due_at`
@@ -305,10 +291,7 @@ async fn settle(ctx: &AppCtx, id: &str, now: u64) -> Result<(), ApiError> {
         // A bot that cannot move keeps the game due; the error is in the log already.
         return Ok(());
     }
-    let guard = Guard {
-        if_match: crate::http::IfMatch::Tags(vec![(false, record.version.to_string())]),
-        replay: None,
-    };
+    let guard = Guard::at(record.version);
     match update(ctx, record, &guard, |_| {
         Ok(Change::record(next.clone(), ()))
     })

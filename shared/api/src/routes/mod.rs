@@ -186,6 +186,32 @@ pub struct Guard {
     pub replay: Option<Replay>,
 }
 
+impl Guard {
+    /// Only at `version`: what a worker or a bot uses for a change it decided at that
+    /// version (a lost race is then `StaleVersion`, not a retry on a state it did not see).
+    pub fn at(version: u64) -> Guard {
+        Guard {
+            if_match: IfMatch::Tags(vec![(false, version.to_string())]),
+            replay: None,
+        }
+    }
+}
+
+/// Whether a change made under [`Guard::at`] was committed: `false` when the game moved on
+/// first (`412`/`409`), so the caller looks again; other errors are errors.
+pub fn committed_unless_moved_on<T>(
+    outcome: Result<Updated<T>, ApiError>,
+) -> Result<bool, ApiError> {
+    match outcome {
+        Ok(Updated::Committed { .. }) => Ok(true),
+        Ok(Updated::Replayed(_)) => Err(ApiError::Internal(
+            "a change without an idempotency key was replayed".into(),
+        )),
+        Err(ApiError::StaleVersion { .. } | ApiError::Conflict { .. }) => Ok(false),
+        Err(error) => Err(error),
+    }
+}
+
 /// A request that may repeat an earlier one.
 pub struct Replay {
     /// The seat sending it.

@@ -323,8 +323,7 @@ pub async fn resign_seat(
             ));
         }
         let mut next = record.clone();
-        next.seats[usize::from(seat)].resigned = true;
-        next.seats[usize::from(seat)].bot = Some(bot.as_str().to_string());
+        crate::bots::hand_over(&mut next, seat);
         let engine = engine_of(&ctx, record)?;
         crate::clock::on_commit(&mut next, engine.as_deref(), None, now_ms())?;
         Ok(Change::record(next, ()))
