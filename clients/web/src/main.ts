@@ -334,7 +334,16 @@ async function gamePage(id: string): Promise<void> {
         "ul",
         {},
         envelope.seats.map((seat) =>
-          h("li", { class: seat.seat === you ? "you" : "" }, names[seat.seat], seat.claimed ? "" : " (free)", envelope.to_act.includes(seat.seat) ? " — to act" : "", seat.seat === you ? " (you)" : ""),
+          h(
+            "li",
+            { class: seat.seat === you ? "you" : "" },
+            names[seat.seat],
+            seat.claimed ? "" : " (free)",
+            seat.resigned ? " (resigned: a bot plays on)" : seat.bot ? " (bot)" : "",
+            envelope.to_act.includes(seat.seat) ? " — to act" : "",
+            deadlineWords(envelope.clock?.seats[seat.seat]?.deadline ?? null),
+            seat.seat === you ? " (you)" : "",
+          ),
         ),
       ),
     );
@@ -344,6 +353,10 @@ async function gamePage(id: string): Promise<void> {
     renderOutcome(envelope, names);
     root.dataset.yourTurn = String(yourTurn);
   };
+
+  /** A move clock's deadline as a player reads it: " — until 14:05" (local time). */
+  const deadlineWords = (deadline: string | null): string =>
+    deadline === null ? "" : ` — until ${new Date(deadline).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" })}`;
 
   const renderJoins = (envelope: Envelope): void => {
     const open = envelope.seats.filter((seat) => !seat.claimed);
