@@ -190,6 +190,45 @@ async fn start_game(addr: SocketAddr, seats: u8) -> (String, Vec<String>) {
     (id, tokens)
 }
 
+/// Replays `log` from `record`'s seed and checks every entry's state hash and the stored
+/// state against the replay.
+fn assert_log_replays(
+    registry: &game_core::Registry,
+    record: &store::GameRecord,
+    log: &[store::LogEntry],
+) {
+    let seed = api::audit::seed_of_record(record).expect("seed");
+    let ruleset = registry.get(&record.ruleset).expect("ruleset");
+    let mut engine = ruleset
+        .setup(record.seats.len() as u8, &record.options, seed)
+        .expect("setup");
+    assert_eq!(
+        api::audit::state_hash(&engine.state_json()),
+        log[0].state_hash
+    );
+    for entry in &log[1..] {
+        let mut rng = GameRng::for_entry(seed, entry.seq);
+        engine
+            .apply_json(
+                game_core::Seat(entry.seat.expect("seat")),
+                &entry.action["action"],
+                &mut rng,
+            )
+            .expect("a logged move replays");
+        assert_eq!(
+            api::audit::state_hash(&engine.state_json()),
+            entry.state_hash,
+            "entry {} does not replay",
+            entry.seq
+        );
+    }
+    assert_eq!(
+        Some(engine.state_json()),
+        record.state,
+        "the stored state is not the replay of the log"
+    );
+}
+
 /// Several clients play while the server is SIGKILLed at random moments 20 times and
 /// restarted on the same database. Every acknowledged move must be in the log exactly once,
 /// the log must have no gaps, and every game's stored state must equal the replay of its log.
@@ -258,37 +297,7 @@ async fn sigkill_loses_no_acknowledged_move() {
                 move_.seq
             );
         }
-        // Replay the log and compare with the stored state.
-        let seed = api::audit::seed_of_record(&record).expect("seed");
-        let ruleset = registry.get(&record.ruleset).expect("ruleset");
-        let mut engine = ruleset
-            .setup(record.seats.len() as u8, &record.options, seed)
-            .expect("setup");
-        assert_eq!(
-            api::audit::state_hash(&engine.state_json()),
-            log[0].state_hash
-        );
-        for entry in &log[1..] {
-            let mut rng = GameRng::for_entry(seed, entry.seq);
-            engine
-                .apply_json(
-                    game_core::Seat(entry.seat.expect("seat")),
-                    &entry.action["action"],
-                    &mut rng,
-                )
-                .expect("a logged move replays");
-            assert_eq!(
-                api::audit::state_hash(&engine.state_json()),
-                entry.state_hash,
-                "entry {} does not replay",
-                entry.seq
-            );
-        }
-        assert_eq!(
-            Some(engine.state_json()),
-            record.state,
-            "the stored state is not the replay of the log"
-        );
+        assert_log_replays(&registry, &record, &log);
     }
     for suffix in ["", "-wal", "-shm"] {
         let mut path = db.clone().into_os_string();
@@ -533,4 +542,94 @@ async fn verify_cli_follows_audit_pages() {
     let loaded = local::verify::load(&url).await.expect("load");
     assert_eq!(loaded.entries.len(), total);
     assert_eq!(loaded.next_after, None);
+}
+
+/// A clocked game whose player never moves, while the server is SIGKILLed at random moments
+/// and restarted: the deadline worker applies the timeouts that fall due, a kill loses
+/// nothing (the log has no gaps and replays to the stored state), and no wait is timed out
+/// twice (every counted timeout starts its own run of moves chosen by the clock).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigkill_during_timeouts_loses_nothing_and_applies_each_once() {
+    let db = temp_db("clock-crash");
+    let mut server = Server::start(&db);
+    let clock = json!({"per_move": "PT1S", "remind_at": 0});
+    let created = post(
+        server.addr,
+        "/v1/games",
+        None,
+        &json!({"ruleset": "tulip-bubble", "seats": 3, "clock": clock}),
+        &[],
+    )
+    .await
+    .expect("the server answers");
+    assert_eq!(created.status, 201, "{}", created.text());
+    let id = created.json()["id"].as_str().expect("id").to_string();
+    for (seat, body) in [
+        (0, json!({"name": "Absent"})),
+        (1, json!({"bot": "random"})),
+        (2, json!({"bot": "random"})),
+    ] {
+        let claimed = post(
+            server.addr,
+            &format!("/v1/games/{id}/seats/{seat}"),
+            None,
+            &body,
+            &[],
+        )
+        .await
+        .expect("the server answers");
+        assert_eq!(claimed.status, 201, "{}", claimed.text());
+    }
+    let mut chaos = GameRng::for_entry([17; 32], 0);
+    for _ in 0..6 {
+        // About one deadline per second falls due; kill at any point of that cycle.
+        tokio::time::sleep(Duration::from_millis(600 + chaos.below(1_000))).await;
+        server.kill();
+        server = Server::start(&db);
+    }
+    // Time for a few more timeouts after the last restart.
+    tokio::time::sleep(Duration::from_millis(3_000)).await;
+    server.kill();
+
+    let store = store::SqliteStore::open(&db).expect("reopen");
+    use store::GameStore;
+    let record = store.load(&id).await.expect("load").expect("exists");
+    let log = store.log(&id, None, usize::MAX).await.expect("log");
+    let seqs: Vec<u64> = log.iter().map(|entry| entry.seq).collect();
+    assert_eq!(
+        seqs,
+        (0..record.log_len).collect::<Vec<_>>(),
+        "gaps or duplicates"
+    );
+    assert_log_replays(&api::registry(), &record, &log);
+
+    let by_clock = |entry: &store::LogEntry| entry.action["by"] == "clock";
+    let runs = log
+        .windows(2)
+        .filter(|pair| by_clock(&pair[1]) && !by_clock(&pair[0]))
+        .count();
+    let timeouts = record.clock.as_ref().expect("a clock")["seats"][0]["timeouts"]
+        .as_u64()
+        .expect("a count");
+    assert!(
+        timeouts >= 3,
+        "too few timeouts to mean anything: {timeouts}"
+    );
+    assert!(
+        timeouts as usize <= runs,
+        "{timeouts} timeouts counted for {runs} turns played by the clock: one was applied twice"
+    );
+    assert!(log
+        .iter()
+        .filter(|entry| by_clock(entry))
+        .all(|entry| entry.seat == Some(0)));
+    for suffix in ["", "-wal", "-shm"] {
+        let mut path = db.clone().into_os_string();
+        path.push(suffix);
+        let _ = std::fs::remove_file(path);
+    }
+    eprintln!(
+        "{timeouts} timeouts over {} log entries survived 6 SIGKILLs",
+        log.len()
+    );
 }

@@ -108,6 +108,11 @@ pub struct SeatClock {
     /// How many times the seat timed out.
     #[serde(default)]
     pub timeouts: u32,
+    /// Whether the current wait timed out and the clock is playing the seat's turn: its
+    /// moves then do not restart the clock, so the worker plays the turn to its end (after a
+    /// restart too) without counting it as another timeout.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub timed_out: bool,
 }
 
 /// A game's clock, as the record keeps it.
@@ -277,7 +282,8 @@ impl Clock {
             let waited = waiting.contains(seat);
             let clock = &mut self.seats[index];
             if let Some(started) = clock.started_at {
-                if !waited || mover == Some(seat) {
+                let playing_its_timeout = waited && clock.timed_out;
+                if !waited || (mover == Some(seat) && !playing_its_timeout) {
                     if banked {
                         let left = clock.bank_ms.unwrap_or(0).saturating_sub(now - started);
                         let credit = if mover == Some(seat) { increment } else { 0 };
@@ -286,6 +292,7 @@ impl Clock {
                     clock.started_at = None;
                     clock.deadline = None;
                     clock.reminded = false;
+                    clock.timed_out = false;
                 }
             }
             if waited && self.seats[index].started_at.is_none() {
@@ -293,6 +300,7 @@ impl Clock {
                 let clock = &mut self.seats[index];
                 clock.started_at = Some(now);
                 clock.deadline = Some(now.saturating_add(allowance));
+                clock.timed_out = false;
             }
         }
     }
@@ -447,6 +455,25 @@ mod tests {
         clock.advance(SeatSet::only(Seat(1)), Some(Seat(0)), 5_000);
         assert_eq!(clock.seats[0].deadline, None);
         assert_eq!(clock.seats[1].deadline, Some(15_000));
+    }
+
+    #[test]
+    fn a_timed_out_turn_keeps_its_expired_clock_until_the_seat_is_no_longer_waited_on() {
+        let rules = options(serde_json::json!({"per_move": "PT1S"}))
+            .rules()
+            .unwrap();
+        let mut clock = Clock::new(rules, 2);
+        clock.advance(SeatSet::only(Seat(0)), None, 0);
+        clock.seats[0].timed_out = true;
+        // The clock's move for seat 0, which is still waited on: the deadline stays passed.
+        clock.advance(SeatSet::only(Seat(0)), Some(Seat(0)), 1_500);
+        assert_eq!(clock.seats[0].deadline, Some(1_000));
+        assert!(clock.seats[0].timed_out);
+        // The turn ends: the flag goes, and the next wait gets a fresh deadline.
+        clock.advance(SeatSet::only(Seat(1)), Some(Seat(0)), 1_600);
+        assert!(!clock.seats[0].timed_out);
+        clock.advance(SeatSet::only(Seat(0)), Some(Seat(1)), 2_000);
+        assert_eq!(clock.seats[0].deadline, Some(3_000));
     }
 
     #[test]

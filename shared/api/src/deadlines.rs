@@ -108,9 +108,6 @@ async fn timeouts(
     report: &mut SweepReport,
 ) -> Result<(), ApiError> {
     let mut rng = GameRng::for_entry(crate::auth::random_bytes::<32>()?, 0);
-    // The seat whose timed-out turn a bot is playing: it plays on while the game waits on
-    // that seat, even though each of its moves restarted the seat's clock.
-    let mut playing: Option<Seat> = None;
     for _ in 0..MAX_TURN_MOVES * 4 {
         let record = load_record(ctx, id).await?;
         if record.status != Status::Active {
@@ -120,24 +117,25 @@ async fn timeouts(
             break;
         };
         let waiting = engine.waiting_on();
-        let expired = |seat: &Seat| {
-            clock
-                .seats
-                .get(usize::from(seat.0))
-                .and_then(|seat| seat.deadline)
+        let seat_clock = |seat: &Seat| clock.seats.get(usize::from(seat.0));
+        // A turn the clock is already playing goes on (even after a restart); otherwise the
+        // first waited-on seat whose deadline passed times out now.
+        let playing = waiting
+            .iter()
+            .find(|seat| seat_clock(seat).is_some_and(|clock| clock.timed_out));
+        let expired = waiting.iter().find(|seat| {
+            seat_clock(seat)
+                .and_then(|clock| clock.deadline)
                 .is_some_and(|deadline| deadline <= now)
-        };
-        let (seat, new_timeout) = match playing.filter(|seat| waiting.contains(*seat)) {
-            Some(seat) => (seat, false),
-            None => match waiting.iter().find(expired) {
-                Some(seat) => (seat, true),
-                None => break,
-            },
+        });
+        let (seat, new_timeout) = match (playing, expired) {
+            (Some(seat), _) => (seat, false),
+            (None, Some(seat)) => (seat, true),
+            (None, None) => break,
         };
         if record.seats[usize::from(seat.0)].bot.is_some() {
             // A bot plays this seat anyway (it resigned meanwhile).
             report.bot_moves += bots::drive(ctx, id).await?;
-            playing = None;
             continue;
         }
         match clock.rules.on_timeout {
@@ -162,7 +160,6 @@ async fn timeouts(
                 if moved {
                     report.bot_moves += 1;
                     report.timeouts += usize::from(new_timeout);
-                    playing = Some(seat);
                 }
             }
             TimeoutPolicy::Drop => {
@@ -170,14 +167,16 @@ async fn timeouts(
                     report.timeouts += 1;
                     report.bot_moves += bots::drive(ctx, id).await?;
                 }
-                playing = None;
             }
         }
     }
     Ok(())
 }
 
-/// Counts a timeout of `seat` in `next`'s clock and queues its `timeout` webhooks.
+/// Counts a timeout of `seat` in `next`'s clock and queues its `timeout` webhooks. If the
+/// game still waits on the seat after the clock's first move, the wait stays timed out (its
+/// deadline passed, the game due now), so the worker plays the rest of the turn at once, even
+/// after a restart, without counting another timeout.
 fn count_timeout(
     next: &mut GameRecord,
     seat: Seat,
@@ -187,6 +186,11 @@ fn count_timeout(
     if let Some(mut clock) = Clock::of(next)? {
         if let Some(seat_clock) = clock.seats.get_mut(usize::from(seat.0)) {
             seat_clock.timeouts += 1;
+            if seat_clock.started_at.is_some() {
+                seat_clock.timed_out = true;
+                seat_clock.deadline = seat_clock.deadline.map(|deadline| deadline.min(now));
+                next.due_at = Some(now);
+            }
         }
         clock.save(next);
     }
