@@ -20,18 +20,9 @@ fn dev() -> WebhookConfig {
 /// A Tulip Bubble game with `clock`: seat 0 is a player (returned: game id, seat 0's token,
 /// admin token), seats 1 and 2 are random bots.
 async fn game_with_clock(app: &TestApp, clock: Value) -> (String, String, String) {
-    let created = app
-        .post(
-            "/v1/games",
-            None,
-            &json!({"ruleset": "tulip-bubble", "seats": 3, "clock": clock}),
-            &[],
-        )
+    let (id, admin) = app
+        .create_game(&json!({"ruleset": "tulip-bubble", "seats": 3, "clock": clock}))
         .await;
-    assert_eq!(created.status, 201, "{}", created.text());
-    let created = created.json();
-    let id = created["id"].as_str().expect("id").to_string();
-    let admin = created["admin_token"].as_str().expect("admin").to_string();
     let claimed = app
         .post(
             &format!("/v1/games/{id}/seats/0"),

@@ -76,20 +76,8 @@ async fn play_players(app: &TestApp, id: &str, players: &[(u64, String)], seed: 
 
 /// Creates a game of `ruleset` with `seats` seats; returns its id and admin token.
 async fn create(app: &TestApp, ruleset: &str, seats: u8, options: Value) -> (String, String) {
-    let created = app
-        .post(
-            "/v1/games",
-            None,
-            &json!({"ruleset": ruleset, "seats": seats, "options": options}),
-            &[],
-        )
-        .await;
-    assert_eq!(created.status, 201, "{}", created.text());
-    let created = created.json();
-    (
-        created["id"].as_str().expect("id").to_string(),
-        created["admin_token"].as_str().expect("token").to_string(),
-    )
+    app.create_game(&json!({"ruleset": ruleset, "seats": seats, "options": options}))
+        .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

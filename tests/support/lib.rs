@@ -287,6 +287,20 @@ impl TestApp {
         }
     }
 
+    /// `POST /v1/games` with `body`, which must be accepted; returns the game id and admin token.
+    pub async fn create_game(&self, body: &Value) -> (String, String) {
+        let created = self.post("/v1/games", None, body, &[]).await;
+        assert_eq!(created.status, 201, "create: {}", created.text());
+        let created = created.json();
+        (
+            created["id"].as_str().expect("id").to_string(),
+            created["admin_token"]
+                .as_str()
+                .expect("admin token")
+                .to_string(),
+        )
+    }
+
     /// Creates a game and claims every seat; returns the game id, admin token and seat tokens.
     pub async fn start_game(&self, ruleset: &str, seats: u8, options: Value) -> StartedGame {
         let created = self

@@ -386,6 +386,18 @@ pub fn on_commit(
     Ok(())
 }
 
+/// [`on_commit`] for a change that is not a move (a resignation, a replacement, a reminder, a
+/// timeout's drop): the game's state is `record`'s, and nobody moved.
+pub fn on_record_change(
+    ctx: &crate::AppCtx,
+    record: &GameRecord,
+    next: &mut GameRecord,
+    now: u64,
+) -> Result<(), ApiError> {
+    let engine = crate::routes::engine_of(ctx, record)?;
+    on_commit(next, engine.as_deref(), None, now)
+}
+
 /// The deadline of `seat` in `record`'s clock, as RFC 3339 (for the `turn` webhook).
 pub fn deadline_of(record: &GameRecord, seat: u8) -> Option<String> {
     let clock = Clock::of(record).ok()??;

@@ -216,8 +216,7 @@ async fn drop_seat(
         let mut next = record.clone();
         next.version = record.version + 1;
         bots::hand_over(&mut next, seat.0);
-        let engine = engine_of(ctx, record)?;
-        crate::clock::on_commit(&mut next, engine.as_deref(), None, now)?;
+        crate::clock::on_record_change(ctx, record, &mut next, now)?;
         let mut outbox = Vec::new();
         count_timeout(&mut next, seat, now, &mut outbox)?;
         Ok(Change {
@@ -256,8 +255,7 @@ async fn reminders(ctx: &AppCtx, id: &str, now: u64) -> Result<usize, ApiError> 
             clock.seats[seat].reminded = true;
         }
         clock.save(&mut next);
-        let engine = engine_of(ctx, record)?;
-        crate::clock::on_commit(&mut next, engine.as_deref(), None, now)?;
+        crate::clock::on_record_change(ctx, record, &mut next, now)?;
         let mut outbox = Vec::new();
         for &seat in &due {
             outbox.extend(webhooks::clock_notifications(
@@ -288,9 +286,8 @@ async fn settle(ctx: &AppCtx, id: &str, now: u64) -> Result<(), ApiError> {
     if record.due_at.is_none_or(|due_at| due_at > now) {
         return Ok(());
     }
-    let engine = engine_of(ctx, &record)?;
     let mut next = record.clone();
-    crate::clock::on_commit(&mut next, engine.as_deref(), None, now)?;
+    crate::clock::on_record_change(ctx, &record, &mut next, now)?;
     if next.due_at == record.due_at {
         // A bot that cannot move keeps the game due; the error is in the log already.
         return Ok(());

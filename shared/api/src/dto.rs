@@ -49,11 +49,8 @@ impl BotKind {
 
     /// The bot a stored seat names; an unknown name (written by a newer server) plays as
     /// `random`, so a seat handed to a bot is never left without one.
-    pub fn from_stored(name: &str) -> BotKind {
-        match name {
-            "random" => BotKind::Random,
-            _ => BotKind::Random,
-        }
+    pub fn from_stored(_name: &str) -> BotKind {
+        BotKind::Random
     }
 }
 

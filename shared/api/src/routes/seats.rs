@@ -1,7 +1,7 @@
 //! `POST /v1/games/{id}/seats/{seat}`: claiming seats (for a player or a bot); the last claim
 //! starts the game. `…/resign` hands a seat to a bot; `…/replace` gives it to a new player.
 
-use super::{engine_of, etag, load_record, ruleset_of, update, Change, Guard, Updated};
+use super::{etag, load_record, ruleset_of, update, Change, Guard, Updated};
 use crate::audit::{state_hash, StoredAction};
 use crate::auth::{identify, new_token, sha256_hex, Caller, SEAT_PREFIX};
 use crate::dto::{BotKind, ClaimSeat, ClaimedSeat, ReplaceSeat, Resigned};
@@ -324,8 +324,7 @@ pub async fn resign_seat(
         }
         let mut next = record.clone();
         crate::bots::hand_over(&mut next, seat);
-        let engine = engine_of(&ctx, record)?;
-        crate::clock::on_commit(&mut next, engine.as_deref(), None, now_ms())?;
+        crate::clock::on_record_change(&ctx, record, &mut next, now_ms())?;
         Ok(Change::record(next, ()))
     })
     .await?;
@@ -414,8 +413,7 @@ pub async fn replace_seat(
         seat_record.resigned = false;
         // The old player's subscriptions would tell them the new player's hand.
         next.hooks.retain(|hook| hook.seat != Some(seat));
-        let engine = engine_of(&ctx, record)?;
-        crate::clock::on_commit(&mut next, engine.as_deref(), None, now_ms())?;
+        crate::clock::on_record_change(&ctx, record, &mut next, now_ms())?;
         let status = next.status;
         Ok(Change::record(next, status))
     })
