@@ -89,17 +89,31 @@ async fn one_player_finishes_every_ruleset_against_random_bots() {
     }
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_player_finishes_against_basic_and_strong_bots() {
+    let app = spawn_app().await;
+    for ruleset in ["tulip-bubble", "tulipmania-1637"] {
+        one_player_against(&app, ruleset, 3, &["basic", "strong"]).await;
+    }
+}
+
 /// A game of `ruleset` where seat 0 is a player and every other seat a random bot, played to
 /// the end by the player alone; its audit verifies and shows every seat moving.
 pub async fn one_player_against_bots(app: &TestApp, ruleset: &str, seats: u8) {
+    one_player_against(app, ruleset, seats, &["random"]).await;
+}
+
+/// [`one_player_against_bots`] with the other seats' bots taken in turn from `bots`.
+pub async fn one_player_against(app: &TestApp, ruleset: &str, seats: u8, bots: &[&str]) {
     let registry = api::registry();
+    let bot_of = |seat: u8| bots[usize::from(seat - 1) % bots.len()];
     let (id, _) = create(app, ruleset, seats, options_for(ruleset, seats)).await;
     let mut player = None;
     for seat in 0..seats {
         let body = if seat == 0 {
             json!({"name": "Ann"})
         } else {
-            json!({"bot": "random"})
+            json!({"bot": bot_of(seat)})
         };
         let claimed = app
             .post(&format!("/v1/games/{id}/seats/{seat}"), None, &body, &[])
@@ -113,12 +127,14 @@ pub async fn one_player_against_bots(app: &TestApp, ruleset: &str, seats: u8) {
                 claimed.get("player_token").is_none(),
                 "a bot seat got a token: {claimed}"
             );
-            assert_eq!(claimed["bot"], "random");
+            assert_eq!(claimed["bot"], bot_of(seat));
         }
     }
     let envelope = app.get(&format!("/v1/games/{id}"), None).await.json();
-    assert_eq!(envelope["seats"][1]["bot"], "random");
-    assert_eq!(envelope["seats"][1]["name"], "Random bot");
+    assert_eq!(envelope["seats"][1]["bot"], bot_of(1));
+    let mut name = bot_of(1).to_string();
+    name[..1].make_ascii_uppercase();
+    assert_eq!(envelope["seats"][1]["name"], format!("{name} bot"));
     assert_eq!(envelope["seats"][1]["claimed"], true);
     assert_eq!(envelope["seats"][0]["bot"], Value::Null);
 

@@ -1,5 +1,5 @@
 //! The `beurs` command line, parsed by clap: `beurs [serve] [OPTIONS]`, `beurs verify SOURCE`,
-//! `beurs bench [OPTIONS]`, `beurs openapi`. Every serve option also reads an environment
+//! `beurs bench [OPTIONS]`, `beurs bots [OPTIONS]`, `beurs openapi`. Every serve option also reads an environment
 //! variable (`BEURS_ADDR`, `BEURS_DB`, `BEURS_DEV`, `BEURS_STORE`, `BEURS_TABLE`,
 //! `BEURS_CORS_ORIGINS`); a flag wins over its variable.
 //!
@@ -7,6 +7,7 @@
 //! options may be given without the word `serve` (`beurs --addr 0.0.0.0:9000`).
 
 use crate::store_choice::{StoreArgs, StoreChoice};
+use api::dto::BotKind;
 use clap::error::ErrorKind;
 use clap::parser::ValueSource;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -34,6 +35,8 @@ pub enum Command {
     Verify(VerifyArgs),
     /// Random players over HTTP, and the store-only commit rate on the same disk
     Bench(BenchArgs),
+    /// One bot against three others, many games per ruleset: win rates and move times
+    Bots(BotsArgs),
     /// Print the OpenAPI document
     Openapi,
 }
@@ -137,6 +140,68 @@ pub struct BenchArgs {
     pub server_bin: Option<PathBuf>,
 }
 
+/// `beurs bots`.
+#[derive(Clone, Debug, Args)]
+pub struct BotsArgs {
+    /// The bot under test, at one seat: random, basic or strong
+    #[arg(long, default_value = "strong", value_parser = parse_bot)]
+    pub bot: BotKind,
+    /// The bot at every other seat
+    #[arg(long, default_value = "random", value_parser = parse_bot)]
+    pub against: BotKind,
+    /// Games per ruleset
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..))]
+    pub games: u64,
+    /// Seats at the table
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=8))]
+    pub seats: u8,
+    /// A ruleset id, or all
+    #[arg(long, value_name = "ID|all", default_value = "all")]
+    pub ruleset: String,
+    /// Games played at once [default: one per core]
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// The base seed of the games
+    #[arg(long, default_value_t = 1637)]
+    pub seed: u64,
+}
+
+fn parse_bot(name: &str) -> Result<BotKind, String> {
+    [BotKind::Random, BotKind::Basic, BotKind::Strong]
+        .into_iter()
+        .find(|bot| bot.as_str() == name)
+        .ok_or_else(|| format!("unknown bot '{name}' (random, basic or strong)"))
+}
+
+impl BotsArgs {
+    /// The arena's configuration.
+    pub fn into_config(self) -> crate::arena::Config {
+        crate::arena::Config {
+            rulesets: rulesets(self.ruleset),
+            games: self.games,
+            seats: self.seats,
+            bot: self.bot,
+            against: self.against,
+            threads: self.threads.unwrap_or_else(|| {
+                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+            }),
+            seed: self.seed,
+        }
+    }
+}
+
+/// The ruleset ids `all` (every registered one) or one id stands for.
+fn rulesets(choice: String) -> Vec<String> {
+    if choice == "all" {
+        api::registry()
+            .iter()
+            .map(|ruleset| ruleset.id().to_string())
+            .collect()
+    } else {
+        vec![choice]
+    }
+}
+
 impl Cli {
     /// Parses `args` (the program name first). `Err` is clap's: help, or a usage error.
     pub fn try_parse_args<I, T>(args: I) -> Result<Cli, clap::Error>
@@ -182,18 +247,10 @@ impl ServeArgs {
 impl BenchArgs {
     /// The bench's configuration (`all` is every registered ruleset).
     pub fn into_config(self) -> crate::bench::Config {
-        let rulesets = if self.ruleset == "all" {
-            api::registry()
-                .iter()
-                .map(|ruleset| ruleset.id().to_string())
-                .collect()
-        } else {
-            vec![self.ruleset]
-        };
         crate::bench::Config {
             clients: self.clients,
             duration: Duration::from_secs(self.seconds),
-            rulesets,
+            rulesets: rulesets(self.ruleset),
             url: self.url,
             dir: self.dir.unwrap_or_else(std::env::temp_dir),
             server_bin: self.server_bin,
@@ -311,6 +368,29 @@ mod tests {
         assert_eq!(config.clients, 2);
         assert_eq!(config.rulesets, ["tulip-bubble"]);
         assert!(parse(&["bench", "--clients", "0"]).is_err());
+        let Some(Command::Bots(bots)) = parse(&[
+            "bots",
+            "--bot",
+            "basic",
+            "--games",
+            "3",
+            "--ruleset",
+            "tulpenfieber",
+        ])
+        .unwrap()
+        .command
+        else {
+            panic!("not bots")
+        };
+        let config = bots.into_config();
+        assert_eq!(
+            (config.bot, config.against),
+            (BotKind::Basic, BotKind::Random)
+        );
+        assert_eq!((config.games, config.seats), (3, 4));
+        assert_eq!(config.rulesets, ["tulpenfieber"]);
+        assert!(parse(&["bots", "--bot", "clever"]).is_err());
+        assert!(parse(&["bots", "--games", "0"]).is_err());
     }
 
     #[test]

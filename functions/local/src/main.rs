@@ -56,6 +56,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Bench(bench) => local::bench::run(bench.into_config()).await,
+        Command::Bots(bots) => {
+            let config = bots.into_config();
+            tokio::task::spawn_blocking(move || local::arena::run(&config)).await?
+        }
         Command::Openapi => {
             let spec = api::openapi::spec(&api::registry());
             println!("{}", serde_json::to_string_pretty(&spec)?);

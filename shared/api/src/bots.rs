@@ -16,13 +16,15 @@ use crate::error::ApiError;
 use crate::routes::actions::Moved;
 use crate::routes::{actions, engine_of, load_record, update, Change, Guard, Updated};
 use crate::AppCtx;
-use game_core::{GameRng, Seat, SeatSet, Viewer};
+use game_core::search::Budget;
+use game_core::{DynGame, GameRng, Seat, SeatSet, Viewer};
 use serde_json::Value;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 use store::{GameRecord, Status};
 
 /// The most times a bot samples a move before it takes a complete listed action instead.
-const SAMPLES: u32 = 20;
+pub const SAMPLES: u32 = 20;
 
 /// The most bot moves one request plays: more than any of the five games takes from the deal
 /// to the end with every seat a bot (random Tulpenfieber games run to about 4,000 moves), and
@@ -34,8 +36,13 @@ pub const MAX_MOVES_PER_DRIVE: u32 = 10_000;
 /// take thousands of moves, which on DynamoDB would outlast the request.
 pub const DRIVE_BUDGET: std::time::Duration = std::time::Duration::from_secs(5);
 
+/// How long the `strong` bot searches for one move (it may stop sooner, at
+/// [`Budget::STRONG`]'s playouts).
+pub const STRONG_MOVE_TIME: Duration = Duration::from_millis(100);
+
 /// Everything a bot may know when it moves: its seat's view and legal actions, as that
-/// seat's player reads them.
+/// seat's player reads them, and what a searching bot concluded from worlds drawn for that
+/// seat (`DynGame::search_move`, which re-deals everything the seat cannot see).
 #[derive(Clone, Debug, PartialEq)]
 pub struct BotInput {
     /// The seat the bot plays.
@@ -44,29 +51,114 @@ pub struct BotInput {
     pub view: Value,
     /// The seat's legal actions (`GET …/legal-actions` gives the same entries).
     pub legal: Vec<Value>,
+    /// A searching bot's chosen move, tried first.
+    pub proposal: Option<Value>,
+    /// Whether a searching bot chose to let another waiting seat move first.
+    pub waits: bool,
 }
 
 impl BotInput {
-    /// What `seat` of `engine`'s game may see and do: the only way a bot's input is made.
-    pub fn of(engine: &dyn game_core::DynGame, seat: Seat) -> BotInput {
+    /// What `seat` of `engine`'s game may see and do, with no proposal (the `random` bot's
+    /// whole input).
+    pub fn of(engine: &dyn DynGame, seat: Seat) -> BotInput {
         BotInput {
             seat,
             view: engine.view_json(Viewer::Seat(seat)),
             legal: engine.legal_actions(seat),
+            proposal: None,
+            waits: false,
+        }
+    }
+
+    /// [`BotInput::of`] with what `bot` thought (see [`BotKind::think`]), searched on a
+    /// blocking thread so the search does not hold up the server's other requests.
+    pub async fn prepared(
+        engine: Arc<dyn DynGame>,
+        seat: Seat,
+        bot: BotKind,
+        may_wait: bool,
+    ) -> Result<BotInput, ApiError> {
+        if bot == BotKind::Random {
+            return Ok(BotInput::of(engine.as_ref(), seat));
+        }
+        let mut rng = GameRng::for_entry(random_bytes::<32>()?, 0);
+        tokio::task::spawn_blocking(move || {
+            let mut input = BotInput::of(engine.as_ref(), seat);
+            input.think(bot, engine.as_ref(), may_wait, &mut rng);
+            input
+        })
+        .await
+        .map_err(|error| ApiError::Internal(format!("a bot's search failed: {error}")))
+    }
+
+    /// Lets a searching `bot` think about `engine`'s game for its seat and keeps what it
+    /// concluded: a proposal, or to wait (only if `may_wait`: another seat the game waits on
+    /// could move first). It searches worlds re-dealt for the seat, never `engine`'s state.
+    /// The `random` bot does not think; it samples in [`BotKind::choose`].
+    pub fn think(&mut self, bot: BotKind, engine: &dyn DynGame, may_wait: bool, rng: &mut GameRng) {
+        let found = match bot {
+            BotKind::Random => None,
+            BotKind::Basic => {
+                engine.search_move(self.seat, &Budget::BASIC, may_wait, &mut || false, rng)
+            }
+            BotKind::Strong => {
+                let started = Instant::now();
+                let mut stop = || started.elapsed() >= STRONG_MOVE_TIME;
+                engine.search_move(self.seat, &Budget::STRONG, may_wait, &mut stop, rng)
+            }
+        };
+        if let Some((proposal, _playouts)) = found {
+            self.waits = proposal.is_none();
+            self.proposal = proposal;
+        }
+    }
+}
+
+/// The most moves in a row one seat's searching bot plans; past it, the bot samples like the
+/// `random` bot until another seat moves. Longer than any ordinary turn, it stops a bot going
+/// round in circles where the rules let a seat act for ever: in a Black Thursday negotiation
+/// it could switch its acceptance between two offers, each switch a legal move.
+pub const STREAK_LIMIT: u32 = 24;
+
+/// Who moved last and how many times in a row (see [`STREAK_LIMIT`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Streak {
+    seat: Option<Seat>,
+    moves: u32,
+}
+
+impl Streak {
+    /// Records a move by `seat`.
+    pub fn moved(&mut self, seat: Seat) {
+        if self.seat == Some(seat) {
+            self.moves += 1;
+        } else {
+            *self = Streak {
+                seat: Some(seat),
+                moves: 1,
+            };
+        }
+    }
+
+    /// Drops `input`'s proposal and its wish to wait once its seat's streak is too long.
+    pub fn curb(&self, input: &mut BotInput) {
+        if self.seat == Some(input.seat) && self.moves >= STREAK_LIMIT {
+            input.proposal = None;
+            input.waits = false;
         }
     }
 }
 
 impl BotKind {
     /// The bot's next move, or `None` when it has none to offer. `attempt` counts the moves
-    /// of this turn the rules refused so far.
+    /// of this turn the rules refused so far: the proposal first, then samples like the
+    /// `random` bot's.
     pub fn choose(self, input: &BotInput, attempt: u32, rng: &mut GameRng) -> Option<Value> {
-        match self {
-            BotKind::Random if attempt < SAMPLES => {
-                game_core::sample::random_action(&input.legal, rng)
-            }
+        match &input.proposal {
+            Some(proposal) if attempt == 0 => Some(proposal.clone()),
+            _ if attempt < SAMPLES => game_core::sample::random_action(&input.legal, rng),
             // Every sample was refused (a constraint no schema states): any complete action.
-            BotKind::Random => input
+            _ => input
                 .legal
                 .iter()
                 .find_map(|entry| entry.get("action").cloned()),
@@ -88,12 +180,24 @@ pub fn has_bots(record: &GameRecord) -> bool {
     record.seats.iter().any(|seat| seat.bot.is_some())
 }
 
-/// The bot seat the game waits on first, with its bot.
-pub(crate) fn bot_to_move(record: &GameRecord, waiting: SeatSet) -> Option<(Seat, BotKind)> {
-    waiting.iter().find_map(|seat| {
-        let bot = record.seats.get(usize::from(seat.0))?.bot.as_deref()?;
-        Some((seat, BotKind::from_stored(bot)))
-    })
+/// The seats of `waiting` that bots play, with their bots, and the rest (players).
+pub(crate) fn split_waiting(
+    record: &GameRecord,
+    waiting: SeatSet,
+) -> (Vec<(Seat, BotKind)>, SeatSet) {
+    let mut bots = Vec::new();
+    let mut players = SeatSet::EMPTY;
+    for seat in waiting.iter() {
+        match record
+            .seats
+            .get(usize::from(seat.0))
+            .and_then(|s| s.bot.as_deref())
+        {
+            Some(bot) => bots.push((seat, BotKind::from_stored(bot))),
+            None => players.insert(seat),
+        }
+    }
+    (bots, players)
 }
 
 /// Plays the bots game `id` waits on, one committed move at a time, until it waits on a
@@ -102,10 +206,20 @@ pub(crate) fn bot_to_move(record: &GameRecord, waiting: SeatSet) -> Option<(Seat
 ///
 /// Each move is conditioned on the version the bot decided at: if anything else landed
 /// first (a player's move, another request driving the same bots), the bot looks again.
+///
+/// Where the game waits on several seats at once (sealed bids, a negotiation), a searching
+/// bot may choose to wait for another seat to move first; the last bot the game waits on
+/// with no player waiting must move. A bot moves at most once per call while a player is
+/// also waited on, so a bot in an open negotiation answers each player's move once instead of
+/// trading with itself until the budget runs out.
 pub async fn drive(ctx: &AppCtx, id: &str) -> Result<u32, ApiError> {
     let mut rng = GameRng::for_entry(random_bytes::<32>()?, 0);
     let mut played = 0;
     let started = std::time::Instant::now();
+    // Bots that chose to wait since the last move, and bots that moved beside a player.
+    let mut declined = SeatSet::EMPTY;
+    let mut answered = SeatSet::EMPTY;
+    let mut streak = Streak::default();
     // Each round loads the game once; a round that commits nothing (a lost race) still counts,
     // so the loop ends whatever happens.
     for _round in 0..MAX_MOVES_PER_DRIVE * 2 {
@@ -119,10 +233,19 @@ pub async fn drive(ctx: &AppCtx, id: &str) -> Result<u32, ApiError> {
         let Some(engine) = engine_of(ctx, &record)? else {
             break;
         };
-        let Some((seat, bot)) = bot_to_move(&record, engine.waiting_on()) else {
+        let (bots, players) = split_waiting(&record, engine.waiting_on());
+        let ready = |seat: Seat| !declined.contains(seat) && !answered.contains(seat);
+        let Some(&(seat, bot)) = bots.iter().find(|(seat, _)| ready(*seat)) else {
             break;
         };
-        let input = BotInput::of(engine.as_ref(), seat);
+        let may_wait =
+            !players.is_empty() || bots.iter().any(|&(other, _)| other != seat && ready(other));
+        let mut input = BotInput::prepared(engine, seat, bot, may_wait).await?;
+        streak.curb(&mut input);
+        if input.waits {
+            declined.insert(seat);
+            continue;
+        }
         if play_one(
             ctx,
             &record,
@@ -135,6 +258,11 @@ pub async fn drive(ctx: &AppCtx, id: &str) -> Result<u32, ApiError> {
         .await?
         {
             played += 1;
+            streak.moved(seat);
+            declined = SeatSet::EMPTY;
+            if !players.is_empty() {
+                answered.insert(seat);
+            }
         }
     }
     Ok(played)
@@ -264,6 +392,74 @@ mod tests {
     }
 
     #[test]
+    fn a_streak_past_the_limit_drops_the_proposal_until_another_seat_moves() {
+        let mut input = BotInput {
+            seat: Seat(1),
+            view: Value::Null,
+            legal: vec![],
+            proposal: Some(serde_json::json!({"type": "pass"})),
+            waits: false,
+        };
+        let mut streak = Streak::default();
+        for _ in 0..STREAK_LIMIT - 1 {
+            streak.moved(Seat(1));
+        }
+        streak.curb(&mut input);
+        assert!(
+            input.proposal.is_some(),
+            "under the limit the proposal stands"
+        );
+        streak.moved(Seat(1));
+        let mut other = input.clone();
+        other.seat = Seat(2);
+        streak.curb(&mut other);
+        assert!(other.proposal.is_some(), "another seat is not curbed");
+        input.waits = true;
+        streak.curb(&mut input);
+        assert_eq!((input.proposal.clone(), input.waits), (None, false));
+        streak.moved(Seat(2));
+        streak.moved(Seat(1));
+        let mut fresh = other.clone();
+        fresh.seat = Seat(1);
+        streak.curb(&mut fresh);
+        assert!(
+            fresh.proposal.is_some(),
+            "another seat's move resets the streak"
+        );
+    }
+
+    /// The searching bots, on a fresh deal of every ruleset: what they propose is a move the
+    /// engine accepts for that seat (the search plays from re-dealt worlds, so this is not
+    /// given).
+    #[test]
+    fn searching_bots_propose_moves_the_real_game_accepts() {
+        for ruleset in crate::registry().iter() {
+            let seats = ruleset.seat_range().0.max(3);
+            for (index, bot) in [BotKind::Basic, BotKind::Strong].into_iter().enumerate() {
+                let mut engine = ruleset
+                    .setup(seats, &serde_json::json!({}), game_seed(9, index as u64))
+                    .expect("a deal");
+                let mut rng = GameRng::for_entry(game_seed(10, index as u64), 0);
+                for _ in 0..12 {
+                    if engine.outcome().is_some() {
+                        break;
+                    }
+                    let seat = engine.waiting_on().iter().next().expect("someone to move");
+                    let mut input = BotInput::of(engine.as_ref(), seat);
+                    input.think(bot, engine.as_ref(), false, &mut rng);
+                    assert!(!input.waits, "a bot that may not wait waited");
+                    let proposal = input.proposal.expect("a proposal");
+                    engine
+                        .apply_json(seat, &proposal, &mut rng)
+                        .unwrap_or_else(|error| {
+                            panic!("{}: {proposal} refused: {error}", ruleset.id())
+                        });
+                }
+            }
+        }
+    }
+
+    #[test]
     fn the_random_bot_picks_listed_actions_and_falls_back_to_a_complete_one() {
         let input = BotInput {
             seat: Seat(0),
@@ -272,6 +468,8 @@ mod tests {
                 serde_json::json!({"action": {"type": "pass"}}),
                 serde_json::json!({"label": "bid", "schema": {"type": "object", "properties": {"type": {"const": "bid"}, "amount": {"type": "integer", "minimum": 1, "maximum": 3}}}}),
             ],
+            proposal: None,
+            waits: false,
         };
         let mut rng = GameRng::for_entry([7; 32], 0);
         let mut seen_bid = false;

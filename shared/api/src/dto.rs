@@ -37,6 +37,12 @@ impl From<Status> for GameStatus {
 pub enum BotKind {
     /// Picks uniformly among the seat's legal actions (a schema entry is sampled).
     Random,
+    /// A cheap search: 48 random playouts over worlds its seat cannot tell from the real one
+    /// (a few milliseconds a move).
+    Basic,
+    /// A determinized Monte-Carlo search over worlds its seat cannot tell from the real one,
+    /// for about 100 ms a move.
+    Strong,
 }
 
 impl BotKind {
@@ -44,13 +50,18 @@ impl BotKind {
     pub fn as_str(self) -> &'static str {
         match self {
             BotKind::Random => "random",
+            BotKind::Basic => "basic",
+            BotKind::Strong => "strong",
         }
     }
 
     /// The bot a stored seat names; an unknown name (written by a newer server) plays as
     /// `random`, so a seat handed to a bot is never left without one.
-    pub fn from_stored(_name: &str) -> BotKind {
-        BotKind::Random
+    pub fn from_stored(name: &str) -> BotKind {
+        [BotKind::Basic, BotKind::Strong]
+            .into_iter()
+            .find(|bot| bot.as_str() == name)
+            .unwrap_or(BotKind::Random)
     }
 }
 

@@ -6,8 +6,8 @@ use crate::options::Options;
 use crate::pieces::suit_of;
 use crate::state::{BlackThursday, Phase};
 use crate::view::BlackThursdayView;
-use game_core::testing::Redeal;
 use game_core::words::Names;
+use game_core::Redeal;
 use game_core::{Game, GameRng, LegalAction, Logged, Outcome, Seat, SeatSet, SetupError, Viewer};
 
 impl Game for BlackThursday {
@@ -106,6 +106,17 @@ impl Game for BlackThursday {
             .collect();
         Some(Outcome::from_keys(scores, &keys, "building_emptied"))
     }
+
+    /// The standings the end would use, on what each investor holds now.
+    fn standing(&self) -> Option<Outcome> {
+        let standings = self.standings();
+        let scores = standings.iter().map(|s| i64::from(s.common)).collect();
+        let keys: Vec<Vec<i64>> = standings
+            .iter()
+            .map(|s| vec![-i64::from(s.common), -i64::from(s.certs)])
+            .collect();
+        Some(Outcome::from_keys(scores, &keys, "standing"))
+    }
 }
 
 impl Redeal for BlackThursday {
@@ -122,6 +133,9 @@ impl Redeal for BlackThursday {
             .collect();
         let mut tiles: Vec<u8> = hidden_slots.iter().map(|&i| twin.slots[i].tile).collect();
         tiles.extend(twin.out_of_play.iter().copied());
+        // Pools are sorted first, so the re-deal depends only on what the viewer sees
+        // (game_core::Redeal).
+        tiles.sort_unstable();
         rng.shuffle(&mut tiles);
         for (k, &i) in hidden_slots.iter().enumerate() {
             twin.slots[i].tile = tiles[k];
@@ -151,6 +165,7 @@ impl Redeal for BlackThursday {
                 .filter(|&c| suit_of(c).index() == usize::from(suit))
                 .collect();
             pool.extend(&bag_coins);
+            pool.sort_unstable();
             rng.shuffle(&mut pool);
             for (k, &(s, p)) in places.iter().enumerate() {
                 twin.players[s].coins[p].coin = pool[k];

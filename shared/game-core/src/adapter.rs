@@ -4,6 +4,7 @@
 //! game state; [`Erased<G>`] is the [`DynRuleset`] that creates and loads it. The API holds a
 //! [`Registry`] of rulesets and never names a concrete game type outside of building it.
 
+use crate::search::{self, Budget, Redeal};
 use crate::words::Names;
 use crate::{
     Game, GameRng, LegalAction, Logged, Outcome, RuleError, RuleKind, Seat, SeatSet, SetupError,
@@ -86,9 +87,20 @@ pub trait DynGame: Send + Sync + Debug {
     fn state_json(&self) -> String;
     /// A copy of the state.
     fn clone_box(&self) -> Box<dyn DynGame>;
+    /// A move for `seat` chosen by [`crate::search::choose`] within `budget` and until `stop`
+    /// (`None` inside: wait, if `may_wait`), with the playouts it ran. The search sees
+    /// `seat`'s legal actions and worlds re-dealt for `seat` ([`Redeal`]), never this state.
+    fn search_move(
+        &self,
+        seat: Seat,
+        budget: &Budget,
+        may_wait: bool,
+        stop: &mut dyn FnMut() -> bool,
+        rng: &mut GameRng,
+    ) -> Option<(Option<Value>, u32)>;
 }
 
-impl<G: Game> DynGame for G {
+impl<G: Game + Redeal> DynGame for G {
     fn n_seats(&self) -> u8 {
         Game::n_seats(self)
     }
@@ -144,6 +156,23 @@ impl<G: Game> DynGame for G {
 
     fn clone_box(&self) -> Box<dyn DynGame> {
         Box::new(self.clone())
+    }
+
+    fn search_move(
+        &self,
+        seat: Seat,
+        budget: &Budget,
+        may_wait: bool,
+        stop: &mut dyn FnMut() -> bool,
+        rng: &mut GameRng,
+    ) -> Option<(Option<Value>, u32)> {
+        let legal = Game::legal_actions(self, seat);
+        let mut worlds = |rng: &mut GameRng| self.redeal(Viewer::Seat(seat), rng);
+        let choice = search::choose::<G>(seat, &legal, &mut worlds, budget, may_wait, stop, rng)?;
+        let action = choice
+            .action
+            .map(|action| serde_json::to_value(&action).expect("actions serialize"));
+        Some((action, choice.playouts))
     }
 }
 
@@ -255,7 +284,7 @@ fn parse_options<G: Game>(options: &Value) -> Result<G::Options, SetupError> {
     G::Options::deserialize(options).map_err(|error| SetupError::InvalidOptions(error.to_string()))
 }
 
-impl<G: Game> DynRuleset for Erased<G> {
+impl<G: Game + Redeal> DynRuleset for Erased<G> {
     fn id(&self) -> &'static str {
         G::RULESET
     }
@@ -362,7 +391,7 @@ impl Registry {
     }
 
     /// The registry with game `G` added.
-    pub fn with<G: Game>(mut self) -> Registry {
+    pub fn with<G: Game + Redeal>(mut self) -> Registry {
         self.rulesets.push(Box::new(Erased::<G>::default()));
         self
     }

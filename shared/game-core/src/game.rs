@@ -104,6 +104,14 @@ pub trait Game:
     /// The result, once the game is over.
     fn outcome(&self) -> Option<Outcome>;
 
+    /// Who is ahead now, by the game's own rough measure, as if it ended here; `None` (the
+    /// default) when the game has none. The searching bots cut a playout of a long game
+    /// short after a few dozen moves and score it with this; without it they play on to the
+    /// end. Never shown to players, never used by the rules.
+    fn standing(&self) -> Option<Outcome> {
+        None
+    }
+
     /// Who may read `action` by `seat` in the log. Sealed choices are shown only to their
     /// author (the events say the rest); everything else is public.
     fn action_visibility(_action: &Self::Action, _seat: Seat) -> Visibility {

@@ -9,6 +9,8 @@
 //!   "an `Err` changes nothing", no-leak).
 //! - [`action_schema`]: builds closed JSON Schemas for parameterised legal actions.
 //! - [`words`]: the names and checks for the sentences each game writes for its log.
+//! - [`search`]: the searching bots (determinized Monte-Carlo over a seat's possible worlds)
+//!   and [`Redeal`], which draws those worlds.
 //! - [`sample`]: builds random instances of the JSON Schemas that parameterised legal actions
 //!   carry, so a random bot can play every game from `legal_actions` alone.
 //!
@@ -20,6 +22,7 @@ pub mod adapter;
 mod game;
 mod rng;
 pub mod sample;
+pub mod search;
 mod seat;
 pub mod testing;
 pub mod words;
@@ -28,4 +31,5 @@ pub use action_schema::{action_object, closed_object, with_unstated_rule};
 pub use adapter::{Dealt, DynGame, DynRuleset, Erased, Registry};
 pub use game::*;
 pub use rng::GameRng;
+pub use search::Redeal;
 pub use seat::{Seat, SeatSet, Viewer, MAX_SEATS};

@@ -12,7 +12,8 @@
 //! 5. the state survives a serde round trip;
 //! 6. replaying the same seed and actions gives the identical state and events;
 //! 7. no leaks: re-dealing what a viewer cannot see ([`Redeal`]) leaves its view identical
-//!    (checked right after setup too); and no event of the setup's log reaches a viewer outside
+//!    (checked right after setup too), and (7b) two states the viewer cannot tell apart
+//!    re-deal alike from the same stream; and no event of the setup's log reaches a viewer outside
 //!    its audience, not even as an identical "redacted" twin ([`check_setup_events`]);
 //! 8. setup events replay identically and survive a serde round trip;
 //! 9. every schema entry of `legal_actions` is closed ([`crate::action_schema::closed_violations`]:
@@ -32,14 +33,10 @@ use crate::{
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-/// Games with hidden information say how to re-deal it, for the no-leak property.
-pub trait Redeal: Game {
-    /// A state `viewer` cannot tell apart from `self`: everything hidden from `viewer` is
-    /// re-dealt at random among the places `viewer` cannot see (e.g. the other hands and the
-    /// deck are shuffled together and dealt back in the same sizes). Games without hidden
-    /// information return a clone.
-    fn redeal(&self, viewer: Viewer, rng: &mut GameRng) -> Self;
-}
+pub use crate::search::Redeal;
+
+/// The stream of property 7b's re-deals.
+const REDEAL_PROBE: [u8; 32] = *b"beurs: a re-deal sees only views";
 
 /// The 32-byte seed of game number `index` of a test run with base seed `base`.
 pub fn game_seed(base: u64, index: u64) -> [u8; 32] {
@@ -55,7 +52,7 @@ pub fn game_seed(base: u64, index: u64) -> [u8; 32] {
 /// the default options refuse the count). A game crate pins them in a test: a change that
 /// adds, drops or reorders a draw of the deal changes them, and recorded games would stop
 /// replaying.
-pub fn setup_fingerprints<G: Game>() -> Vec<u64> {
+pub fn setup_fingerprints<G: Redeal>() -> Vec<u64> {
     let ruleset = crate::Erased::<G>::default();
     let mut fingerprints = Vec::new();
     for seats in G::MIN_SEATS..=G::MAX_SEATS {
@@ -383,6 +380,14 @@ impl<G: Game> Playouts<G> {
                 "the view of {viewer:?} depends on something it cannot see"
             );
             assert_eq!(twin.to_act(), state.to_act(), "a re-deal changed to_act");
+            // 7b: a re-deal depends only on what the viewer sees, so the searching bots'
+            // worlds carry nothing of the real hidden state: the state and its twin re-deal
+            // alike from the same stream (its own, so the bot's choices do not change).
+            let probe = |of: &G| of.redeal(viewer, &mut GameRng::for_entry(REDEAL_PROBE, 0));
+            assert!(
+                probe(state) == probe(&twin),
+                "a re-deal for {viewer:?} depends on something it cannot see"
+            );
         }
     }
 
@@ -677,7 +682,7 @@ pub fn random_move<G: Game>(state: &G, bot: &mut GameRng) -> Option<(Seat, G::Ac
 /// one of game-core's shared `Seat`/`SeatSet`), so names stay unique across the games the API
 /// serves, and that `expected` (a type the game is known to use) is among them.
 #[cfg(feature = "openapi")]
-pub fn assert_schema_names_prefixed<G: Game>(prefix: &str, expected: &str) {
+pub fn assert_schema_names_prefixed<G: Redeal>(prefix: &str, expected: &str) {
     use crate::DynRuleset;
     let schemas = crate::Erased::<G>::default().schemas();
     let prefix = format!("{prefix}.");

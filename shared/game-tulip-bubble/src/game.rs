@@ -6,8 +6,8 @@ use crate::options::Options;
 use crate::state::{EndReason, Phase, TulipBubble};
 use crate::view::TulipBubbleView;
 use crate::words;
-use game_core::testing::Redeal;
 use game_core::words::Names;
+use game_core::Redeal;
 use game_core::{
     Game, GameRng, LegalAction, Logged, Outcome, Seat, SeatSet, SetupError, Viewer, Visibility,
 };
@@ -141,6 +141,9 @@ impl Redeal for TulipBubble {
         for seat in &hidden_seats {
             pool.extend(&twin.players[seat.index()].concealed);
         }
+        // Pools are sorted before shuffling, so the re-deal depends only on what the viewer
+        // sees (game_core::Redeal).
+        pool.sort_unstable();
         rng.shuffle(&mut pool);
         let deck_size = twin.tulip_deck.len();
         twin.tulip_deck = pool.drain(..deck_size).collect();
@@ -153,6 +156,7 @@ impl Redeal for TulipBubble {
         // Events.
         let mut events = twin.event_deck.clone();
         events.push(twin.removed_event);
+        events.sort_unstable();
         rng.shuffle(&mut events);
         if let Some(removed) = events.pop() {
             twin.removed_event = removed;
@@ -161,6 +165,7 @@ impl Redeal for TulipBubble {
         // Collector stacks below the face-up card.
         for stack in &mut twin.collector_stacks {
             if stack.len() > 2 {
+                stack[1..].sort_unstable();
                 rng.shuffle(&mut stack[1..]);
             }
         }

@@ -7,8 +7,8 @@ use crate::events::Event;
 use crate::options::Options;
 use crate::state::{Phase, TulipTraders};
 use crate::view::TulipView;
-use game_core::testing::Redeal;
 use game_core::words::Names;
+use game_core::Redeal;
 use game_core::{
     Game, GameRng, LegalAction, Logged, Outcome, Seat, SeatSet, SetupError, Viewer, Visibility,
 };

@@ -209,6 +209,9 @@ impl TulipTraders {
                     .unwrap_or_default(),
             );
         }
+        // Pools are sorted first, so the re-deal depends only on what the viewer sees
+        // (game_core::Redeal).
+        pool.sort_unstable();
         rng.shuffle(&mut pool);
         let mut rest = pool.into_iter();
         let size = twin.portfolio_deck.len();
@@ -224,6 +227,7 @@ impl TulipTraders {
                 offer.lot = rest.by_ref().take(offer.lot.len()).collect();
             }
         }
+        twin.market_deck.sort_unstable();
         rng.shuffle(&mut twin.market_deck);
         twin
     }

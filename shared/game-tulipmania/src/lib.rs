@@ -118,7 +118,7 @@ impl Game for Tulipmania {
     }
 }
 
-impl game_core::testing::Redeal for Tulipmania {
+impl game_core::Redeal for Tulipmania {
     fn redeal(&self, viewer: Viewer, rng: &mut GameRng) -> Self {
         self.redeal_for(viewer, rng)
     }

@@ -261,6 +261,8 @@ impl Tulipmania {
         }
         pool.extend_from_slice(&self.deck);
         pool.extend_from_slice(&self.reserve);
+        // Sorted first, so the re-deal depends only on what the viewer sees (Redeal).
+        pool.sort_unstable();
         rng.shuffle(&mut pool);
         for &seat in &hidden {
             let wanted = total(&self.buyers[seat.index()]);

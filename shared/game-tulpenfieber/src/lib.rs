@@ -43,8 +43,8 @@ pub use state::{
 };
 pub use view::{PlayerView, TulpenfieberView};
 
-use game_core::testing::Redeal;
 use game_core::words::Names;
+use game_core::Redeal;
 use game_core::{Game, GameRng, LegalAction, Logged, Outcome, Seat, SeatSet, SetupError, Viewer};
 
 impl Game for Tulpenfieber {
@@ -158,6 +158,19 @@ impl Game for Tulpenfieber {
                 reason: tier.reason().to_string(),
             }),
         }
+    }
+
+    /// The field that reaches furthest down from row 1 leads (the win is a full row 4 or a
+    /// run in row 5), then the most covered spaces.
+    fn standing(&self) -> Option<Outcome> {
+        let scores = self
+            .players
+            .iter()
+            .map(|player| {
+                10 * i64::from(player.field.longest_line()) + player.field.covered_count() as i64
+            })
+            .collect();
+        Some(Outcome::from_scores(scores, "standing"))
     }
 
     fn describe_action(action: &Action, seat: Seat, names: &Names) -> String {

@@ -1,0 +1,330 @@
+//! Bots that search: a determinized Monte-Carlo search from one seat's point of view.
+//!
+//! A searching bot knows its seat's legal actions and can draw *worlds*: full states its seat
+//! cannot tell apart from the real one, with everything hidden from the seat re-dealt at
+//! random ([`Redeal`]). It never holds the real state. [`choose`] is generic over the world
+//! source, so what a bot may know is fixed by its caller, and the API's caller is
+//! [`crate::DynGame::search_move`], which draws worlds with [`Redeal::redeal`] for the seat.
+//!
+//! The search (decision 30 in docs/decisions.md):
+//! - the *candidates* are the seat's complete legal actions plus a few samples of each
+//!   parameterised entry (a bid, a trade), checked against the first world drawn;
+//! - each iteration draws a fresh world, picks a candidate by UCB1 (the root of a tree of
+//!   depth one: opponents' replies are not searched, they are played out), applies it, and
+//!   plays the game out with random moves for every seat;
+//! - a playout scores the seat's share of the win plus a little for its rank, so that among
+//!   losing lines the better placed ones still count;
+//! - after the budget, the most visited candidate is played.
+//!
+//! No clock here (game-core reads none): the caller bounds the search by playouts and by a
+//! `stop` callback it may back with a clock.
+
+use crate::{sample, Game, GameRng, LegalAction, Outcome, Seat, Viewer};
+
+/// Games with hidden information say how to re-deal it: the searching bots draw their
+/// worlds with it, and the no-leak property checks it.
+pub trait Redeal: Game {
+    /// A state `viewer` cannot tell apart from `self`: everything hidden from `viewer` is
+    /// re-dealt at random among the places `viewer` cannot see (e.g. the other hands and the
+    /// deck are shuffled together and dealt back in the same sizes). Games without hidden
+    /// information return a clone.
+    ///
+    /// The result must depend only on what `viewer` sees and on `rng`: pools are put in a
+    /// fixed order before they are shuffled, so that two states `viewer` cannot tell apart
+    /// re-deal to the same state from the same stream (the playout harness checks this). A
+    /// bot's worlds therefore carry nothing of the real hidden state.
+    fn redeal(&self, viewer: Viewer, rng: &mut GameRng) -> Self;
+}
+
+/// How much one search may spend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// The most playouts (one world drawn, one candidate tried, one game played out, each).
+    pub playouts: u32,
+    /// A playout of a game with a [`Game::standing`] stops after this many moves and is
+    /// scored by it.
+    pub depth: u32,
+    /// How many samples of each parameterised legal entry become candidates.
+    pub samples_per_schema: u32,
+}
+
+impl Budget {
+    /// The `basic` bot's budget: two playouts a candidate, at most 48 in all. Cheap, and
+    /// already better than chance.
+    pub const BASIC: Budget = Budget {
+        playouts: 48,
+        depth: 24,
+        samples_per_schema: 4,
+    };
+
+    /// The `strong` bot's budget: up to 4,000 playouts, usually ended earlier by the caller's
+    /// time limit.
+    pub const STRONG: Budget = Budget {
+        playouts: 500,
+        depth: 48,
+        samples_per_schema: 12,
+    };
+}
+
+/// What a search found: the move, and how much it looked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice<A> {
+    /// The move to play, or `None` to wait: another seat the game also waits on should move
+    /// first (offered only when the caller allows it).
+    pub action: Option<A>,
+    /// Playouts run.
+    pub playouts: u32,
+    /// Candidates considered.
+    pub candidates: usize,
+}
+
+struct Candidate<A> {
+    /// `None`: wait for another waiting seat to move.
+    action: Option<A>,
+    visits: u32,
+    total: f64,
+    refused: bool,
+}
+
+/// The move `seat` should play, from its `legal` actions, searching over worlds drawn by
+/// `worlds`, within `budget` and until `stop` says so (checked before each playout). With
+/// `may_wait`, waiting is a candidate too, tried by letting another seat of `to_act` move
+/// first: in phases where several seats may act (a negotiation, sealed bids) a bot then
+/// moves when moving helps, instead of always. `None` when nothing is possible.
+pub fn choose<G: Game>(
+    seat: Seat,
+    legal: &[LegalAction<G::Action>],
+    worlds: &mut dyn FnMut(&mut GameRng) -> G,
+    budget: &Budget,
+    may_wait: bool,
+    stop: &mut dyn FnMut() -> bool,
+    rng: &mut GameRng,
+) -> Option<Choice<G::Action>> {
+    let first = worlds(rng);
+    let mut actions: Vec<G::Action> = Vec::new();
+    for entry in legal {
+        match entry {
+            LegalAction::Action { action } => actions.push(action.clone()),
+            LegalAction::Schema { schema, .. } => {
+                for _ in 0..budget.samples_per_schema {
+                    actions.extend(sample_action::<G>(schema, rng));
+                }
+            }
+        }
+    }
+    let mut candidates: Vec<Candidate<G::Action>> = Vec::new();
+    let fresh = |action| Candidate {
+        action,
+        visits: 0,
+        total: 0.0,
+        refused: false,
+    };
+    for action in actions {
+        if candidates
+            .iter()
+            .any(|known| known.action.as_ref() == Some(&action))
+        {
+            continue;
+        }
+        if first.clone().apply(seat, action.clone(), rng).is_ok() {
+            candidates.push(fresh(Some(action)));
+        }
+    }
+    if candidates.is_empty() {
+        return None;
+    }
+    if may_wait && others_act(&first, seat) {
+        candidates.push(fresh(None));
+    }
+    if candidates.len() == 1 {
+        return candidates.pop().map(|only| Choice {
+            action: only.action,
+            playouts: 0,
+            candidates: 1,
+        });
+    }
+
+    let mut playouts = 0;
+    let mut world = Some(first);
+    while playouts < budget.playouts && !stop() {
+        let Some(pick) = ucb_pick(&candidates, playouts) else {
+            break;
+        };
+        let mut state = world.take().unwrap_or_else(|| worlds(rng));
+        let candidate = &mut candidates[pick];
+        let applied = match &candidate.action {
+            Some(action) => state.apply(seat, action.clone(), rng).is_ok(),
+            None => others_act(&state, seat) && random_step_by(&mut state, seat, false, rng),
+        };
+        if !applied {
+            // Refused in this world: what the seat cannot see decided it. Not offered again.
+            candidate.refused = true;
+            continue;
+        }
+        let reward = play_out(&mut state, seat, budget.depth, rng);
+        candidate.visits += 1;
+        candidate.total += reward;
+        playouts += 1;
+    }
+    let candidate_count = candidates.len();
+    candidates
+        .into_iter()
+        .filter(|candidate| !candidate.refused)
+        .max_by(|a, b| {
+            (a.visits, a.total)
+                .partial_cmp(&(b.visits, b.total))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        })
+        .map(|best| Choice {
+            action: best.action,
+            playouts,
+            candidates: candidate_count,
+        })
+}
+
+/// UCB1 over the candidates not refused: each unvisited one first, then the best upper
+/// confidence bound. Rewards lie in 0..=1.
+fn ucb_pick<A>(candidates: &[Candidate<A>], playouts: u32) -> Option<usize> {
+    let live = candidates.iter().enumerate().filter(|(_, c)| !c.refused);
+    if let Some((index, _)) = live.clone().find(|(_, c)| c.visits == 0) {
+        return Some(index);
+    }
+    let log_n = f64::from(playouts.max(1)).ln();
+    live.map(|(index, c)| {
+        let visits = f64::from(c.visits);
+        (index, c.total / visits + (2.0 * log_n / visits).sqrt())
+    })
+    .max_by(|a, b| a.1.partial_cmp(&b.1).unwrap_or(std::cmp::Ordering::Equal))
+    .map(|(index, _)| index)
+}
+
+/// Plays `state` out with random moves for every seat and scores the end for `seat`. A game
+/// with a [`Game::standing`] stops after `depth` moves and is scored by it; one without plays
+/// on to the end (or [`PLAYOUT_LIMIT`] moves, scored as a draw).
+fn play_out<G: Game>(state: &mut G, seat: Seat, depth: u32, rng: &mut GameRng) -> f64 {
+    let mut cut = depth;
+    if state.standing().is_none() {
+        cut = PLAYOUT_LIMIT;
+    }
+    for _ in 0..cut {
+        if state.to_act().is_empty() || !random_step(state, rng) {
+            break;
+        }
+    }
+    match state.outcome().or_else(|| state.standing()) {
+        Some(outcome) => reward(&outcome, seat),
+        None => 1.0 / f64::from(state.n_seats().max(1)),
+    }
+}
+
+/// The longest playout of a game without a [`Game::standing`].
+pub const PLAYOUT_LIMIT: u32 = 20_000;
+
+/// What an ended game is worth to `seat`, in 0..=1: its share of the win (ties share it),
+/// weighted 0.8, plus 0.2 for its rank (1 for first, 0 for last).
+pub fn reward(outcome: &Outcome, seat: Seat) -> f64 {
+    let n = outcome.ranks.len();
+    let win = if outcome.winners.contains(seat) {
+        1.0 / outcome.winners.len().max(1) as f64
+    } else {
+        0.0
+    };
+    let rank = outcome.ranks.get(seat.index()).copied().unwrap_or(n as u8);
+    let placing = if n > 1 {
+        (n as f64 - f64::from(rank)) / (n as f64 - 1.0)
+    } else {
+        1.0
+    };
+    0.8 * win + 0.2 * placing
+}
+
+/// Whether a seat other than `seat` may act in `state`.
+fn others_act<G: Game>(state: &G, seat: Seat) -> bool {
+    state.to_act().iter().any(|other| other != seat)
+}
+
+/// One random move by a random seat of `to_act`, as the `random` bot plays: a uniformly
+/// chosen legal entry, a parameterised one sampled (up to 20 tries), else a complete entry.
+/// `false` if nothing was accepted.
+pub fn random_step<G: Game>(state: &mut G, rng: &mut GameRng) -> bool {
+    random_step_by(state, Seat(u8::MAX), true, rng)
+}
+
+/// [`random_step`] by a seat of `to_act` that is `seat` only if `including`.
+fn random_step_by<G: Game>(state: &mut G, seat: Seat, including: bool, rng: &mut GameRng) -> bool {
+    let acting: Vec<Seat> = state
+        .to_act()
+        .iter()
+        .filter(|&acting| including || acting != seat)
+        .collect();
+    let Some(&seat) = rng.choose(&acting) else {
+        return false;
+    };
+    let legal = state.legal_actions(seat);
+    for _ in 0..20 {
+        let action = match rng.choose(&legal) {
+            Some(LegalAction::Action { action }) => action.clone(),
+            Some(LegalAction::Schema { schema, .. }) => match sample_action::<G>(schema, rng) {
+                Some(action) => action,
+                None => continue,
+            },
+            None => return false,
+        };
+        if state.apply(seat, action, rng).is_ok() {
+            return true;
+        }
+    }
+    legal.iter().any(|entry| match entry {
+        LegalAction::Action { action } => state.apply(seat, action.clone(), rng).is_ok(),
+        LegalAction::Schema { .. } => false,
+    })
+}
+
+/// A random action matching `schema`, if it samples and parses.
+fn sample_action<G: Game>(schema: &serde_json::Value, rng: &mut GameRng) -> Option<G::Action> {
+    let value = sample::sample(schema, rng)?;
+    serde_json::from_value(value).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::SeatSet;
+
+    fn outcome(ranks: Vec<u8>, winners: &[u8]) -> Outcome {
+        Outcome {
+            scores: vec![0; ranks.len()],
+            ranks,
+            winners: winners.iter().map(|&s| Seat(s)).collect::<SeatSet>(),
+            reason: "test".into(),
+        }
+    }
+
+    #[test]
+    fn rewards_order_win_shared_win_and_places() {
+        let alone = reward(&outcome(vec![1, 2, 3, 4], &[0]), Seat(0));
+        let shared = reward(&outcome(vec![1, 1, 3, 4], &[0, 1]), Seat(0));
+        let second = reward(&outcome(vec![1, 2, 3, 4], &[0]), Seat(1));
+        let last = reward(&outcome(vec![1, 2, 3, 4], &[0]), Seat(3));
+        assert_eq!(alone, 1.0);
+        assert!(alone > shared && shared > second && second > last);
+        assert_eq!(last, 0.0);
+    }
+
+    #[test]
+    fn ucb_tries_every_candidate_before_repeating_and_skips_refused_ones() {
+        let candidate = |visits, total, refused| Candidate {
+            action: Some(()),
+            visits,
+            total,
+            refused,
+        };
+        let fresh = [candidate(3, 3.0, false), candidate(0, 0.0, false)];
+        assert_eq!(ucb_pick(&fresh, 3), Some(1));
+        let refused = [candidate(0, 0.0, true), candidate(2, 0.5, false)];
+        assert_eq!(ucb_pick(&refused, 2), Some(1));
+        let better = [candidate(10, 2.0, false), candidate(10, 8.0, false)];
+        assert_eq!(ucb_pick(&better, 20), Some(1));
+        assert_eq!(ucb_pick(&[candidate(0, 0.0, true)], 0), None);
+    }
+}
