@@ -253,6 +253,67 @@ async fn a_timed_out_turn_is_played_by_the_clock_and_the_player_keeps_the_seat()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn under_the_pass_policy_the_clock_passes_where_the_rules_offer_a_pass() {
+    let db = temp_db("clock-pass");
+    let app = spawn_app_at(&db, dev()).await;
+    let (id, _token, _) =
+        game_with_clock(&app, json!({"per_move": "PT2S", "on_timeout": "pass"})).await;
+    seat_bots(&app, &id).await;
+    let started = app.get(&format!("/v1/games/{id}"), None).await.json();
+    assert_eq!(started["waiting_on"], json!([0]), "{started}");
+    let timed_out = wait_until(&app, &id, 20, |game| {
+        game["clock"]["seats"][0]["timeouts"].as_u64() >= Some(1)
+    })
+    .await;
+    assert_eq!(
+        timed_out["clock"]["options"]["on_timeout"], "pass",
+        "{timed_out}"
+    );
+    assert_eq!(
+        timed_out["seats"][0]["bot"],
+        Value::Null,
+        "the player keeps the seat"
+    );
+    // Tulip Bubble's selling turns always offer `end_selling_turn`, a pass: the clock passes
+    // there and never sells for the absent seat (a random bot would).
+    let passes = ["end_selling_turn", "auction_pass"];
+    let by_clock = |entries: &[Value]| -> Vec<Value> {
+        entries
+            .iter()
+            .filter(|entry| entry["by"] == "clock")
+            .cloned()
+            .collect()
+    };
+    let mut clock_moves = Vec::new();
+    for _ in 0..80 {
+        clock_moves = by_clock(&log(&app, &id).await);
+        let passed = clock_moves
+            .iter()
+            .any(|entry| passes.contains(&entry["action"]["type"].as_str().unwrap_or("")));
+        if passed {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    assert!(
+        clock_moves
+            .iter()
+            .any(|entry| passes.contains(&entry["action"]["type"].as_str().unwrap_or(""))),
+        "the clock never passed: {clock_moves:?}"
+    );
+    for entry in &clock_moves {
+        assert_eq!(entry["seat"], 0);
+        let kind = entry["action"]["type"].as_str().unwrap_or("");
+        assert!(
+            !["sell_to_market", "sell_to_collector", "buy_back"].contains(&kind),
+            "the clock sold for the absent seat: {entry}"
+        );
+    }
+    drop(app);
+    remove_db(&db);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_timeout_due_while_the_server_was_down_is_applied_once_by_racing_workers() {
     let db = temp_db("clock-restart");
     let app = spawn_app_at(&db, dev()).await;

@@ -428,6 +428,29 @@ mod tests {
         );
     }
 
+    /// Every passing move a ruleset names (`Game::PASSES`, used by the `pass` timeout policy)
+    /// is an action type of that game.
+    #[test]
+    fn every_named_pass_is_an_action_of_its_game() {
+        for ruleset in crate::registry().iter() {
+            let schemas = ruleset.schemas();
+            let actions =
+                serde_json::to_string(&(&schemas.action.1, &schemas.components)).expect("schemas");
+            assert!(
+                !ruleset.passes().is_empty(),
+                "{} names no pass",
+                ruleset.id()
+            );
+            for pass in ruleset.passes() {
+                assert!(
+                    actions.contains(&format!("\"{pass}\"")),
+                    "{}: {pass} is not an action type",
+                    ruleset.id()
+                );
+            }
+        }
+    }
+
     /// The searching bots, on a fresh deal of every ruleset: what they propose is a move the
     /// engine accepts for that seat (the search plays from re-dealt worlds, so this is not
     /// given).

@@ -68,6 +68,10 @@ pub enum TimeoutPolicy {
     /// The seat is dropped: it resigns, and a `random` bot plays it to the end (each ruleset's
     /// page in docs/rules says why the seat stays in the game).
     Drop,
+    /// The seat passes where its legal actions offer a pass (each ruleset's page in docs/rules
+    /// names its passing moves), and a `random` bot makes any move of the turn that cannot be
+    /// a pass; the player keeps the seat, as with `bot`.
+    Pass,
 }
 
 /// The clock's rules, parsed from [`ClockOptions`].

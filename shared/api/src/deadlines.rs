@@ -21,7 +21,9 @@ use crate::bots::{self, BotInput};
 use crate::clock::{Clock, TimeoutPolicy};
 use crate::dto::{Author, BotKind, WebhookEvent};
 use crate::error::ApiError;
-use crate::routes::{committed_unless_moved_on, engine_of, load_record, update, Change, Guard};
+use crate::routes::{
+    committed_unless_moved_on, engine_of, load_record, ruleset_of, update, Change, Guard,
+};
 use crate::time::now_ms;
 use crate::webhooks;
 use crate::AppCtx;
@@ -139,14 +141,17 @@ async fn timeouts(
             continue;
         }
         match clock.rules.on_timeout {
-            TimeoutPolicy::Bot => {
+            TimeoutPolicy::Bot | TimeoutPolicy::Pass => {
                 let decorate = |change: &mut Change<crate::routes::actions::Moved>| {
                     if new_timeout {
                         count_timeout(&mut change.next, seat, now, &mut change.outbox)?;
                     }
                     Ok(())
                 };
-                let input = BotInput::of(engine.as_ref(), seat);
+                let mut input = BotInput::of(engine.as_ref(), seat);
+                if clock.rules.on_timeout == TimeoutPolicy::Pass {
+                    input.proposal = pass_in(ruleset_of(ctx, &record)?.passes(), &input.legal);
+                }
                 let moved = bots::play_one(
                     ctx,
                     &record,
@@ -171,6 +176,15 @@ async fn timeouts(
         }
     }
     Ok(())
+}
+
+/// The first complete legal action whose `type` is one of `passes`.
+fn pass_in(passes: &[&str], legal: &[serde_json::Value]) -> Option<serde_json::Value> {
+    legal.iter().find_map(|entry| {
+        let action = entry.get("action")?;
+        let kind = action.get("type")?.as_str()?;
+        passes.contains(&kind).then(|| action.clone())
+    })
 }
 
 /// Counts a timeout of `seat` in `next`'s clock and queues its `timeout` webhooks. If the

@@ -16,6 +16,7 @@ impl Game for BlackThursday {
     const RULES_VERSION: u32 = 1;
     const MIN_SEATS: u8 = 3;
     const MAX_SEATS: u8 = 4;
+    const PASSES: &'static [&'static str] = &["leave_session"];
     const SUMMARY: &'static str = crate::words::SUMMARY;
 
     type Options = Options;

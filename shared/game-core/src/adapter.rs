@@ -261,6 +261,8 @@ pub trait DynRuleset: Send + Sync {
     /// Whether `action` by `seat` is sealed: hidden from the other seats once played
     /// ([`Game::action_visibility`] is not public). `None` if it is not an action of this game.
     fn is_sealed(&self, action: &Value, seat: Seat) -> Option<bool>;
+    /// The `type` tags of the game's passing moves ([`Game::PASSES`]).
+    fn passes(&self) -> &'static [&'static str];
     /// The game's OpenAPI schemas.
     #[cfg(feature = "openapi")]
     fn schemas(&self) -> GameSchemas;
@@ -358,6 +360,10 @@ impl<G: Game + Redeal> DynRuleset for Erased<G> {
     fn is_sealed(&self, action: &Value, seat: Seat) -> Option<bool> {
         let action = G::Action::deserialize(action).ok()?;
         Some(G::action_visibility(&action, seat) != Visibility::Public)
+    }
+
+    fn passes(&self) -> &'static [&'static str] {
+        G::PASSES
     }
 
     #[cfg(feature = "openapi")]

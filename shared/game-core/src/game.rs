@@ -50,6 +50,10 @@ pub trait Game:
     }
     /// The fewest seats the game (with any options) supports.
     const MIN_SEATS: u8;
+    /// The `type` tags of the moves that pass, declining to act, where the rules offer one:
+    /// the `pass` timeout policy plays one of these when the seat's legal actions list it.
+    /// Each ruleset's page in docs/rules names them.
+    const PASSES: &'static [&'static str] = &[];
     /// The most seats the game supports.
     const MAX_SEATS: u8;
 

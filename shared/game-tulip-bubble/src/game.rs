@@ -18,6 +18,7 @@ impl Game for TulipBubble {
     const RULES_VERSION: u32 = 1;
     const MIN_SEATS: u8 = 3;
     const MAX_SEATS: u8 = 5;
+    const PASSES: &'static [&'static str] = &["end_selling_turn", "auction_pass"];
     const SUMMARY: &'static str = words::SUMMARY;
 
     type Options = Options;

@@ -91,6 +91,7 @@ impl Game for TulipTraders {
     }
     const MIN_SEATS: u8 = 2;
     const MAX_SEATS: u8 = 4;
+    const PASSES: &'static [&'static str] = &["pass_manipulation", "decline_reveal"];
 
     type Options = Options;
     type Action = Action;

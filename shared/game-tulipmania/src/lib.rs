@@ -55,6 +55,7 @@ impl Game for Tulipmania {
     const RULES_VERSION: u32 = 1;
     const MIN_SEATS: u8 = setup::MIN_PLAYERS;
     const MAX_SEATS: u8 = setup::MAX_PLAYERS;
+    const PASSES: &'static [&'static str] = &["skip_sale", "skip_purchase"];
     const SUMMARY: &'static str = words::SUMMARY;
 
     type Options = Options;

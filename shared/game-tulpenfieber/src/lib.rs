@@ -54,6 +54,7 @@ impl Game for Tulpenfieber {
     const SUMMARY: &'static str = words::SUMMARY;
     const MIN_SEATS: u8 = 1;
     const MAX_SEATS: u8 = 4;
+    const PASSES: &'static [&'static str] = &["end_turn"];
 
     type Options = Options;
     type Action = Action;
