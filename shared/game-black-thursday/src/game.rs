@@ -98,6 +98,19 @@ impl Game for BlackThursday {
         if self.phase != Phase::Ended {
             return None;
         }
+        Some(self.ranked("building_emptied"))
+    }
+
+    /// The standings the end would use, on what each investor holds now.
+    fn standing(&self) -> Option<Outcome> {
+        Some(self.ranked("standing"))
+    }
+}
+
+impl BlackThursday {
+    /// The investors ranked by what they hold now: the fewest common shares, then the fewest
+    /// certificates.
+    fn ranked(&self, reason: &str) -> Outcome {
         let standings = self.standings();
         let scores = standings.iter().map(|s| i64::from(s.common)).collect();
         // Lower is better: negate for `from_keys`, which ranks higher keys first.
@@ -105,18 +118,7 @@ impl Game for BlackThursday {
             .iter()
             .map(|s| vec![-i64::from(s.common), -i64::from(s.certs)])
             .collect();
-        Some(Outcome::from_keys(scores, &keys, "building_emptied"))
-    }
-
-    /// The standings the end would use, on what each investor holds now.
-    fn standing(&self) -> Option<Outcome> {
-        let standings = self.standings();
-        let scores = standings.iter().map(|s| i64::from(s.common)).collect();
-        let keys: Vec<Vec<i64>> = standings
-            .iter()
-            .map(|s| vec![-i64::from(s.common), -i64::from(s.certs)])
-            .collect();
-        Some(Outcome::from_keys(scores, &keys, "standing"))
+        Outcome::from_keys(scores, &keys, reason)
     }
 }
 
