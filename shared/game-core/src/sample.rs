@@ -32,8 +32,30 @@ pub fn random_action(legal: &[Value], rng: &mut GameRng) -> Option<Value> {
     entry.get("schema").and_then(|schema| sample(schema, rng))
 }
 
+/// How integers are drawn from their range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spread {
+    /// Every value alike, the bounds a little more often: what the `random` bot and the test
+    /// harness play, so that every corner of a schema gets exercised.
+    Uniform,
+    /// A range of more than [`NARROW`] values is drawn on a log scale above its minimum: a
+    /// raise of 1–2 is as likely as one of 500–1,000. The searching bots sample their
+    /// candidates and their playouts this way, because a sensible bid sits near the lowest
+    /// allowed one, and a uniform draw from 1 to 1,000,000 almost never does.
+    Logarithmic,
+}
+
+/// The widest range [`Spread::Logarithmic`] still draws uniformly.
+pub const NARROW: u64 = 32;
+
 /// A random value matching `schema`, or `None` if the schema uses something unsupported.
+/// Integers are drawn with [`Spread::Uniform`].
 pub fn sample(schema: &Value, rng: &mut GameRng) -> Option<Value> {
+    sample_spread(schema, Spread::Uniform, rng)
+}
+
+/// [`sample`] with integers drawn as `spread` says.
+pub fn sample_spread(schema: &Value, spread: Spread, rng: &mut GameRng) -> Option<Value> {
     if let Some(constant) = schema.get("const") {
         return Some(constant.clone());
     }
@@ -42,7 +64,9 @@ pub fn sample(schema: &Value, rng: &mut GameRng) -> Option<Value> {
     }
     for key in ["oneOf", "anyOf"] {
         if let Some(options) = schema.get(key).and_then(Value::as_array) {
-            return rng.choose(options).and_then(|option| sample(option, rng));
+            return rng
+                .choose(options)
+                .and_then(|option| sample_spread(option, spread, rng));
         }
     }
     match schema.get("type").and_then(Value::as_str)? {
@@ -58,6 +82,9 @@ pub fn sample(schema: &Value, rng: &mut GameRng) -> Option<Value> {
                 return None;
             }
             let span = (maximum - minimum) as u64 + 1;
+            if spread == Spread::Logarithmic && span > NARROW {
+                return Some(Value::from(minimum + log_offset(span, rng) as i64));
+            }
             // Favour the bounds a little: edge values find more bugs.
             let value = match rng.below(8) {
                 0 => minimum,
@@ -88,7 +115,7 @@ pub fn sample(schema: &Value, rng: &mut GameRng) -> Option<Value> {
                 return Some(Value::Array(pool));
             }
             (0..count)
-                .map(|_| sample(items, rng))
+                .map(|_| sample_spread(items, spread, rng))
                 .collect::<Option<Vec<_>>>()
                 .map(Value::Array)
         }
@@ -96,14 +123,14 @@ pub fn sample(schema: &Value, rng: &mut GameRng) -> Option<Value> {
             let mut object = Map::new();
             if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
                 for (name, property) in properties {
-                    object.insert(name.clone(), sample(property, rng)?);
+                    object.insert(name.clone(), sample_spread(property, spread, rng)?);
                 }
             } else if let Some(names) = schema
                 .get("propertyNames")
                 .and_then(|names| names.get("enum"))
                 .and_then(Value::as_array)
             {
-                return sample_map(schema, names, rng);
+                return sample_map(schema, names, spread, rng);
             }
             Some(Value::Object(object))
         }
@@ -111,9 +138,20 @@ pub fn sample(schema: &Value, rng: &mut GameRng) -> Option<Value> {
     }
 }
 
+/// An offset in `0..span` whose binary magnitude is uniform: a bucket `[2^k - 1, 2^(k+1) - 1)`
+/// is picked uniformly among those that start inside the span, then a value in it (clipped to
+/// the span).
+fn log_offset(span: u64, rng: &mut GameRng) -> u64 {
+    let buckets = u64::from(u64::BITS - span.leading_zeros());
+    let k = rng.below(buckets) as u32;
+    let bound = |k: u32| u64::try_from((1u128 << k) - 1).unwrap_or(u64::MAX);
+    let low = bound(k);
+    low + rng.below(bound(k + 1).min(span) - low)
+}
+
 /// A map keyed by distinct `names`, honouring `minProperties`/`maxProperties` and, for
 /// integer values, `x-sum-of-values`.
-fn sample_map(schema: &Value, names: &[Value], rng: &mut GameRng) -> Option<Value> {
+fn sample_map(schema: &Value, names: &[Value], spread: Spread, rng: &mut GameRng) -> Option<Value> {
     let names: Vec<&str> = names.iter().filter_map(Value::as_str).collect();
     let values = schema.get("additionalProperties")?;
     let min_count = schema
@@ -135,7 +173,7 @@ fn sample_map(schema: &Value, names: &[Value], rng: &mut GameRng) -> Option<Valu
             }
             let count = min_count + rng.below(max_count - min_count + 1);
             for key in &keys[..count as usize] {
-                object.insert((*key).to_string(), sample(values, rng)?);
+                object.insert((*key).to_string(), sample_spread(values, spread, rng)?);
             }
         }
         Some(sum) => {
@@ -199,6 +237,46 @@ mod tests {
             assert!(value["kind"] == "x" || value["kind"].is_null());
         }
         assert_eq!(sample(&json!({"type": "mystery"}), &mut rng), None);
+    }
+
+    #[test]
+    fn a_logarithmic_spread_keeps_to_the_range_and_favours_its_low_end() {
+        let wide = json!({"type": "integer", "minimum": 21, "maximum": 1_000_000});
+        let narrow = json!({"type": "integer", "minimum": 3, "maximum": 9});
+        let mut rng = GameRng::for_entry([7; 32], 0);
+        let draws = 2_000;
+        let (mut low, mut high, mut narrow_seen) = (0, 0, std::collections::BTreeSet::new());
+        for _ in 0..draws {
+            let value = sample_spread(&wide, Spread::Logarithmic, &mut rng).unwrap();
+            let value = value.as_i64().unwrap();
+            assert!((21..=1_000_000).contains(&value), "{value}");
+            low += usize::from(value <= 21 + 15);
+            high += usize::from(value > 500_000);
+            let value = sample_spread(&narrow, Spread::Logarithmic, &mut rng).unwrap();
+            narrow_seen.insert(value.as_i64().unwrap());
+        }
+        // 4 or 5 of 20 magnitudes lie within 15 of the minimum; uniform draws land there
+        // only as the bound (1 in 8).
+        assert!(low * 5 > draws, "{low} of {draws} near the minimum");
+        // The top magnitude still gets its turn.
+        assert!(high * 40 > draws, "{high} of {draws} above 500,000");
+        // A narrow range is drawn uniformly: every value turns up.
+        assert_eq!(narrow_seen.len(), 7);
+        // A uniform spread rarely lands near the minimum of a wide range.
+        let uniform_low = (0..draws)
+            .filter(|_| sample(&wide, &mut rng).unwrap().as_i64().unwrap() <= 21 + 15)
+            .count();
+        assert!(uniform_low * 5 < draws, "{uniform_low}");
+    }
+
+    #[test]
+    fn log_offsets_cover_tiny_and_huge_spans() {
+        let mut rng = GameRng::for_entry([8; 32], 0);
+        for span in [1, 2, 33, 1 << 40, u64::MAX] {
+            for _ in 0..200 {
+                assert!(log_offset(span, &mut rng) < span, "{span}");
+            }
+        }
     }
 
     #[test]

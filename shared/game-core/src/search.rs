@@ -9,12 +9,18 @@
 //! The search (decision 30 in docs/decisions.md):
 //! - the *candidates* are the seat's complete legal actions plus a few samples of each
 //!   parameterised entry (a bid, a trade), checked against the first world drawn;
-//! - each iteration draws a fresh world, picks a candidate by UCB1 (the root of a tree of
-//!   depth one: opponents' replies are not searched, they are played out), applies it, and
-//!   plays the game out with random moves for every seat;
+//! - the budget is spent by *sequential halving*: in each phase every candidate still in is
+//!   played out equally often, then the worse half (by mean score) is dropped, until one is
+//!   left or the budget or the caller's `stop` ends the search; the best mean still in wins;
+//! - a *round* of playouts plays every candidate still in from the same fresh world with the
+//!   same dice (common random numbers), so the candidates are compared on equal luck and a
+//!   small difference between two moves shows in far fewer playouts than with independent
+//!   draws;
+//! - a playout applies the candidate (the root of a tree of depth one: opponents' replies
+//!   are not searched, they are played out) and plays the game out with random moves for
+//!   every seat, wide integer ranges drawn on a log scale above their minimum;
 //! - a playout scores the seat's share of the win plus a little for its rank, so that among
-//!   losing lines the better placed ones still count;
-//! - after the budget, the most visited candidate is played.
+//!   losing lines the better placed ones still count.
 //!
 //! No clock here (game-core reads none): the caller bounds the search by playouts and by a
 //! `stop` callback it may back with a clock.
@@ -49,18 +55,18 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// The `basic` bot's budget: two playouts a candidate, at most 48 in all. Cheap, and
-    /// already better than chance.
+    /// The `basic` bot's budget: 48 playouts shared by its candidates, each cut after 24
+    /// moves. Cheap, and already far better than chance.
     pub const BASIC: Budget = Budget {
         playouts: 48,
         depth: 24,
         samples_per_schema: 4,
     };
 
-    /// The `strong` bot's budget: up to 4,000 playouts, usually ended earlier by the caller's
+    /// The `strong` bot's budget: up to 2,000 playouts, ended earlier by the caller's
     /// time limit.
     pub const STRONG: Budget = Budget {
-        playouts: 500,
+        playouts: 2_000,
         depth: 48,
         samples_per_schema: 12,
     };
@@ -146,56 +152,79 @@ pub fn choose<G: Game>(
 
     let mut playouts = 0;
     let mut world = Some(first);
-    while playouts < budget.playouts && !stop() {
-        let Some(pick) = ucb_pick(&candidates, playouts) else {
-            break;
-        };
-        let mut state = world.take().unwrap_or_else(|| worlds(rng));
-        let candidate = &mut candidates[pick];
-        let applied = match &candidate.action {
-            Some(action) => state.apply(seat, action.clone(), rng).is_ok(),
-            None => others_act(&state, seat) && random_step_by(&mut state, seat, false, rng),
-        };
-        if !applied {
-            // Refused in this world: what the seat cannot see decided it. Not offered again.
-            candidate.refused = true;
-            continue;
+    let mut live: Vec<usize> = (0..candidates.len()).collect();
+    let phases = live.len().next_power_of_two().trailing_zeros().max(1);
+    'search: for _ in 0..phases {
+        // Each phase spends an equal share of the budget on the candidates still in.
+        let rounds = (budget.playouts / phases / live.len() as u32).max(1);
+        for _ in 0..rounds {
+            // One round: every live candidate from the same world, with the same dice.
+            let base = world.take().unwrap_or_else(|| worlds(rng));
+            let dice = seed_from(rng);
+            for &index in &live {
+                if playouts >= budget.playouts || stop() {
+                    break 'search;
+                }
+                let mut state = base.clone();
+                let mut playout_rng = GameRng::for_entry(dice, 0);
+                let candidate = &mut candidates[index];
+                let applied = match &candidate.action {
+                    Some(action) => state.apply(seat, action.clone(), &mut playout_rng).is_ok(),
+                    None => {
+                        others_act(&state, seat)
+                            && random_step_by(&mut state, seat, false, &mut playout_rng)
+                    }
+                };
+                if !applied {
+                    // Refused in this world: what the seat cannot see decided it. Dropped.
+                    candidate.refused = true;
+                    continue;
+                }
+                candidate.visits += 1;
+                candidate.total += play_out(&mut state, seat, budget.depth, &mut playout_rng);
+                playouts += 1;
+            }
+            live.retain(|&index| !candidates[index].refused);
+            if live.is_empty() {
+                break 'search;
+            }
         }
-        let reward = play_out(&mut state, seat, budget.depth, rng);
-        candidate.visits += 1;
-        candidate.total += reward;
-        playouts += 1;
+        if live.len() <= 1 {
+            break;
+        }
+        halve(&mut live, &candidates);
     }
     let candidate_count = candidates.len();
-    candidates
+    let best = live
         .into_iter()
-        .filter(|candidate| !candidate.refused)
-        .max_by(|a, b| {
-            (a.visits, a.total)
-                .partial_cmp(&(b.visits, b.total))
-                .unwrap_or(std::cmp::Ordering::Equal)
-        })
-        .map(|best| Choice {
-            action: best.action,
-            playouts,
-            candidates: candidate_count,
-        })
+        .filter(|&index| !candidates[index].refused && candidates[index].visits > 0)
+        .max_by(|&a, &b| candidates[a].mean().total_cmp(&candidates[b].mean()))?;
+    Some(Choice {
+        action: candidates.swap_remove(best).action,
+        playouts,
+        candidates: candidate_count,
+    })
 }
 
-/// UCB1 over the candidates not refused: each unvisited one first, then the best upper
-/// confidence bound. Rewards lie in 0..=1.
-fn ucb_pick<A>(candidates: &[Candidate<A>], playouts: u32) -> Option<usize> {
-    let live = candidates.iter().enumerate().filter(|(_, c)| !c.refused);
-    if let Some((index, _)) = live.clone().find(|(_, c)| c.visits == 0) {
-        return Some(index);
+impl<A> Candidate<A> {
+    fn mean(&self) -> f64 {
+        self.total / f64::from(self.visits.max(1))
     }
-    let log_n = f64::from(playouts.max(1)).ln();
-    live.map(|(index, c)| {
-        let visits = f64::from(c.visits);
-        (index, c.total / visits + (2.0 * log_n / visits).sqrt())
-    })
-    .max_by(|a, b| a.1.partial_cmp(&b.1).unwrap_or(std::cmp::Ordering::Equal))
-    .map(|(index, _)| index)
+}
+
+/// Keeps the better half of `live` (rounded up) by mean reward; ties keep the earlier one.
+fn halve<A>(live: &mut Vec<usize>, candidates: &[Candidate<A>]) {
+    live.sort_by(|&a, &b| candidates[b].mean().total_cmp(&candidates[a].mean()));
+    live.truncate(live.len().div_ceil(2));
+}
+
+/// A fresh seed for one round's dice.
+fn seed_from(rng: &mut GameRng) -> [u8; 32] {
+    let mut seed = [0; 32];
+    for chunk in seed.chunks_exact_mut(8) {
+        chunk.copy_from_slice(&rng.next_u64().to_le_bytes());
+    }
+    seed
 }
 
 /// Plays `state` out with random moves for every seat and scores the end for `seat`. A game
@@ -243,9 +272,9 @@ fn others_act<G: Game>(state: &G, seat: Seat) -> bool {
     state.to_act().iter().any(|other| other != seat)
 }
 
-/// One random move by a random seat of `to_act`, as the `random` bot plays: a uniformly
-/// chosen legal entry, a parameterised one sampled (up to 20 tries), else a complete entry.
-/// `false` if nothing was accepted.
+/// One random move by a random seat of `to_act`, much as the `random` bot plays: a uniformly
+/// chosen legal entry, a parameterised one sampled (up to 20 tries, wide integer ranges on a
+/// log scale), else a complete entry. `false` if nothing was accepted.
 pub fn random_step<G: Game>(state: &mut G, rng: &mut GameRng) -> bool {
     random_step_by(state, Seat(u8::MAX), true, rng)
 }
@@ -280,9 +309,11 @@ fn random_step_by<G: Game>(state: &mut G, seat: Seat, including: bool, rng: &mut
     })
 }
 
-/// A random action matching `schema`, if it samples and parses.
+/// A random action matching `schema`, if it samples and parses. Wide integer ranges (a bid)
+/// are drawn on a log scale above their minimum ([`sample::Spread::Logarithmic`]), for the
+/// candidates and for the playouts alike.
 fn sample_action<G: Game>(schema: &serde_json::Value, rng: &mut GameRng) -> Option<G::Action> {
-    let value = sample::sample(schema, rng)?;
+    let value = sample::sample_spread(schema, sample::Spread::Logarithmic, rng)?;
     serde_json::from_value(value).ok()
 }
 
@@ -312,19 +343,27 @@ mod tests {
     }
 
     #[test]
-    fn ucb_tries_every_candidate_before_repeating_and_skips_refused_ones() {
-        let candidate = |visits, total, refused| Candidate {
+    fn halving_keeps_the_better_half_by_mean_reward() {
+        let candidate = |visits, total| Candidate {
             action: Some(()),
             visits,
             total,
-            refused,
+            refused: false,
         };
-        let fresh = [candidate(3, 3.0, false), candidate(0, 0.0, false)];
-        assert_eq!(ucb_pick(&fresh, 3), Some(1));
-        let refused = [candidate(0, 0.0, true), candidate(2, 0.5, false)];
-        assert_eq!(ucb_pick(&refused, 2), Some(1));
-        let better = [candidate(10, 2.0, false), candidate(10, 8.0, false)];
-        assert_eq!(ucb_pick(&better, 20), Some(1));
-        assert_eq!(ucb_pick(&[candidate(0, 0.0, true)], 0), None);
+        // Means 0.3, 0.8, 0.5, 0.1, 0.6.
+        let candidates = [
+            candidate(10, 3.0),
+            candidate(10, 8.0),
+            candidate(10, 5.0),
+            candidate(10, 1.0),
+            candidate(10, 6.0),
+        ];
+        let mut live = vec![0, 1, 2, 3, 4];
+        halve(&mut live, &candidates);
+        assert_eq!(live, [1, 4, 2]);
+        halve(&mut live, &candidates);
+        assert_eq!(live, [1, 4]);
+        halve(&mut live, &candidates);
+        assert_eq!(live, [1]);
     }
 }
