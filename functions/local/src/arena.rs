@@ -7,8 +7,9 @@
 //! order favours it. Each game has its own seed, so a run is reproducible up to the strong
 //! bot's time limit (how many playouts fit in it).
 
-use api::bots::{BotInput, Streak, SAMPLES};
+use api::bots::{Allowance, BotInput, Streak, SAMPLES};
 use api::dto::BotKind;
+use cpu_time::ThreadTime;
 use game_core::testing::game_seed;
 use game_core::{DynRuleset, GameRng, Seat, SeatSet};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -45,10 +46,14 @@ pub struct Tally {
     pub wins: f64,
     /// Moves the tested bot made.
     pub moves: u64,
-    /// Its thinking time, all moves together.
+    /// Its thinking time (CPU time of its thread), all moves together.
     pub think: Duration,
     /// Its longest think.
     pub longest: Duration,
+    /// Its moves that searched (more than one candidate).
+    pub searched: u64,
+    /// Of those, the moves whose search narrowed the candidates to one before it ended.
+    pub narrowed: u64,
     /// All moves of all finished games, every seat.
     pub all_moves: u64,
 }
@@ -61,6 +66,8 @@ impl Tally {
         self.moves += other.moves;
         self.think += other.think;
         self.longest = self.longest.max(other.longest);
+        self.searched += other.searched;
+        self.narrowed += other.narrowed;
         self.all_moves += other.all_moves;
     }
 
@@ -111,15 +118,25 @@ pub fn play_game(ruleset: &dyn DynRuleset, config: &Config, index: u64) -> anyho
         } else {
             config.against
         };
-        let started = Instant::now();
+        let started = ThreadTime::now();
         let mut input = BotInput::of(engine.as_ref(), seat);
-        input.think(bot, engine.as_ref(), ready.len() > 1, &mut rng);
+        let choice = input.think(
+            bot,
+            engine.as_ref(),
+            ready.len() > 1,
+            Allowance::CPU_ONLY,
+            &mut rng,
+        );
         streak.curb(&mut input);
         if seat == tested {
             let thought = started.elapsed();
             tally.moves += 1;
             tally.think += thought;
             tally.longest = tally.longest.max(thought);
+            if let Some(choice) = choice.filter(|choice| choice.candidates > 1) {
+                tally.searched += 1;
+                tally.narrowed += u64::from(choice.finalists == 1);
+            }
         }
         if input.waits {
             declined.insert(seat);
@@ -191,8 +208,8 @@ pub fn run(config: &Config) -> anyhow::Result<()> {
         config.seed
     );
     println!();
-    println!("| ruleset | games | wins | win rate | fair share | ms/move (mean) | ms/move (max) | moves/game |");
-    println!("|---|---|---|---|---|---|---|---|");
+    println!("| ruleset | games | wins | win rate | fair share | CPU ms/move (mean) | CPU ms/move (max) | searches narrowed to one | moves/game |");
+    println!("|---|---|---|---|---|---|---|---|---|");
     for id in &config.rulesets {
         let ruleset = registry
             .get(id)
@@ -200,18 +217,22 @@ pub fn run(config: &Config) -> anyhow::Result<()> {
         let started = Instant::now();
         let tally = play_ruleset(ruleset, config)?;
         println!(
-            "| {id} | {} | {:.1} | {:.1} % | {:.1} % | {:.1} | {:.1} | {:.0} |",
+            "| {id} | {} | {:.1} | {:.1} % | {:.1} % | {:.1} | {:.1} | {} | {:.0} |",
             tally.games,
             tally.wins,
             tally.win_rate(),
             100.0 / f64::from(config.seats),
             tally.mean_think().as_secs_f64() * 1e3,
             tally.longest.as_secs_f64() * 1e3,
+            match tally.searched {
+                0 => "-".to_string(),
+                searched => format!("{:.0} %", 100.0 * tally.narrowed as f64 / searched as f64),
+            },
             tally.all_moves as f64 / tally.games.max(1) as f64,
         );
         if tally.unfinished > 0 {
             println!(
-                "|   ({} games of {id} hit the {MOVE_LIMIT}-move limit and are left out) |||||||",
+                "|   ({} games of {id} hit the {MOVE_LIMIT}-move limit and are left out) ||||||||",
                 tally.unfinished
             );
         }
@@ -242,5 +263,7 @@ mod tests {
         assert_eq!(tally.unfinished, 0);
         assert!(tally.moves > 0 && tally.moves < tally.all_moves);
         assert!((0.0..=4.0).contains(&tally.wins));
+        // `basic` has no clock: its searches run their phases out.
+        assert!(tally.searched > 0 && tally.narrowed > 0, "{tally:?}");
     }
 }

@@ -16,7 +16,8 @@ use crate::error::ApiError;
 use crate::routes::actions::Moved;
 use crate::routes::{actions, engine_of, load_record, update, Change, Guard, Updated};
 use crate::AppCtx;
-use game_core::search::Budget;
+use cpu_time::ThreadTime;
+use game_core::search::{Budget, Choice};
 use game_core::{DynGame, GameRng, Seat, SeatSet, Viewer};
 use serde_json::Value;
 use std::sync::Arc;
@@ -36,9 +37,49 @@ pub const MAX_MOVES_PER_DRIVE: u32 = 10_000;
 /// take thousands of moves, which on DynamoDB would outlast the request.
 pub const DRIVE_BUDGET: std::time::Duration = std::time::Duration::from_secs(5);
 
-/// How long the `strong` bot searches for one move (it may stop sooner, at
-/// [`Budget::STRONG`]'s playouts).
+/// How long the `strong` bot searches for one move, in CPU time of its thread (it may stop
+/// sooner, at [`Budget::STRONG`]'s playouts).
 pub const STRONG_MOVE_TIME: Duration = Duration::from_millis(100);
+
+/// What a `strong` bot may spend on one move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Allowance {
+    /// CPU time of the thread that searches. Counting CPU rather than wall time, a busy
+    /// machine makes the bot slower, not weaker.
+    pub cpu: Duration,
+    /// Wall time, if bounded: the server's guard, so that a request whose bot thread waits
+    /// for a core still answers in time.
+    pub wall: Option<Duration>,
+}
+
+impl Allowance {
+    /// The server's: [`STRONG_MOVE_TIME`] of CPU, and at most four times that of wall time.
+    pub const SERVER: Allowance = Allowance {
+        cpu: STRONG_MOVE_TIME,
+        wall: Some(Duration::from_millis(400)),
+    };
+
+    /// The benchmark's (`beurs bots`): the same CPU time and no wall limit, so a run beside
+    /// other work measures the same bot as a run on an idle machine.
+    pub const CPU_ONLY: Allowance = Allowance {
+        cpu: STRONG_MOVE_TIME,
+        wall: None,
+    };
+
+    /// A clock for one search: the share of this allowance spent since the call, by
+    /// whichever of CPU and wall time is further along.
+    fn clock(self) -> impl FnMut() -> f64 {
+        let cpu_started = ThreadTime::now();
+        let wall_started = Instant::now();
+        move || {
+            let cpu = cpu_started.elapsed().as_secs_f64() / self.cpu.as_secs_f64();
+            let wall = self.wall.map_or(0.0, |wall| {
+                wall_started.elapsed().as_secs_f64() / wall.as_secs_f64()
+            });
+            cpu.max(wall)
+        }
+    }
+}
 
 /// Everything a bot may know when it moves: its seat's view and legal actions, as that
 /// seat's player reads them, and what a searching bot concluded from worlds drawn for that
@@ -84,7 +125,7 @@ impl BotInput {
         let mut rng = GameRng::for_entry(random_bytes::<32>()?, 0);
         tokio::task::spawn_blocking(move || {
             let mut input = BotInput::of(engine.as_ref(), seat);
-            input.think(bot, engine.as_ref(), may_wait, &mut rng);
+            input.think(bot, engine.as_ref(), may_wait, Allowance::SERVER, &mut rng);
             input
         })
         .await
@@ -94,23 +135,34 @@ impl BotInput {
     /// Lets a searching `bot` think about `engine`'s game for its seat and keeps what it
     /// concluded: a proposal, or to wait (only if `may_wait`: another seat the game waits on
     /// could move first). It searches worlds re-dealt for the seat, never `engine`'s state.
-    /// The `random` bot does not think; it samples in [`BotKind::choose`].
-    pub fn think(&mut self, bot: BotKind, engine: &dyn DynGame, may_wait: bool, rng: &mut GameRng) {
-        let found = match bot {
+    /// `strong` searches within `allowance`. The `random` bot does not think; it samples in
+    /// [`BotKind::choose`].
+    pub fn think(
+        &mut self,
+        bot: BotKind,
+        engine: &dyn DynGame,
+        may_wait: bool,
+        allowance: Allowance,
+        rng: &mut GameRng,
+    ) -> Option<Choice<Value>> {
+        let choice = match bot {
             BotKind::Random => None,
             BotKind::Basic => {
-                engine.search_move(self.seat, &Budget::BASIC, may_wait, &mut || false, rng)
+                engine.search_move(self.seat, &Budget::BASIC, may_wait, &mut || 0.0, rng)
             }
-            BotKind::Strong => {
-                let started = Instant::now();
-                let mut stop = || started.elapsed() >= STRONG_MOVE_TIME;
-                engine.search_move(self.seat, &Budget::STRONG, may_wait, &mut stop, rng)
-            }
+            BotKind::Strong => engine.search_move(
+                self.seat,
+                &Budget::STRONG,
+                may_wait,
+                &mut allowance.clock(),
+                rng,
+            ),
         };
-        if let Some((proposal, _playouts)) = found {
-            self.waits = proposal.is_none();
-            self.proposal = proposal;
+        if let Some(choice) = &choice {
+            self.waits = choice.action.is_none();
+            self.proposal = choice.action.clone();
         }
+        choice
     }
 }
 
@@ -469,7 +521,7 @@ mod tests {
                     }
                     let seat = engine.waiting_on().iter().next().expect("someone to move");
                     let mut input = BotInput::of(engine.as_ref(), seat);
-                    input.think(bot, engine.as_ref(), false, &mut rng);
+                    input.think(bot, engine.as_ref(), false, Allowance::CPU_ONLY, &mut rng);
                     assert!(!input.waits, "a bot that may not wait waited");
                     let proposal = input.proposal.expect("a proposal");
                     engine
@@ -480,6 +532,48 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A clock that runs out long before `strong`'s playout budget (here: after 300 looks at
+    /// it, about one per playout) still leaves the search time to narrow its candidates to
+    /// one: the phases share what the clock allows, not what the budget would.
+    #[test]
+    fn a_clock_that_binds_still_lets_the_search_narrow_to_one() {
+        let mut searched = 0;
+        for ruleset in crate::registry().iter() {
+            let seats = ruleset.seat_range().0.max(3);
+            let mut engine = ruleset
+                .setup(seats, &serde_json::json!({}), game_seed(11, 0))
+                .expect("a deal");
+            let mut rng = GameRng::for_entry(game_seed(12, 0), 0);
+            for _ in 0..6 {
+                if engine.outcome().is_some() {
+                    break;
+                }
+                let seat = engine.waiting_on().iter().next().expect("someone to move");
+                let mut looks = 0.0;
+                let mut spent = || {
+                    looks += 1.0;
+                    looks / 300.0
+                };
+                let choice = engine
+                    .search_move(seat, &Budget::STRONG, false, &mut spent, &mut rng)
+                    .expect("a move");
+                if choice.candidates > 1 {
+                    searched += 1;
+                    assert!(choice.playouts < 300, "{}: {choice:?}", ruleset.id());
+                    assert_eq!(choice.finalists, 1, "{}: {choice:?}", ruleset.id());
+                }
+                let action = choice.action.expect("a move, not a wait");
+                engine
+                    .apply_json(seat, &action, &mut rng)
+                    .expect("the search's move is legal");
+            }
+        }
+        assert!(
+            searched >= 5,
+            "only {searched} searches had a choice to make"
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! game state; [`Erased<G>`] is the [`DynRuleset`] that creates and loads it. The API holds a
 //! [`Registry`] of rulesets and never names a concrete game type outside of building it.
 
-use crate::search::{self, Budget, Redeal};
+use crate::search::{self, Budget, Choice, Redeal};
 use crate::words::Names;
 use crate::{
     Game, GameRng, LegalAction, Logged, Outcome, RuleError, RuleKind, Seat, SeatSet, SetupError,
@@ -87,17 +87,18 @@ pub trait DynGame: Send + Sync + Debug {
     fn state_json(&self) -> String;
     /// A copy of the state.
     fn clone_box(&self) -> Box<dyn DynGame>;
-    /// A move for `seat` chosen by [`crate::search::choose`] within `budget` and until `stop`
-    /// (`None` inside: wait, if `may_wait`), with the playouts it ran. The search sees
-    /// `seat`'s legal actions and worlds re-dealt for `seat` ([`Redeal`]), never this state.
+    /// A move for `seat` chosen by [`crate::search::choose`] within `budget` and until
+    /// `spent` reaches 1 (the action `None`: wait, if `may_wait`), with what the search
+    /// counted. The search sees `seat`'s legal actions and worlds re-dealt for `seat`
+    /// ([`Redeal`]), never this state.
     fn search_move(
         &self,
         seat: Seat,
         budget: &Budget,
         may_wait: bool,
-        stop: &mut dyn FnMut() -> bool,
+        spent: &mut dyn FnMut() -> f64,
         rng: &mut GameRng,
-    ) -> Option<(Option<Value>, u32)>;
+    ) -> Option<Choice<Value>>;
 }
 
 impl<G: Game + Redeal> DynGame for G {
@@ -163,16 +164,20 @@ impl<G: Game + Redeal> DynGame for G {
         seat: Seat,
         budget: &Budget,
         may_wait: bool,
-        stop: &mut dyn FnMut() -> bool,
+        spent: &mut dyn FnMut() -> f64,
         rng: &mut GameRng,
-    ) -> Option<(Option<Value>, u32)> {
+    ) -> Option<Choice<Value>> {
         let legal = Game::legal_actions(self, seat);
         let mut worlds = |rng: &mut GameRng| self.redeal(Viewer::Seat(seat), rng);
-        let choice = search::choose::<G>(seat, &legal, &mut worlds, budget, may_wait, stop, rng)?;
-        let action = choice
-            .action
-            .map(|action| serde_json::to_value(&action).expect("actions serialize"));
-        Some((action, choice.playouts))
+        let choice = search::choose::<G>(seat, &legal, &mut worlds, budget, may_wait, spent, rng)?;
+        Some(Choice {
+            action: choice
+                .action
+                .map(|action| serde_json::to_value(&action).expect("actions serialize")),
+            playouts: choice.playouts,
+            candidates: choice.candidates,
+            finalists: choice.finalists,
+        })
     }
 }
 

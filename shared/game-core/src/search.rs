@@ -11,7 +11,10 @@
 //!   parameterised entry (a bid, a trade), checked against the first world drawn;
 //! - the budget is spent by *sequential halving*: in each phase every candidate still in is
 //!   played out equally often, then the worse half (by mean score) is dropped, until one is
-//!   left or the budget or the caller's `stop` ends the search; the best mean still in wins;
+//!   left or the budget or the caller's time allowance ends the search; the best mean still
+//!   in wins. The phases share the playouts the search can afford: the budget's, or, when
+//!   the caller's clock says fewer fit in its time, as many as fit at the rate seen so far
+//!   (re-estimated after every round), so a clock that binds still leaves time to narrow;
 //! - a *round* of playouts plays every candidate still in from the same fresh world with the
 //!   same dice (common random numbers), so the candidates are compared on equal luck and a
 //!   small difference between two moves shows in far fewer playouts than with independent
@@ -23,7 +26,8 @@
 //!   losing lines the better placed ones still count.
 //!
 //! No clock here (game-core reads none): the caller bounds the search by playouts and by a
-//! `stop` callback it may back with a clock.
+//! `spent` callback, the share of its time allowance used so far (0 at the start, 1 or more
+//! when the time is up), which it may back with a clock.
 
 use crate::{sample, Game, GameRng, LegalAction, Outcome, Seat, Viewer};
 
@@ -82,6 +86,8 @@ pub struct Choice<A> {
     pub playouts: u32,
     /// Candidates considered.
     pub candidates: usize,
+    /// Candidates still in when the search ended (1 when halving ran its course).
+    pub finalists: usize,
 }
 
 struct Candidate<A> {
@@ -93,7 +99,7 @@ struct Candidate<A> {
 }
 
 /// The move `seat` should play, from its `legal` actions, searching over worlds drawn by
-/// `worlds`, within `budget` and until `stop` says so (checked before each playout). With
+/// `worlds`, within `budget` and until `spent` reaches 1 (checked before each playout). With
 /// `may_wait`, waiting is a candidate too, tried by letting another seat of `to_act` move
 /// first: in phases where several seats may act (a negotiation, sealed bids) a bot then
 /// moves when moving helps, instead of always. `None` when nothing is possible.
@@ -103,7 +109,7 @@ pub fn choose<G: Game>(
     worlds: &mut dyn FnMut(&mut GameRng) -> G,
     budget: &Budget,
     may_wait: bool,
-    stop: &mut dyn FnMut() -> bool,
+    spent: &mut dyn FnMut() -> f64,
     rng: &mut GameRng,
 ) -> Option<Choice<G::Action>> {
     let first = worlds(rng);
@@ -147,6 +153,7 @@ pub fn choose<G: Game>(
             action: only.action,
             playouts: 0,
             candidates: 1,
+            finalists: 1,
         });
     }
 
@@ -154,15 +161,24 @@ pub fn choose<G: Game>(
     let mut world = Some(first);
     let mut live: Vec<usize> = (0..candidates.len()).collect();
     let phases = live.len().next_power_of_two().trailing_zeros().max(1);
-    'search: for _ in 0..phases {
-        // Each phase spends an equal share of the budget on the candidates still in.
-        let rounds = (budget.playouts / phases / live.len() as u32).max(1);
-        for _ in 0..rounds {
+    'search: for phase in 0..phases {
+        // Each phase plays rounds until its share of the affordable playouts is spent (at
+        // least one round); the share is re-estimated after every round.
+        let mut rounds = 0;
+        loop {
+            if rounds > 0 {
+                let total = affordable(budget.playouts, playouts, spent());
+                let phase_end = total * f64::from(phase + 1) / f64::from(phases);
+                if f64::from(playouts) + live.len() as f64 > phase_end {
+                    break;
+                }
+            }
+            rounds += 1;
             // One round: every live candidate from the same world, with the same dice.
             let base = world.take().unwrap_or_else(|| worlds(rng));
             let dice = seed_from(rng);
             for &index in &live {
-                if playouts >= budget.playouts || stop() {
+                if playouts >= budget.playouts || spent() >= 1.0 {
                     break 'search;
                 }
                 let mut state = base.clone();
@@ -195,6 +211,7 @@ pub fn choose<G: Game>(
         halve(&mut live, &candidates);
     }
     let candidate_count = candidates.len();
+    let finalists = live.len();
     let best = live
         .into_iter()
         .filter(|&index| !candidates[index].refused && candidates[index].visits > 0)
@@ -203,7 +220,20 @@ pub fn choose<G: Game>(
         action: candidates.swap_remove(best).action,
         playouts,
         candidates: candidate_count,
+        finalists,
     })
+}
+
+/// How many playouts a search can afford in all: the `budget`, or fewer when its clock says
+/// so: after `done` playouts with a share `spent` of the time used, about `done / spent` fit
+/// in the whole allowance. Before the first playout (or on a clock that has not moved) the
+/// budget is all there is to go by.
+fn affordable(budget: u32, done: u32, spent: f64) -> f64 {
+    let budget = f64::from(budget);
+    if done == 0 || spent <= 0.0 {
+        return budget;
+    }
+    budget.min(f64::from(done) / spent)
 }
 
 impl<A> Candidate<A> {
@@ -340,6 +370,19 @@ mod tests {
         assert_eq!(alone, 1.0);
         assert!(alone > shared && shared > second && second > last);
         assert_eq!(last, 0.0);
+    }
+
+    #[test]
+    fn the_affordable_playouts_follow_the_clock_when_it_binds() {
+        // No playout yet, or a clock that has not moved: the budget.
+        assert_eq!(affordable(2_000, 0, 0.5), 2_000.0);
+        assert_eq!(affordable(2_000, 40, 0.0), 2_000.0);
+        // 40 playouts in a tenth of the time: 400 fit.
+        assert_eq!(affordable(2_000, 40, 0.1), 400.0);
+        // A fast game: the budget binds first.
+        assert_eq!(affordable(2_000, 400, 0.1), 2_000.0);
+        // Past the allowance: fewer than already played (no further round fits).
+        assert!(affordable(2_000, 100, 1.25) < 100.0);
     }
 
     #[test]
