@@ -5,7 +5,9 @@
 //!
 //! The tested bot takes each seat in turn (game `i` puts it at seat `i mod seats`), so no seat
 //! order favours it. Each game has its own seed, so a run is reproducible up to the strong
-//! bot's time limit (how many playouts fit in it).
+//! bot's time limit (how many playouts fit in it). That limit and the reported move times are
+//! CPU time of the thinking thread ([`Allowance::CPU_ONLY`]), so a run beside other work
+//! plays the same bot as a run on an idle machine, only slower.
 
 use api::bots::{Allowance, BotInput, Streak, SAMPLES};
 use api::dto::BotKind;
