@@ -92,7 +92,7 @@ impl AppCtx {
             rulesets: std::sync::OnceLock::new(),
             webhooks: webhooks::WebhookConfig::default(),
             changes: tokio::sync::broadcast::channel(CHANGES_BUFFER).0,
-            states: states::StateCache::default(),
+            states: states::StateCache::new(states::DEFAULT_CAPACITY),
         }
     }
 

@@ -4,6 +4,7 @@
 //! - [`SqliteStore`]: the embedded default (bundled SQLite, WAL), used by `beurs serve`; behind
 //!   the `sqlite` feature, which the Lambda functions leave off.
 //! - [`MemoryStore`]: for unit tests.
+//! - [`VersionCache`]: values kept by game and record version (parsed records, engine states).
 //! - [`testing::contract`]: the suite every store must pass; `tests/` runs it on each.
 //!
 //! Architecture invariant: the store knows no game and no HTTP. It saves an opaque, versioned
@@ -11,6 +12,7 @@
 //! change is one atomic commit conditioned on the version the caller loaded: a lost race is
 //! [`StoreError::VersionConflict`], never a silent overwrite.
 
+pub mod cache;
 mod common;
 #[cfg(feature = "dynamo")]
 pub mod dynamo;
@@ -19,6 +21,7 @@ mod memory;
 mod sqlite;
 pub mod testing;
 
+pub use cache::VersionCache;
 #[cfg(feature = "dynamo")]
 pub use dynamo::DynamoStore;
 pub use memory::MemoryStore;

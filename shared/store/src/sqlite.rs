@@ -18,6 +18,7 @@ use rusqlite::{
     TransactionBehavior,
 };
 
+use crate::cache::VersionCache;
 use crate::common::{check_commit, lobby_limit, message_page, PageCursor};
 use crate::{
     Commit, DeliveryStatus, GameRecord, GameStore, IdempotencyRecord, ListPage, ListQuery,
@@ -106,6 +107,9 @@ const MAX_GROUP: usize = 256;
 /// Reader connections kept open for reuse (more are opened when more readers run at once).
 const MAX_IDLE_READERS: usize = 8;
 
+/// Parsed records kept for the games read or written last (a few KiB each).
+const CACHED_RECORDS: usize = 1024;
+
 /// A store in one SQLite database file (or in memory, for tests).
 ///
 /// Durability: WAL with `synchronous = FULL`, so a commit that returned `Ok` (an acknowledged
@@ -134,6 +138,11 @@ struct Inner {
     readers: Mutex<Vec<Connection>>,
     /// What the writer has done so far.
     stats: Arc<WriterStats>,
+    /// Records as last read or committed, by game and version, so that a read of an unchanged
+    /// game costs a look at its `version` column rather than a parse of its JSON. Every read
+    /// still asks the database for the current version, so a commit by another process (or
+    /// another store on the same file) is never hidden by the cache.
+    records: VersionCache<GameRecord>,
 }
 
 /// Counters the writer thread keeps.
@@ -240,6 +249,7 @@ impl SqliteStore {
                 path,
                 readers: Mutex::new(Vec::new()),
                 stats,
+                records: VersionCache::new(CACHED_RECORDS),
             }),
         })
     }
@@ -477,18 +487,59 @@ impl GameStore for SqliteStore {
                 Err(e) => Err(backend(format!("creating game {}", row.id), e)),
             }
         })
-        .await
+        .await?;
+        // Only once durable: a refused or failed write leaves the cache as it was.
+        self.inner
+            .records
+            .insert(&record.id, record.version, record.clone());
+        Ok(())
     }
 
     async fn load(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
         let id = id.to_owned();
+        let inner = Arc::clone(&self.inner);
         self.read(move |conn| {
-            let json: Option<String> = conn
-                .prepare_cached("SELECT record FROM games WHERE id = ?1")
-                .and_then(|mut stmt| stmt.query_row([&id], |row| row.get(0)).optional())
+            // One statement: the current version, and the record's JSON only when it is not
+            // the version already cached (SQLite then does not read the record at all).
+            let cached = inner
+                .records
+                .version(&id)
+                .and_then(|v| i64::try_from(v).ok());
+            let row: Option<(i64, Option<String>)> = conn
+                .prepare_cached(
+                    "SELECT version, CASE WHEN version = ?2 THEN NULL ELSE record END
+                     FROM games WHERE id = ?1",
+                )
+                .and_then(|mut stmt| {
+                    stmt.query_row(params![id, cached], |row| Ok((row.get(0)?, row.get(1)?)))
+                        .optional()
+                })
                 .context(|| format!("loading game {id}"))?;
-            json.map(|json| from_json(&json, || format!("decoding game {id}")))
-                .transpose()
+            let json = match row {
+                None => {
+                    inner.records.remove(&id);
+                    return Ok(None);
+                }
+                Some((_, Some(json))) => json,
+                Some((version, None)) => {
+                    let version = u64::try_from(version).unwrap_or_default();
+                    if let Some(record) = inner.records.get(&id, version) {
+                        return Ok(Some(record));
+                    }
+                    // Evicted meanwhile: read it after all.
+                    let json: Option<String> = conn
+                        .prepare_cached("SELECT record FROM games WHERE id = ?1")
+                        .and_then(|mut stmt| stmt.query_row([&id], |row| row.get(0)).optional())
+                        .context(|| format!("loading game {id}"))?;
+                    match json {
+                        Some(json) => json,
+                        None => return Ok(None),
+                    }
+                }
+            };
+            let record: GameRecord = from_json(&json, || format!("decoding game {id}"))?;
+            inner.records.insert(&id, record.version, record.clone());
+            Ok(Some(record))
         })
         .await
     }
@@ -617,7 +668,14 @@ impl GameStore for SqliteStore {
             }
             Ok(())
         })
-        .await
+        .await?;
+        // Only once durable: a refused or failed write leaves the cache as it was.
+        self.inner.records.insert(
+            &commit.record.id,
+            commit.record.version,
+            commit.record.clone(),
+        );
+        Ok(())
     }
 
     async fn log(
@@ -1185,6 +1243,104 @@ mod tests {
             }
         );
         drop(store);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The commit a caller builds on `record`: the next version, with a new state.
+    fn next_commit(record: &GameRecord, state: &str) -> Commit {
+        let mut next = record.clone();
+        next.version += 1;
+        next.status = crate::Status::Active;
+        next.state = Some(state.to_owned());
+        Commit {
+            record: next,
+            expected_version: record.version,
+            entry: None,
+            idempotency: None,
+            outbox: Vec::new(),
+        }
+    }
+
+    /// Two stores on one file stand for two processes: what one commits, the other reads at
+    /// once, whatever it had cached; and a refused commit leaves the cache as it was.
+    #[tokio::test]
+    async fn a_commit_by_another_process_is_not_hidden_by_the_record_cache() {
+        let dir = std::env::temp_dir().join(format!("beurs-cache-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("cache.sqlite");
+        let (here, there) = (
+            SqliteStore::open(&path).unwrap(),
+            SqliteStore::open(&path).unwrap(),
+        );
+        let created = crate::testing::sample_record("g_cached");
+        here.create(&created).await.unwrap();
+        assert_eq!(
+            here.load("g_cached").await.unwrap().as_ref(),
+            Some(&created)
+        );
+
+        let theirs = next_commit(&created, r#"{"turn":"theirs"}"#);
+        there.commit(&theirs).await.unwrap();
+        assert_eq!(
+            here.load("g_cached").await.unwrap().as_ref(),
+            Some(&theirs.record),
+            "the other store's commit is read, not the cached version 0"
+        );
+
+        // A commit computed from version 0 loses the race, and caches nothing.
+        let stale = next_commit(&created, r#"{"turn":"stale"}"#);
+        assert!(matches!(
+            here.commit(&stale).await,
+            Err(StoreError::VersionConflict { .. })
+        ));
+        assert_eq!(
+            here.load("g_cached").await.unwrap().as_ref(),
+            Some(&theirs.record)
+        );
+        let ours = next_commit(&theirs.record, r#"{"turn":"ours"}"#);
+        here.commit(&ours).await.unwrap();
+        assert_eq!(
+            there.load("g_cached").await.unwrap().as_ref(),
+            Some(&ours.record)
+        );
+        drop((here, there));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The cache is what spares a read the parse: with the stored JSON broken behind the
+    /// store's back (version unchanged), the store that cached the record still reads it, and
+    /// a store without it in its cache reports the broken JSON.
+    #[tokio::test]
+    async fn an_unchanged_version_is_read_from_the_record_cache() {
+        let dir = std::env::temp_dir().join(format!("beurs-cached-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("cached.sqlite");
+        let store = SqliteStore::open(&path).unwrap();
+        let created = crate::testing::sample_record("g_parsed");
+        store.create(&created).await.unwrap();
+        let moved = next_commit(&created, r#"{"turn":1}"#);
+        store.commit(&moved).await.unwrap();
+        store
+            .on_writer(|conn| {
+                conn.execute(
+                    "UPDATE games SET record = 'not json' WHERE id = 'g_parsed'",
+                    [],
+                )
+                .map(drop)
+                .context(|| "breaking the record")
+            })
+            .await
+            .unwrap();
+        assert_eq!(
+            store.load("g_parsed").await.unwrap().as_ref(),
+            Some(&moved.record)
+        );
+        let fresh = SqliteStore::open(&path).unwrap();
+        assert!(matches!(
+            fresh.load("g_parsed").await,
+            Err(StoreError::Backend(message)) if message.contains("decoding game g_parsed")
+        ));
+        drop((store, fresh));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
