@@ -289,7 +289,8 @@ impl Clock {
                 let playing_its_timeout = waited && clock.timed_out;
                 if !waited || (mover == Some(seat) && !playing_its_timeout) {
                     if banked {
-                        let left = clock.bank_ms.unwrap_or(0).saturating_sub(now - started);
+                        let waited_ms = now.saturating_sub(started);
+                        let left = clock.bank_ms.unwrap_or(0).saturating_sub(waited_ms);
                         let credit = if mover == Some(seat) { increment } else { 0 };
                         clock.bank_ms = Some(left.saturating_add(credit).min(MAX_MS));
                     }
@@ -316,8 +317,10 @@ impl Clock {
             return None;
         }
         let (started, deadline) = (clock.started_at?, clock.deadline?);
-        let left = ((deadline - started) as f64 * self.rules.remind_at) as u64;
-        Some(deadline - left)
+        // A timed-out wait's deadline may be pulled back to its start, never before it; the
+        // arithmetic saturates all the same (a stored clock is not trusted to be sane).
+        let left = (deadline.saturating_sub(started) as f64 * self.rules.remind_at) as u64;
+        Some(deadline.saturating_sub(left))
     }
 
     /// The earliest deadline or reminder still to come.
@@ -453,6 +456,20 @@ mod tests {
             let error = options(bad.clone()).rules().expect_err("refused");
             assert_eq!(error.code(), "invalid-clock", "{bad}");
         }
+    }
+
+    /// A wait whose deadline lies before its start (a stored clock written by a sweep whose
+    /// clock reading was older than the wait) reminds at its deadline and does not panic.
+    #[test]
+    fn a_deadline_before_its_start_reminds_at_the_deadline() {
+        let rules = options(serde_json::json!({"per_move": "PT10S"}))
+            .rules()
+            .unwrap();
+        let mut clock = Clock::new(rules, 1);
+        clock.advance(SeatSet::only(Seat(0)), None, 5_000);
+        clock.seats[0].deadline = Some(4_990);
+        assert_eq!(clock.reminder_at(0), Some(4_990));
+        assert_eq!(clock.next_event(), Some(4_990));
     }
 
     #[test]

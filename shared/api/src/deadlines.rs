@@ -202,7 +202,12 @@ fn count_timeout(
             seat_clock.timeouts += 1;
             if seat_clock.started_at.is_some() {
                 seat_clock.timed_out = true;
-                seat_clock.deadline = seat_clock.deadline.map(|deadline| deadline.min(now));
+                // `now` is when the sweep began; the clock's own move may have started this
+                // wait a few milliseconds later. The deadline is then the wait's start.
+                let started = seat_clock.started_at.unwrap_or(0);
+                seat_clock.deadline = seat_clock
+                    .deadline
+                    .map(|deadline| deadline.min(now).max(started));
                 next.due_at = Some(now);
             }
         }
