@@ -5,6 +5,7 @@
 
 use game_core::Outcome;
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::Value;
 use store::Status;
 use utoipa::ToSchema;
@@ -311,7 +312,7 @@ pub struct GameEnvelope {
     pub seed_commitment: String,
     /// The caller's view of the game (null until it starts).
     #[schema(value_type = Object, nullable)]
-    pub view: Value,
+    pub view: Box<RawValue>,
     /// The result, once finished.
     pub outcome: Option<Outcome>,
     /// The move clock and each seat's deadline; null in a game without a clock.
@@ -386,7 +387,7 @@ pub struct ActionResult {
     pub event_texts: Vec<String>,
     /// The caller's view after the move.
     #[schema(value_type = Object)]
-    pub view: Value,
+    pub view: Box<RawValue>,
     /// `active`, or `finished` if the move ended the game.
     pub status: GameStatus,
     /// Seats with at least one legal action after the move.

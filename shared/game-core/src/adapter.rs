@@ -81,6 +81,9 @@ pub trait DynGame: Send + Sync + Debug {
     ) -> Result<Applied, ActionError>;
     /// What `viewer` may see.
     fn view_json(&self, viewer: Viewer) -> Value;
+    /// [`DynGame::view_json`] serialized: the same JSON, without building a `Value` first
+    /// (what the API sends).
+    fn view_raw(&self, viewer: Viewer) -> Box<serde_json::value::RawValue>;
     /// The result, once the game is over.
     fn outcome(&self) -> Option<Outcome>;
     /// The full state as JSON (for storage and audit only, never for a client).
@@ -145,6 +148,10 @@ impl<G: Game + Redeal> DynGame for G {
 
     fn view_json(&self, viewer: Viewer) -> Value {
         serde_json::to_value(Game::view(self, viewer)).expect("views serialize")
+    }
+
+    fn view_raw(&self, viewer: Viewer) -> Box<serde_json::value::RawValue> {
+        serde_json::value::to_raw_value(&Game::view(self, viewer)).expect("views serialize")
     }
 
     fn outcome(&self) -> Option<Outcome> {

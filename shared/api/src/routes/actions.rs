@@ -291,7 +291,7 @@ pub(crate) fn apply(
         seq,
         event_texts: Narrator::new(ctx, &next).events(&events),
         events,
-        view: engine.view_json(viewer),
+        view: engine.view_raw(viewer),
         status: next.status.into(),
         to_act: super::seat_numbers(engine.to_act()),
         waiting_on: super::seat_numbers(engine.waiting_on()),

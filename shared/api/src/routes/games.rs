@@ -14,7 +14,6 @@ use crate::time::{now_ms, rfc3339};
 use crate::AppCtx;
 use axum::extract::State;
 use serde::Deserialize;
-use serde_json::Value;
 use std::sync::Arc;
 use std::time::Duration;
 use store::{GameRecord, ListQuery, SeatRecord, Status};
@@ -296,6 +295,11 @@ async fn wait_for_version(
     Ok(record)
 }
 
+/// JSON `null`, as a view before the game starts.
+fn null_raw() -> Box<serde_json::value::RawValue> {
+    serde_json::value::RawValue::from_string("null".into()).expect("null is JSON")
+}
+
 /// The envelope of `record` as `caller` may see it.
 pub fn envelope(
     ctx: &AppCtx,
@@ -306,12 +310,12 @@ pub fn envelope(
     let engine = engine_of(ctx, record)?;
     let (view, to_act, waiting_on, outcome) = match &engine {
         Some(engine) => (
-            engine.view_json(viewer),
+            engine.view_raw(viewer),
             seat_numbers(engine.to_act()),
             seat_numbers(engine.waiting_on()),
             engine.outcome(),
         ),
-        None => (Value::Null, Vec::new(), Vec::new(), None),
+        None => (null_raw(), Vec::new(), Vec::new(), None),
     };
     Ok(GameEnvelope {
         id: record.id.clone(),
@@ -341,4 +345,28 @@ pub fn envelope(
         created_at: rfc3339(record.created_at),
         updated_at: rfc3339(record.updated_at),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use game_core::{Seat, Viewer};
+
+    /// What the API sends as a view ([`game_core::DynGame::view_raw`]) is the view the engine
+    /// describes, for every ruleset and viewer.
+    #[test]
+    fn a_sent_view_is_the_engines_view() {
+        for ruleset in crate::registry().iter() {
+            let options = ruleset.normalize_options(&serde_json::json!({})).unwrap();
+            let (_, most) = ruleset.seat_range();
+            let game = ruleset.deal(most, &options, [7; 32]).unwrap().game;
+            let viewers = (0..most)
+                .map(|seat| Viewer::Seat(Seat(seat)))
+                .chain([Viewer::Spectator]);
+            for viewer in viewers {
+                let sent: serde_json::Value =
+                    serde_json::from_str(game.view_raw(viewer).get()).unwrap();
+                assert_eq!(sent, game.view_json(viewer), "{} {viewer:?}", ruleset.id());
+            }
+        }
+    }
 }
