@@ -1,5 +1,6 @@
-//! Benchmarks: the cost of one action in random games (its `legal_actions` listing plus
-//! `apply`), and a JSON round trip of a mid-game state.
+//! Benchmarks: the cost of one action in random games, with and without the random bot's
+//! choice (the server's share is one `legal_actions` listing plus `apply`), and a JSON round
+//! trip of a mid-game state.
 
 use criterion::{criterion_main, Criterion};
 use game_black_thursday::{Action, BlackThursday, Options};
@@ -42,39 +43,54 @@ fn random_move(
     }
 }
 
+/// Times `iters` actions of random games. With `choice_timed`, the time covers the random
+/// bot's choice (a listing, schema samples and their trial applies on copies) and `apply`;
+/// without, the choice is made untimed and the time covers what the server does for a move
+/// (one `legal_actions` listing for the seat, then `apply`).
+fn random_games(iters: u64, choice_timed: bool) -> Duration {
+    let mut total = Duration::ZERO;
+    let mut done = 0u64;
+    let mut index = 0u64;
+    while done < iters {
+        let seed = game_seed(7, index);
+        index += 1;
+        let mut state =
+            BlackThursday::setup(4, &Options::default(), &mut GameRng::for_entry(seed, 0))
+                .expect("setup")
+                .0;
+        let mut bot = GameRng::for_entry(game_seed(8, index), 0);
+        let mut step = 0u64;
+        while !state.to_act().is_empty() && done < iters {
+            step += 1;
+            let result = if choice_timed {
+                let started = Instant::now();
+                let (seat, action) = random_move(&state, &mut bot, seed, step);
+                let result = state.apply(seat, action, &mut GameRng::for_entry(seed, step));
+                total += started.elapsed();
+                result
+            } else {
+                let (seat, action) = random_move(&state, &mut bot, seed, step);
+                let started = Instant::now();
+                black_box(state.legal_actions(seat));
+                let result = state.apply(seat, action, &mut GameRng::for_entry(seed, step));
+                total += started.elapsed();
+                result
+            };
+            black_box(result.ok());
+            done += 1;
+        }
+    }
+    total
+}
+
 fn random_actions(c: &mut Criterion) {
     c.bench_function(
-        "black_thursday/action (legal_actions + apply, 4 seats)",
-        |b| {
-            b.iter_custom(|iters| {
-                let mut total = Duration::ZERO;
-                let mut done = 0u64;
-                let mut index = 0u64;
-                while done < iters {
-                    let seed = game_seed(7, index);
-                    index += 1;
-                    let mut state = BlackThursday::setup(
-                        4,
-                        &Options::default(),
-                        &mut GameRng::for_entry(seed, 0),
-                    )
-                    .expect("setup")
-                    .0;
-                    let mut bot = GameRng::for_entry(game_seed(8, index), 0);
-                    let mut step = 0u64;
-                    while !state.to_act().is_empty() && done < iters {
-                        step += 1;
-                        let started = Instant::now();
-                        let (seat, action) = random_move(&state, &mut bot, seed, step);
-                        let result = state.apply(seat, action, &mut GameRng::for_entry(seed, step));
-                        total += started.elapsed();
-                        black_box(result.ok());
-                        done += 1;
-                    }
-                }
-                total
-            })
-        },
+        "black_thursday/action (random choice + apply, 4 seats)",
+        |b| b.iter_custom(|iters| random_games(iters, true)),
+    );
+    c.bench_function(
+        "black_thursday/engine (legal_actions + apply, 4 seats)",
+        |b| b.iter_custom(|iters| random_games(iters, false)),
     );
 }
 

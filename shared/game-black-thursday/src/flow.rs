@@ -149,6 +149,7 @@ impl BlackThursday {
             session: None,
             promises: Vec::new(),
             claims: Vec::new(),
+            offer_schema: Default::default(),
         };
         for (seat, &count) in starting.iter().enumerate() {
             let seat = Seat(seat as u8);

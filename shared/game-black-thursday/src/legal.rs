@@ -6,6 +6,7 @@ use crate::state::{
 };
 use game_core::{action_object, closed_object, with_unstated_rule, LegalAction, Seat, SeatSet};
 use serde_json::{json, Value};
+use std::sync::{Arc, Mutex};
 
 /// The fixed promise texts offered to bots in the `post_offer` schema (any text of
 /// 1..=`max_promise_chars` characters is accepted).
@@ -15,10 +16,41 @@ pub const PROMISE_TEXTS: [&str; 3] = [
     "I flip your tile.",
 ];
 
-thread_local! {
-    /// The last `post_offer` schema built on this thread, with the inputs it was built from.
-    static OFFER_SCHEMA_CACHE: std::cell::RefCell<Option<(Vec<u32>, Value)>> =
-        const { std::cell::RefCell::new(None) };
+/// The last `post_offer` schema a state listed, with the inputs it was built from. A state
+/// keeps it across `apply` (a clone carries it too), so a session's listings build the
+/// schema once per change of its inputs rather than once per listing; the key is checked on
+/// every use, so a stale entry is never served.
+#[derive(Default)]
+pub struct OfferSchemaCache(Mutex<Option<(Vec<u32>, Arc<Value>)>>);
+
+impl OfferSchemaCache {
+    fn entry(&self) -> std::sync::MutexGuard<'_, Option<(Vec<u32>, Arc<Value>)>> {
+        // The entry is a cache: one left behind by a panicking thread is still valid.
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+impl Clone for OfferSchemaCache {
+    fn clone(&self) -> Self {
+        OfferSchemaCache(Mutex::new(self.entry().clone()))
+    }
+}
+
+/// Every cache equals every other: it is not part of the game.
+impl PartialEq for OfferSchemaCache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for OfferSchemaCache {}
+
+impl std::fmt::Debug for OfferSchemaCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OfferSchemaCache")
+    }
 }
 
 impl BlackThursday {
@@ -237,11 +269,11 @@ impl BlackThursday {
     }
 
     /// The `post_offer` schema: up to two terms of any kind among the participants. It is
-    /// kept small (it is rebuilt for every listing); a sample may name a coin its giver does
-    /// not hold, which the engine refuses, so bots simply sample again.
-    fn offer_schema(&self, session: &crate::state::Session) -> Value {
+    /// kept small; a sample may name a coin its giver does not hold, which the engine
+    /// refuses, so bots simply sample again.
+    fn offer_schema(&self, session: &crate::state::Session) -> Arc<Value> {
         // The schema is a pure function of this key; listings repeat it many times in a
-        // session, so the last one built on this thread is reused (a cache, not state).
+        // session, so the last one built is kept with the state ([`OfferSchemaCache`]).
         let key: Vec<u32> = [
             session.id.0,
             session.participants.iter().fold(0, |m, s| m | 1 << s.0),
@@ -260,17 +292,15 @@ impl BlackThursday {
                 .map(|h| h.handle.0),
         )
         .collect();
-        OFFER_SCHEMA_CACHE.with(|cache| {
-            let mut cache = cache.borrow_mut();
-            if let Some((cached_key, value)) = cache.as_ref() {
-                if *cached_key == key {
-                    return value.clone();
-                }
+        let mut entry = self.offer_schema.entry();
+        match entry.as_ref() {
+            Some((cached_key, schema)) if *cached_key == key => Arc::clone(schema),
+            _ => {
+                let schema = Arc::new(self.build_offer_schema(session));
+                *entry = Some((key, Arc::clone(&schema)));
+                schema
             }
-            let value = self.build_offer_schema(session);
-            *cache = Some((key, value.clone()));
-            value
-        })
+        }
     }
 
     fn build_offer_schema(&self, session: &crate::state::Session) -> Value {

@@ -335,4 +335,8 @@ pub struct BlackThursday {
     pub promises: Vec<Promise>,
     /// Every claim of the game.
     pub claims: Vec<Claim>,
+    /// The last `post_offer` schema listed from this state or the state it was applied
+    /// from (not part of the game: never serialized, never compared).
+    #[serde(skip)]
+    pub(crate) offer_schema: crate::legal::OfferSchemaCache,
 }

@@ -294,3 +294,54 @@ fn playouts_handicap_and_limits() {
     };
     run("handicap+limits", 4, options, 99);
 }
+
+/// The `post_offer` schema is kept with the state between listings and carried across
+/// `apply`. A state that has listed at every step must list exactly what a fresh copy of
+/// itself (read back from JSON, so with nothing kept) lists, for every seat; and two
+/// listings of one state share the schema instead of building it twice.
+#[test]
+fn a_kept_offer_schema_is_never_stale() {
+    use game_core::testing::{game_seed, random_move};
+    use game_core::{GameRng, LegalAction};
+    let mut shared = 0;
+    for index in 0..30 {
+        let seed = game_seed(0x5C4E, index);
+        let mut state =
+            BlackThursday::setup(4, &Options::default(), &mut GameRng::for_entry(seed, 0))
+                .expect("setup")
+                .0;
+        let mut bot = GameRng::for_entry(seed, 1);
+        for step in 1..=MAX_STEPS as u64 {
+            let fresh: BlackThursday =
+                serde_json::from_str(&serde_json::to_string(&state).unwrap()).unwrap();
+            for seat in Seat::all(4) {
+                let listed = state.legal_actions(seat);
+                assert_eq!(
+                    listed,
+                    fresh.legal_actions(seat),
+                    "game {index}, step {step}, {seat}"
+                );
+                let again = state.legal_actions(seat);
+                for (first, second) in listed.iter().zip(&again) {
+                    if let (
+                        LegalAction::Schema { schema: a, .. },
+                        LegalAction::Schema { schema: b, .. },
+                    ) = (first, second)
+                    {
+                        if a["properties"]["type"]["const"] == "post_offer" {
+                            assert!(std::sync::Arc::ptr_eq(a, b), "the schema was built twice");
+                            shared += 1;
+                        }
+                    }
+                }
+            }
+            let Some((seat, action)) = random_move(&state, &mut bot) else {
+                break;
+            };
+            state
+                .apply(seat, action, &mut GameRng::for_entry(seed, step))
+                .expect("a listed action applies");
+        }
+    }
+    assert!(shared > 100, "only {shared} post_offer listings were seen");
+}

@@ -72,7 +72,7 @@ impl<A> LegalAction<A> {
     pub fn closed_schema(label: impl Into<String>, tag: &str, properties: Value) -> Self {
         LegalAction::Schema {
             label: label.into(),
-            schema: action_object(tag, properties),
+            schema: action_object(tag, properties).into(),
         }
     }
 }

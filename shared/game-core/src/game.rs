@@ -262,8 +262,9 @@ pub enum LegalAction<A> {
     Schema {
         /// What the family is, for humans.
         label: String,
-        /// A JSON Schema (integers with bounds, enums, arrays with item counts, objects).
-        schema: serde_json::Value,
+        /// A JSON Schema (integers with bounds, enums, arrays with item counts, objects),
+        /// shared: an engine that lists the same schema many times builds it once.
+        schema: std::sync::Arc<serde_json::Value>,
     },
 }
 
@@ -415,7 +416,7 @@ mod tests {
         assert_eq!(serde_json::to_string(&concrete).unwrap(), r#"{"action":3}"#);
         let schema: LegalAction<u8> = LegalAction::Schema {
             label: "bid".into(),
-            schema: serde_json::json!({"type": "integer"}),
+            schema: serde_json::json!({"type": "integer"}).into(),
         };
         assert_eq!(
             serde_json::to_string(&schema).unwrap(),
