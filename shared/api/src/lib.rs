@@ -73,6 +73,8 @@ pub struct AppCtx {
     pub changes: tokio::sync::broadcast::Sender<String>,
     /// Engine states already loaded, by game and version.
     pub states: states::StateCache,
+    /// Seeds of started games already derived, by game.
+    pub seeds: states::SeedCache,
 }
 
 /// How many change notices a slow long-poll may fall behind before it re-reads the store
@@ -93,6 +95,7 @@ impl AppCtx {
             webhooks: webhooks::WebhookConfig::default(),
             changes: tokio::sync::broadcast::channel(CHANGES_BUFFER).0,
             states: states::StateCache::new(states::DEFAULT_CAPACITY),
+            seeds: states::SeedCache::new(states::DEFAULT_CAPACITY),
         }
     }
 

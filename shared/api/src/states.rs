@@ -13,3 +13,54 @@ pub const DEFAULT_CAPACITY: usize = 1024;
 
 /// Loaded states by game, each at one record version.
 pub type StateCache = store::VersionCache<Arc<dyn DynGame>>;
+
+/// The seeds of started games, by game: a started game's seed never changes (its inputs, the
+/// server secret, the seats' entropies, the id, ruleset, rules version and options, are fixed
+/// once its last seat is claimed), so a process derives it once rather than for every move.
+pub struct SeedCache(store::VersionCache<Arc<([u8; 32], [u8; 32])>>);
+
+impl SeedCache {
+    /// An empty cache of at most `capacity` games.
+    pub fn new(capacity: usize) -> SeedCache {
+        SeedCache(store::VersionCache::new(capacity))
+    }
+
+    /// The seed of `record`, a started game ([`crate::audit::seed_of_record`]). A kept seed is
+    /// used only while the record's server secret is the one it was derived with.
+    pub fn seed_of(&self, record: &store::GameRecord) -> Result<[u8; 32], crate::error::ApiError> {
+        let secret = crate::audit::parse_hex32(&record.server_secret);
+        if let (Some(kept), Some(secret)) = (self.0.get(&record.id, 0), secret) {
+            if kept.0 == secret {
+                return Ok(kept.1);
+            }
+        }
+        let seed = crate::audit::seed_of_record(record)?;
+        if let Some(secret) = secret {
+            self.0.insert(&record.id, 0, Arc::new((secret, seed)));
+        }
+        Ok(seed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SeedCache;
+    use crate::audit::seed_of_record;
+
+    #[test]
+    fn a_kept_seed_is_the_derived_seed_and_follows_the_secret() {
+        let cache = SeedCache::new(4);
+        let mut record = store::testing::sample_record("g_seeded");
+        let derived = seed_of_record(&record).expect("seed");
+        assert_eq!(cache.seed_of(&record).expect("seed"), derived);
+        assert_eq!(cache.seed_of(&record).expect("seed"), derived, "kept");
+        record.server_secret = "ab".repeat(32);
+        let other = seed_of_record(&record).expect("seed");
+        assert_ne!(other, derived);
+        assert_eq!(
+            cache.seed_of(&record).expect("seed"),
+            other,
+            "another secret, another seed"
+        );
+    }
+}

@@ -142,7 +142,7 @@ struct Inner {
     /// game costs a look at its `version` column rather than a parse of its JSON. Every read
     /// still asks the database for the current version, so a commit by another process (or
     /// another store on the same file) is never hidden by the cache.
-    records: VersionCache<GameRecord>,
+    records: VersionCache<Arc<GameRecord>>,
 }
 
 /// Counters the writer thread keeps.
@@ -491,7 +491,7 @@ impl GameStore for SqliteStore {
         // Only once durable: a refused or failed write leaves the cache as it was.
         self.inner
             .records
-            .insert(&record.id, record.version, record.clone());
+            .insert(&record.id, record.version, Arc::new(record.clone()));
         Ok(())
     }
 
@@ -524,7 +524,8 @@ impl GameStore for SqliteStore {
                 Some((version, None)) => {
                     let version = u64::try_from(version).unwrap_or_default();
                     if let Some(record) = inner.records.get(&id, version) {
-                        return Ok(Some(record));
+                        // Copied outside the cache's lock.
+                        return Ok(Some(GameRecord::clone(&record)));
                     }
                     // Evicted meanwhile: read it after all.
                     let json: Option<String> = conn
@@ -538,7 +539,9 @@ impl GameStore for SqliteStore {
                 }
             };
             let record: GameRecord = from_json(&json, || format!("decoding game {id}"))?;
-            inner.records.insert(&id, record.version, record.clone());
+            inner
+                .records
+                .insert(&id, record.version, Arc::new(record.clone()));
             Ok(Some(record))
         })
         .await
@@ -673,7 +676,7 @@ impl GameStore for SqliteStore {
         self.inner.records.insert(
             &commit.record.id,
             commit.record.version,
-            commit.record.clone(),
+            Arc::new(commit.record.clone()),
         );
         Ok(())
     }

@@ -243,7 +243,7 @@ pub(crate) fn apply(
         .clone_box();
     let seq = record.log_len;
     let waiting_before = engine.waiting_on();
-    let mut rng = GameRng::for_entry(crate::audit::seed_of_record(record)?, seq);
+    let mut rng = GameRng::for_entry(ctx.seeds.seed_of(record)?, seq);
     let applied = engine
         .apply_json(Seat(seat), &body.action, &mut rng)
         .map_err(|error| match error {
@@ -258,6 +258,7 @@ pub(crate) fn apply(
 
     let now = now_ms();
     let state = engine.state_json();
+    let hash = state_hash(&state);
     let mut next = record.clone();
     next.version += 1;
     next.log_len += 1;
@@ -267,7 +268,7 @@ pub(crate) fn apply(
     } else {
         Status::Active
     };
-    next.state = Some(state.clone());
+    next.state = Some(state);
     crate::clock::on_commit(&mut next, Some(engine.as_ref()), Some(Seat(seat)), now)?;
     let stored_action = StoredAction {
         action: applied.action,
@@ -280,7 +281,7 @@ pub(crate) fn apply(
         action: serde_json::to_value(&stored_action).expect("serializes"),
         events: serde_json::to_value(&applied.events).expect("serializes"),
         idempotency_key: key.map(str::to_string),
-        state_hash: state_hash(&state),
+        state_hash: hash,
         at: now,
     };
     let viewer = Viewer::Seat(Seat(seat));
