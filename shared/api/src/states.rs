@@ -17,7 +17,7 @@ pub type StateCache = store::VersionCache<Arc<dyn DynGame>>;
 /// The seeds of started games, by game: a started game's seed never changes (its inputs, the
 /// server secret, the seats' entropies, the id, ruleset, rules version and options, are fixed
 /// once its last seat is claimed), so a process derives it once rather than for every move.
-pub struct SeedCache(store::VersionCache<Arc<([u8; 32], [u8; 32])>>);
+pub struct SeedCache(store::VersionCache<Arc<(String, [u8; 32])>>);
 
 impl SeedCache {
     /// An empty cache of at most `capacity` games.
@@ -26,18 +26,20 @@ impl SeedCache {
     }
 
     /// The seed of `record`, a started game ([`crate::audit::seed_of_record`]). A kept seed is
-    /// used only while the record's server secret is the one it was derived with.
+    /// used only while the record's server secret is the one it was derived with. (A seed
+    /// does not change with the record's version, so every game is kept at version 0.)
     pub fn seed_of(&self, record: &store::GameRecord) -> Result<[u8; 32], crate::error::ApiError> {
-        let secret = crate::audit::parse_hex32(&record.server_secret);
-        if let (Some(kept), Some(secret)) = (self.0.get(&record.id, 0), secret) {
-            if kept.0 == secret {
+        if let Some(kept) = self.0.get(&record.id, 0) {
+            if kept.0 == record.server_secret {
                 return Ok(kept.1);
             }
         }
         let seed = crate::audit::seed_of_record(record)?;
-        if let Some(secret) = secret {
-            self.0.insert(&record.id, 0, Arc::new((secret, seed)));
-        }
+        self.0.insert(
+            &record.id,
+            0,
+            Arc::new((record.server_secret.clone(), seed)),
+        );
         Ok(seed)
     }
 }

@@ -62,20 +62,14 @@ fn random_games(iters: u64, choice_timed: bool) -> Duration {
         let mut step = 0u64;
         while !state.to_act().is_empty() && done < iters {
             step += 1;
-            let result = if choice_timed {
-                let started = Instant::now();
-                let (seat, action) = random_move(&state, &mut bot, seed, step);
-                let result = state.apply(seat, action, &mut GameRng::for_entry(seed, step));
-                total += started.elapsed();
-                result
-            } else {
-                let (seat, action) = random_move(&state, &mut bot, seed, step);
-                let started = Instant::now();
+            let mut started = Instant::now();
+            let (seat, action) = random_move(&state, &mut bot, seed, step);
+            if !choice_timed {
+                started = Instant::now();
                 black_box(state.legal_actions(seat));
-                let result = state.apply(seat, action, &mut GameRng::for_entry(seed, step));
-                total += started.elapsed();
-                result
-            };
+            }
+            let result = state.apply(seat, action, &mut GameRng::for_entry(seed, step));
+            total += started.elapsed();
             black_box(result.ok());
             done += 1;
         }
