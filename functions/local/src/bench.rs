@@ -28,6 +28,9 @@ pub struct Config {
     /// The `beurs` binary to start as the server (default: this one), so two builds can be
     /// compared in one run.
     pub server_bin: Option<PathBuf>,
+    /// Count the server's instructions per committed move under valgrind's cachegrind
+    /// instead of timing it: a fresh server per ruleset, counted from start to stop.
+    pub instructions: bool,
 }
 
 /// Latencies per route, errors per status, moves and state sizes, shared by the clients.
@@ -297,30 +300,55 @@ struct Server {
     child: std::process::Child,
     base: Arc<str>,
     files: Vec<PathBuf>,
+    /// Where cachegrind writes its counts when the server runs under it.
+    counts: Option<PathBuf>,
 }
 
 impl Server {
-    fn start(bin: &std::path::Path, dir: &std::path::Path) -> anyhow::Result<Server> {
+    /// Starts `bin serve`; under `valgrind --tool=cachegrind` when `counted`.
+    fn start(
+        bin: &std::path::Path,
+        dir: &std::path::Path,
+        counted: bool,
+    ) -> anyhow::Result<Server> {
         let stem = dir.join(format!("beurs-bench-api-{}", std::process::id()));
         let db = stem.with_extension("sqlite");
         let log = stem.with_extension("log");
-        let mut command = std::process::Command::new(bin);
+        let counts = counted.then(|| stem.with_extension("cachegrind"));
+        let mut command = match &counts {
+            Some(counts) => {
+                let mut command = std::process::Command::new("valgrind");
+                command
+                    .args(["--tool=cachegrind", "--cache-sim=no"])
+                    .arg(format!("--cachegrind-out-file={}", counts.display()))
+                    .arg(bin);
+                command
+            }
+            None => std::process::Command::new(bin),
+        };
         command
             .args(["serve", "--addr", "127.0.0.1:0", "--db"])
             .arg(&db)
             .stdin(std::process::Stdio::null())
             .stdout(std::fs::File::create(&log)?)
             .stderr(std::fs::File::create(stem.with_extension("err"))?);
-        let child = command
-            .spawn()
-            .with_context(|| format!("starting {} serve", bin.display()))?;
+        let child = match command.spawn() {
+            Err(error) if counted && error.kind() == std::io::ErrorKind::NotFound => {
+                bail!("--instructions runs the server under valgrind, which is not installed (apt-get install valgrind)")
+            }
+            spawned => spawned.with_context(|| format!("starting {} serve", bin.display()))?,
+        };
         let mut files = vec![log.clone(), stem.with_extension("err")];
         files.extend(sqlite_files(&db));
+        files.extend(counts.clone());
         let mut server = Server {
             child,
             base: "".into(),
             files,
+            counts,
         };
+        // Valgrind translates the binary first: give it longer to start.
+        let patience = Duration::from_secs(if counted { 120 } else { 10 });
         let started = Instant::now();
         loop {
             let out = std::fs::read_to_string(&log).unwrap_or_default();
@@ -332,17 +360,48 @@ impl Server {
             if let Some(status) = server.child.try_wait()? {
                 bail!("the server exited ({status}) before listening");
             }
-            if started.elapsed() > Duration::from_secs(10) {
-                bail!("the server did not listen within 10 s");
+            if started.elapsed() > patience {
+                bail!("the server did not listen within {} s", patience.as_secs());
             }
             std::thread::sleep(Duration::from_millis(20));
         }
     }
 
-    /// The server's CPU time so far (user + system, every thread, from /proc).
+    /// The server's CPU time so far (user + system, every thread, from /proc); `None` under
+    /// valgrind, whose CPU time is not the server's.
     fn cpu(&self) -> Option<Duration> {
-        cpu_time(self.child.id())
+        match self.counts {
+            Some(_) => None,
+            None => cpu_time(self.child.id()),
+        }
     }
+
+    /// Stops a server started under cachegrind with SIGTERM (valgrind then writes its counts)
+    /// and returns the instructions it executed, start to stop.
+    fn instructions(mut self) -> anyhow::Result<u64> {
+        let counts = self.counts.clone().context("the server is not counted")?;
+        // SIGTERM rather than `Child::kill`'s SIGKILL, which valgrind cannot catch.
+        let status = std::process::Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .context("running kill -TERM")?;
+        if !status.success() {
+            bail!("kill -TERM {} failed ({status})", self.child.id());
+        }
+        self.child.wait()?;
+        let text = std::fs::read_to_string(&counts)
+            .with_context(|| format!("reading cachegrind's counts {}", counts.display()))?;
+        cachegrind_total(&text).with_context(|| format!("no summary line in {}", counts.display()))
+    }
+}
+
+/// The instruction count (`Ir`) in a cachegrind output file's `summary:` line (with
+/// `--cache-sim=no` the line holds only that count).
+fn cachegrind_total(text: &str) -> Option<u64> {
+    let summary = text
+        .lines()
+        .find_map(|line| line.strip_prefix("summary:"))?;
+    summary.split_whitespace().next()?.parse().ok()
 }
 
 impl Drop for Server {
@@ -381,20 +440,27 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             }
             (url.trim_end_matches('/').into(), None)
         }
+        None if config.instructions => ("".into(), None),
         None => {
-            let bin = match &config.server_bin {
-                Some(bin) => bin.clone(),
-                None => std::env::current_exe().context("finding this beurs binary")?,
-            };
-            let server = Server::start(&bin, &config.dir)?;
+            let server = Server::start(&server_bin(&config)?, &config.dir, false)?;
             (server.base.clone(), Some(server))
         }
     };
-    let local = server.is_some();
+    let local = config.url.is_none();
+    // Counting: what a server costs to start and stop with no requests, taken off each
+    // ruleset's count so that the figure per move is the requests' own.
+    let idle_instructions = match config.instructions {
+        true => Server::start(&server_bin(&config)?, &config.dir, true)?.instructions()?,
+        false => 0,
+    };
     println!(
-        "beurs bench: {} clients, {} s per ruleset, server {base}{}",
+        "beurs bench: {} clients, {} s per ruleset, server {}{}",
         config.clients,
         config.duration.as_secs(),
+        match config.instructions {
+            true => "under cachegrind, one per ruleset",
+            false => &base,
+        },
         match &config.server_bin {
             Some(bin) => format!(" ({})", bin.display()),
             None => String::new(),
@@ -412,6 +478,13 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             } else {
                 min_seats
             });
+        let counted = match config.instructions {
+            true => Some(Server::start(&server_bin(&config)?, &config.dir, true)?),
+            false => None,
+        };
+        let base = counted
+            .as_ref()
+            .map_or(base.clone(), |server| server.base.clone());
         let tally = Arc::new(Mutex::new(Tally::default()));
         let moves = Arc::new(AtomicU64::new(0));
         let cpu_before = server.as_ref().and_then(Server::cpu);
@@ -466,6 +539,24 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             .context("clients done")?
             .into_inner()
             .expect("tally lock");
+        if let Some(counted) = counted {
+            let total = counted.instructions()?;
+            println!(
+                "\n## {ruleset_id} ({seats} seats, {} clients, {elapsed:.1} s under cachegrind)",
+                config.clients
+            );
+            println!("committed moves: {moves}");
+            if moves > 0 {
+                println!(
+                    "server instructions: {:.0} k per committed move ({:.1} M in all, less {:.1} M to start and stop)",
+                    total.saturating_sub(idle_instructions) as f64 / 1e3 / moves as f64,
+                    total as f64 / 1e6,
+                    idle_instructions as f64 / 1e6
+                );
+            }
+            print_errors(&tally);
+            continue;
+        }
         let payload = if tally.state_bytes.is_empty() {
             2048
         } else {
@@ -541,14 +632,39 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
                 ms(*latencies.last().unwrap_or(&Duration::ZERO))
             );
         }
-        if tally.errors.is_empty() {
-            println!("errors: none");
-        } else {
-            for ((route, status), count) in &tally.errors {
-                println!("errors: {route} {status}: {count}");
-            }
-        }
+        print_errors(&tally);
     }
     drop(server);
     Ok(())
+}
+
+/// The binary to start as the server: `--server-bin`, or this one.
+fn server_bin(config: &Config) -> anyhow::Result<PathBuf> {
+    match &config.server_bin {
+        Some(bin) => Ok(bin.clone()),
+        None => std::env::current_exe().context("finding this beurs binary"),
+    }
+}
+
+fn print_errors(tally: &Tally) {
+    if tally.errors.is_empty() {
+        println!("errors: none");
+    } else {
+        for ((route, status), count) in &tally.errors {
+            println!("errors: {route} {status}: {count}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_instruction_count_is_read_from_the_summary_line() {
+        let file = "desc: --cache-sim=no\ncmd: beurs serve\nevents: Ir\nfl=a.rs\nfn=main\n1 5\nsummary: 2250767377\n";
+        assert_eq!(cachegrind_total(file), Some(2_250_767_377));
+        assert_eq!(cachegrind_total("events: Ir\nfn=main\n1 5\n"), None);
+        assert_eq!(cachegrind_total("summary: lots\n"), None);
+    }
 }

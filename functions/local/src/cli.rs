@@ -138,6 +138,11 @@ pub struct BenchArgs {
     /// compares two builds in one run
     #[arg(long, value_name = "PATH", conflicts_with = "url")]
     pub server_bin: Option<PathBuf>,
+    /// Count the server's instructions per committed move under valgrind's cachegrind
+    /// (needs valgrind) instead of timing it: repeatable where CPU time is noisy. A fresh
+    /// server per ruleset, about 50 times slower; latencies and rates are not reported
+    #[arg(long, conflicts_with = "url")]
+    pub instructions: bool,
 }
 
 /// `beurs bots`.
@@ -254,6 +259,7 @@ impl BenchArgs {
             url: self.url,
             dir: self.dir.unwrap_or_else(std::env::temp_dir),
             server_bin: self.server_bin,
+            instructions: self.instructions,
         }
     }
 }
@@ -368,6 +374,14 @@ mod tests {
         assert_eq!(config.clients, 2);
         assert_eq!(config.rulesets, ["tulip-bubble"]);
         assert!(parse(&["bench", "--clients", "0"]).is_err());
+        assert!(!config.instructions);
+        let Some(Command::Bench(bench)) = parse(&["bench", "--instructions"]).unwrap().command
+        else {
+            panic!("not bench")
+        };
+        assert!(bench.into_config().instructions);
+        // Counting needs a server this bench starts.
+        assert!(parse(&["bench", "--instructions", "--url", "http://127.0.0.1:1"]).is_err());
         let Some(Command::Bots(bots)) = parse(&[
             "bots",
             "--bot",

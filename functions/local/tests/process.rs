@@ -633,3 +633,52 @@ async fn sigkill_during_timeouts_loses_nothing_and_applies_each_once() {
         log.len()
     );
 }
+
+/// `beurs bench --instructions` runs its servers under valgrind's cachegrind and reports
+/// their instructions per committed move, leaving nothing behind; without valgrind it says
+/// what is missing instead of reporting a figure.
+#[test]
+fn bench_counts_server_instructions_under_cachegrind() {
+    let dir = temp_db("bench-instructions").with_extension("d");
+    std::fs::create_dir_all(&dir).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_beurs"))
+        .args([
+            "bench",
+            "--instructions",
+            "--ruleset",
+            "tulipmania-1637",
+            "--clients",
+            "2",
+            "--seconds",
+            "4",
+            "--dir",
+        ])
+        .arg(&dir)
+        .output()
+        .expect("run beurs bench");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let has_valgrind = Command::new("valgrind").arg("--version").output().is_ok();
+    if !has_valgrind {
+        assert!(!output.status.success(), "{stdout}");
+        assert!(stderr.contains("valgrind"), "{stderr}");
+        return;
+    }
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    let number_after = |prefix: &str| -> f64 {
+        let line = stdout
+            .lines()
+            .find_map(|line| line.strip_prefix(prefix))
+            .unwrap_or_else(|| panic!("no {prefix:?} in:\n{stdout}"));
+        line.split_whitespace().next().unwrap().parse().unwrap()
+    };
+    assert!(number_after("committed moves: ") >= 1.0, "{stdout}");
+    let per_move = number_after("server instructions: ");
+    // A move is at least a parse, an apply and a commit: far more than a thousand instructions.
+    assert!(per_move > 1.0, "{stdout}");
+    assert!(stdout.contains("k per committed move"), "{stdout}");
+    assert!(stdout.contains("errors: none"), "{stdout}");
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert!(left.is_empty(), "files left behind: {left:?}");
+    let _ = std::fs::remove_dir(&dir);
+}
