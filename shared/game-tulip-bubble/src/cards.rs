@@ -30,10 +30,6 @@ impl Colour {
     pub fn index(self) -> usize {
         self as usize
     }
-
-    fn letter(self) -> char {
-        ['R', 'W', 'Y'][self.index()]
-    }
 }
 
 /// A tulip kind: its rank letter plus its variety (§0, §1.2).
@@ -92,16 +88,23 @@ impl Kind {
     fn offset(self) -> u8 {
         [0, 2, 5, 8, 11, 14][self as usize]
     }
-
-    fn name(self) -> &'static str {
-        ["A", "B1", "B2", "C1", "C2", "C3"][self as usize]
-    }
 }
 
 /// Cards per colour (§1.2).
 pub const CARDS_PER_COLOUR: u8 = 17;
 /// Tulip cards in the game (§1.1).
 pub const TULIP_COUNT: usize = 51;
+
+/// Every tulip's id, in canonical order (§1.2): serializing a card is a table look-up, not
+/// a formatting of its parts.
+const TULIP_NAMES: [&str; TULIP_COUNT] = [
+    "RA#1", "RA#2", "RB1#1", "RB1#2", "RB1#3", "RB2#1", "RB2#2", "RB2#3", "RC1#1", "RC1#2",
+    "RC1#3", "RC2#1", "RC2#2", "RC2#3", "RC3#1", "RC3#2", "RC3#3", "WA#1", "WA#2", "WB1#1",
+    "WB1#2", "WB1#3", "WB2#1", "WB2#2", "WB2#3", "WC1#1", "WC1#2", "WC1#3", "WC2#1", "WC2#2",
+    "WC2#3", "WC3#1", "WC3#2", "WC3#3", "YA#1", "YA#2", "YB1#1", "YB1#2", "YB1#3", "YB2#1",
+    "YB2#2", "YB2#3", "YC1#1", "YC1#2", "YC1#3", "YC2#1", "YC2#2", "YC2#3", "YC3#1", "YC3#2",
+    "YC3#3",
+];
 
 /// One tulip card. Serialized as its id `<colour><kind>#<copy>`, e.g. `"YB1#2"`; the
 /// number inside is its position in the canonical order of §1.2 (R, W, Y; A..C3; copy).
@@ -153,37 +156,26 @@ impl Tulip {
 
     /// Parses an id such as `"RA#1"`; `None` if no such card exists.
     pub fn parse(id: &str) -> Option<Tulip> {
-        let (head, copy) = id.split_once('#')?;
-        let mut chars = head.chars();
-        let colour = match chars.next()? {
-            'R' => Colour::R,
-            'W' => Colour::W,
-            'Y' => Colour::Y,
-            _ => return None,
-        };
-        let kind_name = chars.as_str();
-        let kind = *Kind::ALL.iter().find(|kind| kind.name() == kind_name)?;
-        if copy.len() != 1 {
-            return None;
-        }
-        Tulip::new(colour, kind, copy.parse().ok()?)
+        TULIP_NAMES
+            .iter()
+            .position(|name| *name == id)
+            .map(|index| Tulip(index as u8))
+    }
+
+    /// The card's id, e.g. `"YB1#2"`.
+    pub fn name(self) -> &'static str {
+        TULIP_NAMES[self.index()]
     }
 
     /// The card id as sent on the wire.
     pub fn id(self) -> CardId {
-        CardId(self.to_string())
+        CardId(self.name().to_owned())
     }
 }
 
 impl fmt::Display for Tulip {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}{}#{}",
-            self.colour().letter(),
-            self.kind().name(),
-            self.copy()
-        )
+        f.write_str(self.name())
     }
 }
 
@@ -195,7 +187,7 @@ impl fmt::Debug for Tulip {
 
 impl Serialize for Tulip {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
+        serializer.serialize_str(self.name())
     }
 }
 
@@ -314,7 +306,7 @@ impl fmt::Debug for EventCard {
 
 impl Serialize for EventCard {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
+        serializer.serialize_str(EVENT_NAMES[usize::from(self.0)])
     }
 }
 
@@ -483,7 +475,11 @@ mod tests {
         assert_eq!(ids[17], "WA#1");
         assert_eq!(ids[50], "YC3#3");
         for tulip in Tulip::all() {
-            assert_eq!(Tulip::parse(&tulip.to_string()), Some(tulip));
+            // The table agrees with the card's parts: colour letter, kind, copy.
+            let parts = format!("{:?}{:?}#{}", tulip.colour(), tulip.kind(), tulip.copy());
+            assert_eq!(tulip.name(), parts);
+            assert_eq!(serde_json::to_value(tulip).unwrap(), parts.as_str());
+            assert_eq!(Tulip::parse(&parts), Some(tulip));
         }
         for bad in ["RA#3", "XA#1", "RB3#1", "RA1", "RA#01", "", "#1"] {
             assert_eq!(Tulip::parse(bad), None, "{bad}");
