@@ -367,13 +367,9 @@ impl Server {
         }
     }
 
-    /// The server's CPU time so far (user + system, every thread, from /proc); `None` under
-    /// valgrind, whose CPU time is not the server's.
+    /// The server's CPU time so far (user + system, every thread, from /proc).
     fn cpu(&self) -> Option<Duration> {
-        match self.counts {
-            Some(_) => None,
-            None => cpu_time(self.child.id()),
-        }
+        cpu_time(self.child.id())
     }
 
     /// Stops a server started under cachegrind with SIGTERM (valgrind then writes its counts)
@@ -432,6 +428,11 @@ fn cpu_time(pid: u32) -> Option<Duration> {
 /// Runs the bench for every configured ruleset and prints the report.
 pub async fn run(config: Config) -> anyhow::Result<()> {
     let registry = api::registry();
+    // The binary a started server runs: `--server-bin`, or this one.
+    let bin = match &config.server_bin {
+        Some(bin) => bin.clone(),
+        None => std::env::current_exe().context("finding this beurs binary")?,
+    };
     let (base, server): (Arc<str>, Option<Server>) = match &config.url {
         Some(url) => {
             let parsed = reqwest::Url::parse(url).context("--url")?;
@@ -442,24 +443,26 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         }
         None if config.instructions => ("".into(), None),
         None => {
-            let server = Server::start(&server_bin(&config)?, &config.dir, false)?;
+            let server = Server::start(&bin, &config.dir, false)?;
             (server.base.clone(), Some(server))
         }
     };
     let local = config.url.is_none();
     // Counting: what a server costs to start and stop with no requests, taken off each
     // ruleset's count so that the figure per move is the requests' own.
-    let idle_instructions = match config.instructions {
-        true => Server::start(&server_bin(&config)?, &config.dir, true)?.instructions()?,
-        false => 0,
+    let idle_instructions = if config.instructions {
+        Server::start(&bin, &config.dir, true)?.instructions()?
+    } else {
+        0
     };
     println!(
         "beurs bench: {} clients, {} s per ruleset, server {}{}",
         config.clients,
         config.duration.as_secs(),
-        match config.instructions {
-            true => "under cachegrind, one per ruleset",
-            false => &base,
+        if config.instructions {
+            "under cachegrind, one per ruleset"
+        } else {
+            &base
         },
         match &config.server_bin {
             Some(bin) => format!(" ({})", bin.display()),
@@ -478,9 +481,10 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             } else {
                 min_seats
             });
-        let counted = match config.instructions {
-            true => Some(Server::start(&server_bin(&config)?, &config.dir, true)?),
-            false => None,
+        let counted = if config.instructions {
+            Some(Server::start(&bin, &config.dir, true)?)
+        } else {
+            None
         };
         let base = counted
             .as_ref()
@@ -636,14 +640,6 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     }
     drop(server);
     Ok(())
-}
-
-/// The binary to start as the server: `--server-bin`, or this one.
-fn server_bin(config: &Config) -> anyhow::Result<PathBuf> {
-    match &config.server_bin {
-        Some(bin) => Ok(bin.clone()),
-        None => std::env::current_exe().context("finding this beurs binary"),
-    }
 }
 
 fn print_errors(tally: &Tally) {
