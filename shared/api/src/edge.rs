@@ -1,11 +1,11 @@
 //! The edge: what wraps every route, locally and on Lambda alike.
 //!
-//! From the outside in: [`edge`] (a request id, one tracing span per request, problem
+//! From the outside in: [`edge`] (a request id, one log line per request, problem
 //! bodies), CORS, a deadline for the whole request, a limit on the body, and a net that turns
 //! a panic into a 500 problem. [`app`] puts them around [`crate::router`].
 
 use crate::auth::random_bytes;
-use crate::error::{ApiError, PendingProblem};
+use crate::error::{ApiError, InternalDetail, PendingProblem};
 use crate::http::MAX_BODY_BYTES;
 use crate::AppCtx;
 use axum::extract::{MatchedPath, Request};
@@ -22,7 +22,6 @@ use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutLayer};
-use tracing::Instrument;
 
 /// The response header (and problem member) carrying the request id.
 pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
@@ -93,9 +92,17 @@ pub fn split_origins(list: &str) -> Vec<String> {
 
 /// The whole API: every route of [`crate::router`] behind the edge's layers.
 pub fn app(ctx: Arc<AppCtx>, config: &EdgeConfig) -> Router {
-    crate::router()
-        .with_state(ctx)
-        .fallback(|| async { ApiError::RouteNotFound })
+    with_edge(
+        crate::router()
+            .with_state(ctx)
+            .fallback(|| async { ApiError::RouteNotFound }),
+        config,
+    )
+}
+
+/// `routes` behind the edge's layers.
+fn with_edge(routes: Router, config: &EdgeConfig) -> Router {
+    routes
         .layer(CatchPanicLayer::custom(|_panic| {
             ApiError::Internal("a handler panicked".into()).into_response()
         }))
@@ -128,38 +135,37 @@ fn new_request_id() -> String {
     format!("req_{}", URL_SAFE_NO_PAD.encode(bytes))
 }
 
-/// One request: give it an id and a span, run it, write its problem body if it failed, and
-/// log one line with its status and latency.
+/// One request: give it an id, run it, write its problem body if it failed, and log one line
+/// with its id, method, route, status and latency (and, for a 5xx, the detail that only the
+/// log may see).
+///
+/// One event and no span: a span per request entered on every poll of the handler cost about
+/// as much as the rest of the log line (docs/benchmarks.md, fifth round), and the only thing
+/// logged inside a handler was the detail of a 500, which now reaches this line instead.
 async fn edge(request: Request, next: Next) -> Response {
     let started = Instant::now();
     let request_id = new_request_id();
     let method = request.method().clone();
     let path = request.uri().path().to_string();
-    let route = request
-        .extensions()
-        .get::<MatchedPath>()
-        .map(|matched| matched.as_str().to_string())
-        .unwrap_or_else(|| "-".into());
-    let span = tracing::info_span!(
-        "request",
-        request_id = %request_id,
-        method = %method,
-        route = %route,
-    );
-    let mut response = next.run(request).instrument(span.clone()).await;
+    let route = request.extensions().get::<MatchedPath>().cloned();
+    let mut response = next.run(request).await;
+    let internal = response.extensions_mut().remove::<InternalDetail>();
     finish_problem(&mut response, &path, &request_id);
     if let Ok(value) = HeaderValue::from_str(&request_id) {
         response.headers_mut().insert(REQUEST_ID, value);
     }
     let status = response.status().as_u16();
     let latency_ms = started.elapsed().as_secs_f64() * 1000.0;
-    span.in_scope(|| {
-        if status >= 500 {
-            tracing::error!(status, latency_ms, "answered");
-        } else {
-            tracing::info!(status, latency_ms, "answered");
+    let route = route.as_ref().map_or("-", MatchedPath::as_str);
+    match internal {
+        Some(InternalDetail(detail)) => tracing::error!(
+            %request_id, %method, %route, status, latency_ms, %detail, "answered"
+        ),
+        None if status >= 500 => {
+            tracing::error!(%request_id, %method, %route, status, latency_ms, "answered")
         }
-    });
+        None => tracing::info!(%request_id, %method, %route, status, latency_ms, "answered"),
+    }
     response
 }
 
@@ -216,8 +222,111 @@ fn finish_problem(response: &mut Response, path: &str, request_id: &str) {
 
 #[cfg(test)]
 mod tests {
-    use super::new_request_id;
+    use super::{new_request_id, with_edge, EdgeConfig};
+    use crate::error::ApiError;
+    use axum::body::Body;
+    use axum::http::Request;
+    use axum::routing::get;
+    use axum::Router;
     use std::collections::HashSet;
+    use std::sync::{Arc, Mutex};
+    use tower::ServiceExt;
+
+    /// The log lines written while `requests` are answered by `routes` behind the edge, and
+    /// each answer's status, request id header and body.
+    fn logged(routes: Router, paths: &[&str]) -> (String, Vec<(u16, String, String)>) {
+        #[derive(Clone, Default)]
+        struct Lines(Arc<Mutex<Vec<u8>>>);
+        impl std::io::Write for Lines {
+            fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(bytes);
+                Ok(bytes.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let lines = Lines::default();
+        let writer = lines.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_ansi(false)
+            .with_writer(move || writer.clone())
+            .finish();
+        let app = with_edge(routes, &EdgeConfig::default());
+        let answers = tracing::subscriber::with_default(subscriber, || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            runtime.block_on(async {
+                let mut answers = Vec::new();
+                for path in paths {
+                    let request = Request::get(*path).body(Body::empty()).unwrap();
+                    let response = app.clone().oneshot(request).await.unwrap();
+                    let status = response.status().as_u16();
+                    let id = response.headers()[super::REQUEST_ID]
+                        .to_str()
+                        .unwrap()
+                        .to_string();
+                    let body = axum::body::to_bytes(response.into_body(), 1 << 20)
+                        .await
+                        .unwrap();
+                    answers.push((status, id, String::from_utf8(body.to_vec()).unwrap()));
+                }
+                answers
+            })
+        });
+        let text = String::from_utf8(lines.0.lock().unwrap().clone()).unwrap();
+        (text, answers)
+    }
+
+    /// One line per request, with its id, method, route, status and latency; a 5xx's detail
+    /// (an internal error's, a panic's) is on its request's line and never in the answer.
+    #[test]
+    fn each_request_is_one_log_line_and_a_5xx_detail_stays_in_the_log() {
+        let routes = Router::new()
+            .route("/fine/{id}", get(|| async { "fine" }))
+            .route(
+                "/broken",
+                get(|| async { ApiError::Internal("disk on fire".into()) }),
+            )
+            .route(
+                "/panics",
+                get(|| async {
+                    panic!("the handler's secret");
+                    #[allow(unreachable_code)]
+                    ""
+                }),
+            );
+        let (log, answers) = logged(routes, &["/fine/7", "/broken", "/panics"]);
+        let lines: Vec<&str> = log.lines().collect();
+        assert_eq!(lines.len(), 3, "{log}");
+        let [fine, broken, panicked] = [&answers[0], &answers[1], &answers[2]];
+        assert_eq!(fine.0, 200);
+        assert!(lines[0].contains(" INFO "), "{}", lines[0]);
+        assert!(lines[0].contains(&format!("request_id={}", fine.1)));
+        assert!(lines[0].contains("method=GET"));
+        assert!(lines[0].contains("route=/fine/{id} "), "{}", lines[0]);
+        assert!(lines[0].contains("status=200"));
+        assert!(lines[0].contains("latency_ms="));
+
+        assert_eq!((broken.0, panicked.0), (500, 500));
+        for ((_, id, body), (line, detail)) in [broken, panicked]
+            .into_iter()
+            .zip([(lines[1], "disk on fire"), (lines[2], "a handler panicked")])
+        {
+            assert!(line.contains(" ERROR "), "{line}");
+            assert!(line.contains(&format!("request_id={id}")), "{line}");
+            assert!(line.contains(&format!("detail={detail}")), "{line}");
+            assert!(line.contains("status=500"), "{line}");
+            assert!(!body.contains(detail), "{body}");
+            assert!(
+                body.contains(id.as_str()),
+                "the problem quotes the id: {body}"
+            );
+        }
+        assert!(!log.contains("the handler's secret"), "{log}");
+    }
 
     #[test]
     fn request_ids_are_distinct_across_requests_and_threads() {

@@ -258,6 +258,11 @@ pub struct Problem {
     pub request_id: String,
 }
 
+/// The detail of a 5xx, on its way to the edge's log line for the request (never to the
+/// client).
+#[derive(Clone, Debug)]
+pub struct InternalDetail(pub String);
+
 /// A problem on its way out: the edge ([`crate::edge`]) fills in `instance` and
 /// `request_id` and writes the body.
 #[derive(Clone, Debug)]
@@ -265,15 +270,15 @@ pub struct PendingProblem(pub Problem);
 
 impl axum::response::IntoResponse for ApiError {
     fn into_response(self) -> axum::response::Response {
-        if let ApiError::Internal(detail) = &self {
-            // 5xx: the detail goes to the log only, inside the request's span (so with its
-            // request id). Client errors are not logged as errors.
-            tracing::error!(detail = %detail, "internal error");
-        }
         let problem = self.to_problem("");
         let status = axum::http::StatusCode::from_u16(problem.status)
             .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR);
         let mut response = status.into_response();
+        if let ApiError::Internal(detail) = self {
+            // 5xx: the detail goes to the log only, on the edge's line for this request (so
+            // with its request id). Client errors are not logged as errors.
+            response.extensions_mut().insert(InternalDetail(detail));
+        }
         response.extensions_mut().insert(PendingProblem(problem));
         response
     }
