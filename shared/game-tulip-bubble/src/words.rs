@@ -45,7 +45,18 @@ fn kind(kind: Kind) -> &'static str {
 
 /// A tulip card without the article: "red B1".
 fn tulip(tulip: Tulip) -> String {
-    format!("{} {}", colour(tulip.colour()), kind(tulip.kind()))
+    let mut out = String::with_capacity(10);
+    push_tulip(&mut out, tulip);
+    out
+}
+
+/// Appends a tulip card without the article: "red B1". The words of a legal action are
+/// written with `push_str` into one string: a listing describes every legal action, and
+/// `format!` with a `String` per part cost several times as much (docs/benchmarks.md).
+fn push_tulip(out: &mut String, tulip: Tulip) {
+    out.push_str(colour(tulip.colour()));
+    out.push(' ');
+    out.push_str(kind(tulip.kind()));
 }
 
 /// A tulip card with its article: "a red B1 tulip".
@@ -53,25 +64,36 @@ fn a_tulip(card: Tulip) -> String {
     format!("a {} tulip", tulip(card))
 }
 
-/// A card named in an action. An id that names no card (refused before it could be
-/// logged) is told without it.
-fn named_tulip(id: &CardId) -> String {
+/// Appends a card named in an action: "the red B1 tulip". An id that names no card (refused
+/// before it could be logged) is told without it.
+fn push_named_tulip(out: &mut String, id: &CardId) {
     match id.tulip() {
-        Some(card) => format!("the {} tulip", tulip(card)),
-        None => "a tulip".to_string(),
+        Some(card) => push_the_tulips(out, &[card]),
+        None => out.push_str("a tulip"),
     }
 }
 
 /// Several tulips: "the red B1 and white A tulips"; "no tulips" when empty.
 fn the_tulips(cards: &[Tulip]) -> String {
-    match cards {
-        [] => "no tulips".to_string(),
-        [one] => format!("the {} tulip", tulip(*one)),
-        many => {
-            let names: Vec<String> = many.iter().map(|&card| tulip(card)).collect();
-            format!("the {} tulips", join_words(&names))
-        }
+    let mut out = String::with_capacity(16 * cards.len().max(1));
+    push_the_tulips(&mut out, cards);
+    out
+}
+
+/// Appends several tulips as [`the_tulips`] says them.
+fn push_the_tulips(out: &mut String, cards: &[Tulip]) {
+    if cards.is_empty() {
+        out.push_str("no tulips");
+        return;
     }
+    out.push_str("the ");
+    for (index, &card) in cards.iter().enumerate() {
+        if index > 0 {
+            out.push_str(if index + 1 == cards.len() { " and " } else { ", " });
+        }
+        push_tulip(out, card);
+    }
+    out.push_str(if cards.len() == 1 { " tulip" } else { " tulips" });
 }
 
 /// The collector's name: "the Fair Lady".
@@ -152,56 +174,69 @@ fn seat_at(index: usize) -> Seat {
 
 /// `action` by `seat` as a sentence.
 pub fn describe_action(action: &Action, seat: Seat, names: &Names) -> String {
-    let who = names.seat(seat);
+    let mut out = names.seat(seat);
+    out.reserve(64);
     match action {
         Action::SellToMarket { tulip: id } => {
-            format!("{who} sold {} to the market.", named_tulip(id))
+            out.push_str(" sold ");
+            push_named_tulip(&mut out, id);
+            out.push_str(" to the market.");
         }
         Action::SellToCollector {
             collector: buyer,
             tulips,
         } => {
+            out.push_str(" sold ");
             let cards: Option<Vec<Tulip>> = tulips.iter().map(CardId::tulip).collect();
             match cards {
-                Some(cards) => format!(
-                    "{who} sold {} to {}.",
-                    the_tulips(&cards),
-                    collector(*buyer)
-                ),
-                None => format!("{who} sold three tulips to {}.", collector(*buyer)),
+                Some(cards) => push_the_tulips(&mut out, &cards),
+                None => out.push_str("three tulips"),
             }
+            out.push_str(" to ");
+            out.push_str(collector(*buyer));
+            out.push('.');
         }
         Action::BuyBack { tulip: id } => {
-            format!("{who} repaid the loan on {}.", named_tulip(id))
+            out.push_str(" repaid the loan on ");
+            push_named_tulip(&mut out, id);
+            out.push('.');
         }
-        Action::EndSellingTurn {} => format!("{who} finished selling."),
-        Action::BlackTulipDecision { claim } => {
-            if *claim {
-                format!("{who} chose to buy the Black Tulip.")
-            } else {
-                format!("{who} chose not to buy the Black Tulip.")
-            }
-        }
+        Action::EndSellingTurn {} => out.push_str(" finished selling."),
+        Action::BlackTulipDecision { claim } => out.push_str(if *claim {
+            " chose to buy the Black Tulip."
+        } else {
+            " chose not to buy the Black Tulip."
+        }),
         Action::PlaceBids { cards } => {
             let named: Option<Vec<Tulip>> = cards.iter().map(CardId::tulip).collect();
             match (cards.len(), named) {
-                (0, _) => format!("{who} placed no bid markers."),
-                (1, Some(named)) => {
-                    format!("{who} placed a bid marker on {}.", the_tulips(&named))
+                (0, _) => out.push_str(" placed no bid markers."),
+                (count, Some(named)) => {
+                    out.push_str(if count == 1 {
+                        " placed a bid marker on "
+                    } else {
+                        " placed bid markers on "
+                    });
+                    push_the_tulips(&mut out, &named);
+                    out.push('.');
                 }
-                (_, Some(named)) => {
-                    format!("{who} placed bid markers on {}.", the_tulips(&named))
+                (count, None) => {
+                    out.push_str(&format!(" placed {count} bid markers."));
                 }
-                (count, None) => format!("{who} placed {count} bid markers."),
             }
         }
-        Action::AuctionBid { amount } => format!("{who} bid {}.", money(*amount)),
-        Action::AuctionPass {} => format!("{who} left the auction."),
-        Action::ChoosePayment { method } => match method {
-            PaymentMethod::Cash => format!("{who} paid in cash."),
-            PaymentMethod::Finance => format!("{who} paid with a loan."),
-        },
+        Action::AuctionBid { amount } => {
+            out.push_str(" bid ");
+            out.push_str(&money(*amount));
+            out.push('.');
+        }
+        Action::AuctionPass {} => out.push_str(" left the auction."),
+        Action::ChoosePayment { method } => out.push_str(match method {
+            PaymentMethod::Cash => " paid in cash.",
+            PaymentMethod::Finance => " paid with a loan.",
+        }),
     }
+    out
 }
 
 /// `event` as a sentence.

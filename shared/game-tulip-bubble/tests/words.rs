@@ -148,6 +148,43 @@ fn actions_read_as_sentences() {
         "Andy placed a bid marker on the white A tulip."
     );
     assert_eq!(
+        action(
+            Action::PlaceBids {
+                cards: ["WA#1", "RB1#2", "YC3#1"].map(CardId::from).to_vec()
+            },
+            ANDY
+        ),
+        "Andy placed bid markers on the white A, red B1 and yellow C3 tulips."
+    );
+    assert_eq!(
+        action(
+            Action::PlaceBids {
+                cards: ["WA#1", "nothing"].map(CardId::from).to_vec()
+            },
+            ANDY
+        ),
+        "Andy placed 2 bid markers."
+    );
+    assert_eq!(
+        action(
+            Action::SellToCollector {
+                collector: Collector::Madame,
+                tulips: ["YB1#1", "nothing", "YC2#2"].map(CardId::from).to_vec(),
+            },
+            BOB
+        ),
+        "Bob sold three tulips to Madame."
+    );
+    assert_eq!(
+        action(
+            Action::BuyBack {
+                tulip: "nothing".into()
+            },
+            CHARLES
+        ),
+        "Charles repaid the loan on a tulip."
+    );
+    assert_eq!(
         action(Action::AuctionBid { amount: 16 }, BOB),
         "Bob bid ƒ16."
     );
@@ -163,6 +200,19 @@ fn actions_read_as_sentences() {
             BOB
         ),
         "Bob paid with a loan."
+    );
+    assert_eq!(
+        action(
+            Action::ChoosePayment {
+                method: PaymentMethod::Cash
+            },
+            BOB
+        ),
+        "Bob paid in cash."
+    );
+    assert_eq!(
+        action(Action::BlackTulipDecision { claim: true }, DENNIS),
+        "Dennis chose to buy the Black Tulip."
     );
     // A sealed decision is shown only to its author, so it may say what was chosen.
     assert_eq!(
