@@ -359,7 +359,7 @@ pub struct LegalActions {
     /// Each entry is `{"action": {…}}` (ready to submit) or `{"label": "…", "schema": {…}}`
     /// (a JSON Schema the action must match; the engine still has the final word).
     #[schema(value_type = Vec<Object>)]
-    pub actions: Vec<Value>,
+    pub actions: Box<RawValue>,
 }
 
 /// Submit a move.

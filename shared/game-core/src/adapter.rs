@@ -72,6 +72,11 @@ pub trait DynGame: Send + Sync + Debug {
     fn waiting_on(&self) -> SeatSet;
     /// The seat's legal actions, each `{"action": …}` or `{"label": …, "schema": …}`.
     fn legal_actions(&self, seat: Seat) -> Vec<Value>;
+    /// [`DynGame::legal_actions`] as the API lists them, serialized: each ready action also
+    /// carries its words (`text`, [`Game::describe_action`] with `names`) and whether it is
+    /// sealed ([`Game::action_visibility`] not public). Built from the typed actions, so
+    /// nothing is parsed back from JSON.
+    fn legal_actions_listed(&self, seat: Seat, names: &Names) -> Box<serde_json::value::RawValue>;
     /// Parses and applies an action. On `Err` the state is unchanged.
     fn apply_json(
         &mut self,
@@ -122,6 +127,22 @@ impl<G: Game + Redeal> DynGame for G {
             .iter()
             .map(|legal| serde_json::to_value(legal).expect("legal actions serialize"))
             .collect()
+    }
+
+    fn legal_actions_listed(&self, seat: Seat, names: &Names) -> Box<serde_json::value::RawValue> {
+        let legal = Game::legal_actions(self, seat);
+        let listed: Vec<Listed<'_, G::Action>> = legal
+            .iter()
+            .map(|legal| match legal {
+                LegalAction::Action { action } => Listed::Action {
+                    text: G::describe_action(action, seat, names),
+                    sealed: G::action_visibility(action, seat) != Visibility::Public,
+                    action,
+                },
+                LegalAction::Schema { label, schema } => Listed::Schema { label, schema },
+            })
+            .collect();
+        serde_json::value::to_raw_value(&listed).expect("legal actions serialize")
     }
 
     fn apply_json(
@@ -278,6 +299,21 @@ pub trait DynRuleset: Send + Sync {
     /// The game's OpenAPI schemas.
     #[cfg(feature = "openapi")]
     fn schemas(&self) -> GameSchemas;
+}
+
+/// One entry of [`DynGame::legal_actions_listed`].
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Listed<'a, A> {
+    Action {
+        action: &'a A,
+        text: String,
+        sealed: bool,
+    },
+    Schema {
+        label: &'a str,
+        schema: &'a Value,
+    },
 }
 
 /// The [`DynRuleset`] of the game `G`.

@@ -89,11 +89,19 @@ fn push_the_tulips(out: &mut String, cards: &[Tulip]) {
     out.push_str("the ");
     for (index, &card) in cards.iter().enumerate() {
         if index > 0 {
-            out.push_str(if index + 1 == cards.len() { " and " } else { ", " });
+            out.push_str(if index + 1 == cards.len() {
+                " and "
+            } else {
+                ", "
+            });
         }
         push_tulip(out, card);
     }
-    out.push_str(if cards.len() == 1 { " tulip" } else { " tulips" });
+    out.push_str(if cards.len() == 1 {
+        " tulip"
+    } else {
+        " tulips"
+    });
 }
 
 /// The collector's name: "the Fair Lady".

@@ -13,6 +13,7 @@ use crate::webhooks::{self, Moment, MomentAction};
 use crate::AppCtx;
 use axum::extract::State;
 use game_core::adapter::ActionError;
+use game_core::words::Names;
 use game_core::{DynGame, GameRng, RuleKind, Seat, Viewer};
 use serde_json::Value;
 use std::sync::Arc;
@@ -61,19 +62,9 @@ pub async fn list_legal_actions(
     let seat = seat_of(identify(&record, bearer.token())?)?;
     let engine = engine_of(&ctx, &record)?
         .ok_or_else(|| ApiError::conflict("game-not-active", "the game has not started"))?;
-    let narrator = Narrator::new(&ctx, &record);
-    let mut actions = engine.legal_actions(Seat(seat));
     // Each ready move carries its words, a label for a button, and whether it is sealed.
-    for entry in &mut actions {
-        if let Some(object) = entry.as_object_mut() {
-            if let Some(action) = object.get("action") {
-                let text = narrator.action(Seat(seat), action).unwrap_or_default();
-                let sealed = narrator.is_sealed(action, Seat(seat));
-                object.insert("text".into(), Value::String(text));
-                object.insert("sealed".into(), Value::Bool(sealed));
-            }
-        }
-    }
+    let names: Vec<Option<String>> = record.seats.iter().map(|seat| seat.name.clone()).collect();
+    let actions = engine.legal_actions_listed(Seat(seat), &Names::new(&names));
     Ok(Reply::json(
         200,
         &LegalActions {
@@ -326,4 +317,77 @@ pub(crate) fn apply(
         outbox,
         value: (response, engine),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use game_core::words::Names;
+    use game_core::{GameRng, Seat};
+    use serde_json::Value;
+
+    /// The listing built from the typed actions is what the JSON path gave: every legal
+    /// action, and each ready one with the words and the seal that describing and checking
+    /// its JSON would give, in every ruleset, for every seat, along a played game.
+    #[test]
+    fn listed_legal_actions_are_the_legal_actions_with_their_words_and_seals() {
+        let registry = crate::registry();
+        let mut sealed = 0;
+        let named = [
+            Some("Anna".to_string()),
+            None,
+            Some("Cas".into()),
+            Some("Dirk".into()),
+        ];
+        let names = Names::new(&named);
+        for ruleset in registry.iter() {
+            let (fewest, most) = ruleset.seat_range();
+            let seats = 4.clamp(fewest, most);
+            let options = ruleset.normalize_options(&Value::Null).expect("defaults");
+            let seed = [7; 32];
+            let mut game = ruleset.setup(seats, &options, seed).expect("dealt");
+            let mut compared = 0;
+            for step in 1..=80u64 {
+                let mut mover = None;
+                for seat in (0..seats).map(Seat) {
+                    let mut expected = game.legal_actions(seat);
+                    for entry in &mut expected {
+                        let object = entry.as_object_mut().expect("entries are objects");
+                        let Some(action) = object.get("action").cloned() else {
+                            continue;
+                        };
+                        let text = ruleset.describe_action(&action, seat, &names);
+                        let is_sealed = ruleset.is_sealed(&action, seat).expect("its own");
+                        sealed += usize::from(is_sealed);
+                        object.insert("text".into(), Value::String(text.expect("its own")));
+                        object.insert("sealed".into(), Value::Bool(is_sealed));
+                        if mover.is_none() && game.waiting_on().contains(seat) {
+                            mover = Some((seat, action));
+                        }
+                    }
+                    let listed = game.legal_actions_listed(seat, &names);
+                    let listed: Value = serde_json::from_str(listed.get()).expect("JSON");
+                    assert_eq!(
+                        listed,
+                        Value::Array(expected),
+                        "{} seat {seat:?}",
+                        ruleset.id()
+                    );
+                    compared += 1;
+                }
+                let Some((seat, action)) = mover else { break };
+                let mut rng = GameRng::for_entry(seed, step);
+                game.apply_json(seat, &action, &mut rng)
+                    .expect("a listed action is legal");
+                if game.outcome().is_some() {
+                    break;
+                }
+            }
+            assert!(
+                compared >= 4 * usize::from(seats),
+                "{}: {compared}",
+                ruleset.id()
+            );
+        }
+        assert!(sealed > 0, "some listed action is sealed");
+    }
 }
