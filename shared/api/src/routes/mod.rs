@@ -129,13 +129,6 @@ impl<'a> Narrator<'a> {
             .unwrap_or_else(|| UNDESCRIBED.to_string());
         Some(text)
     }
-
-    /// Whether `action` by `seat` is sealed ([`DynRuleset::is_sealed`]).
-    pub fn is_sealed(&self, action: &Value, seat: Seat) -> bool {
-        self.ruleset
-            .and_then(|ruleset| ruleset.is_sealed(action, seat))
-            .unwrap_or(false)
-    }
 }
 
 /// Waits a little before retrying a lost race: 2 to 20 ms times the attempt, jittered.
