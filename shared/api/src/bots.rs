@@ -376,11 +376,14 @@ pub(crate) async fn play_one(
 }
 
 /// [`drive`] for a handler that has already committed its own change: a bot that cannot move
-/// is logged, not answered, because the caller's change stands.
-pub async fn drive_after_commit(ctx: &AppCtx, id: &str) {
-    if let Err(error) = drive(ctx, id).await {
-        tracing::error!(game = id, %error, "bots could not move");
-    }
+/// is not answered, because the caller's change stands. What went wrong is returned for the
+/// log: the handler passes it to [`crate::http::Reply::detail`], so it is logged on the
+/// request's line with its request id.
+pub async fn drive_after_commit(ctx: &AppCtx, id: &str) -> Option<String> {
+    drive(ctx, id)
+        .await
+        .err()
+        .map(|error| format!("bots of game {id} could not move: {error}"))
 }
 
 #[cfg(test)]

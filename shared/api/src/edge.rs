@@ -232,7 +232,7 @@ mod tests {
     use std::sync::{Arc, Mutex};
     use tower::ServiceExt;
 
-    /// The log lines written while `requests` are answered by `routes` behind the edge, and
+    /// The log lines written while `paths` are answered by `routes` behind the edge, and
     /// each answer's status, request id header and body.
     fn logged(routes: Router, paths: &[&str]) -> (String, Vec<(u16, String, String)>) {
         #[derive(Clone, Default)]
@@ -291,6 +291,13 @@ mod tests {
                 get(|| async { ApiError::Internal("disk on fire".into()) }),
             )
             .route(
+                "/bots-stuck",
+                get(|| async {
+                    crate::http::Reply::json(200, &"moved")
+                        .detail(Some("bots of game g_1 could not move".into()))
+                }),
+            )
+            .route(
                 "/panics",
                 get(|| async {
                     panic!("the handler's secret");
@@ -298,9 +305,9 @@ mod tests {
                     ""
                 }),
             );
-        let (log, answers) = logged(routes, &["/fine/7", "/broken", "/panics"]);
+        let (log, answers) = logged(routes, &["/fine/7", "/broken", "/panics", "/bots-stuck"]);
         let lines: Vec<&str> = log.lines().collect();
-        assert_eq!(lines.len(), 3, "{log}");
+        assert_eq!(lines.len(), 4, "{log}");
         let [fine, broken, panicked] = [&answers[0], &answers[1], &answers[2]];
         assert_eq!(fine.0, 200);
         assert!(lines[0].contains(" INFO "), "{}", lines[0]);
@@ -326,6 +333,20 @@ mod tests {
             );
         }
         assert!(!log.contains("the handler's secret"), "{log}");
+
+        // A change that stands, with something that failed after it: answered 200, logged as
+        // an error with its detail.
+        let (_, id, body) = &answers[3];
+        assert_eq!(answers[3].0, 200);
+        assert!(lines[3].contains(" ERROR "), "{}", lines[3]);
+        assert!(
+            lines[3].contains(&format!("request_id={id}")),
+            "{}",
+            lines[3]
+        );
+        assert!(lines[3].contains("status=200"), "{}", lines[3]);
+        assert!(lines[3].contains("detail=bots of game g_1 could not move"));
+        assert_eq!(body, "\"moved\"");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! Every extractor here rejects with an [`ApiError`], so a malformed path, query, header or
 //! body becomes an RFC 9457 problem with a stable code, never axum's plain-text rejection.
 
-use crate::error::ApiError;
+use crate::error::{ApiError, InternalDetail};
 use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request};
 use axum::http::request::Parts;
@@ -16,11 +16,13 @@ use serde::Serialize;
 /// Bodies larger than this are refused with 413 (DESIGN.md §5).
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
 
-/// A successful reply: a status, a JSON body (or none) and extra headers.
+/// A successful reply: a status, a JSON body (or none), extra headers, and what went wrong
+/// after the change was made, for the log only.
 pub struct Reply {
     status: StatusCode,
     body: String,
     headers: Vec<(HeaderName, String)>,
+    detail: Option<String>,
 }
 
 impl Reply {
@@ -38,12 +40,20 @@ impl Reply {
             status: StatusCode::from_u16(status).expect("a valid status"),
             body,
             headers: Vec::new(),
+            detail: None,
         }
     }
 
     /// A reply without a body (204).
     pub fn empty(status: u16) -> Reply {
         Reply::raw(status, String::new())
+    }
+
+    /// Something that failed after the change this reply reports was made (a bot that could
+    /// not move): the edge logs it as an error on the request's line; the client is not told.
+    pub fn detail(mut self, detail: Option<String>) -> Reply {
+        self.detail = detail;
+        self
     }
 
     /// Adds a header.
@@ -70,6 +80,9 @@ impl IntoResponse for Reply {
             if let Ok(value) = HeaderValue::from_str(&value) {
                 headers.append(name, value);
             }
+        }
+        if let Some(detail) = self.detail {
+            response.extensions_mut().insert(InternalDetail(detail));
         }
         response
     }

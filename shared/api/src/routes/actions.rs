@@ -143,10 +143,14 @@ pub async fn submit_action(
         } => {
             // The next read of this game (its players' GETs) finds the new state parsed.
             ctx.states.insert(&id, version, Arc::from(engine));
-            if bots {
-                crate::bots::drive_after_commit(&ctx, &id).await;
-            }
-            Reply::raw(200, response).header("etag", etag(version))
+            let bots_failed = if bots {
+                crate::bots::drive_after_commit(&ctx, &id).await
+            } else {
+                None
+            };
+            Reply::raw(200, response)
+                .header("etag", etag(version))
+                .detail(bots_failed)
         }
         Updated::Replayed(first) => {
             Reply::raw(200, first).header("idempotent-replay", "true".into())

@@ -98,9 +98,11 @@ pub async fn claim_seat(
             "a claim has no idempotency key to replay".into(),
         ));
     };
-    if status == Status::Active && bots {
-        crate::bots::drive_after_commit(&ctx, &id).await;
-    }
+    let bots_failed = if status == Status::Active && bots {
+        crate::bots::drive_after_commit(&ctx, &id).await
+    } else {
+        None
+    };
     let claimed = ClaimedSeat {
         game_id: id,
         seat,
@@ -109,7 +111,9 @@ pub async fn claim_seat(
         status: status.into(),
         version,
     };
-    Ok(Reply::json(201, &claimed).header("etag", etag(version)))
+    Ok(Reply::json(201, &claimed)
+        .header("etag", etag(version))
+        .detail(bots_failed))
 }
 
 /// Who takes a seat.
@@ -334,14 +338,16 @@ pub async fn resign_seat(
         ));
     };
     // If the game was waiting on this seat, its bot moves now.
-    crate::bots::drive_after_commit(&ctx, &id).await;
+    let bots_failed = crate::bots::drive_after_commit(&ctx, &id).await;
     let resigned = Resigned {
         game_id: id,
         seat,
         bot,
         version,
     };
-    Ok(Reply::json(200, &resigned).header("etag", etag(version)))
+    Ok(Reply::json(200, &resigned)
+        .header("etag", etag(version))
+        .detail(bots_failed))
 }
 
 /// Give a seat to a new player
