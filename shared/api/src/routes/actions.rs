@@ -63,7 +63,7 @@ pub async fn list_legal_actions(
     let engine = engine_of(&ctx, &record)?
         .ok_or_else(|| ApiError::conflict("game-not-active", "the game has not started"))?;
     // Each ready move carries its words, a label for a button, and whether it is sealed.
-    let names: Vec<Option<String>> = record.seats.iter().map(|seat| seat.name.clone()).collect();
+    let names = super::seat_names(&record);
     let actions = engine.legal_actions_listed(Seat(seat), &Names::new(&names));
     Ok(Reply::json(
         200,

@@ -95,12 +95,18 @@ pub struct Narrator<'a> {
     names: Vec<Option<String>>,
 }
 
+/// The seats' display names by seat index (`None` for a seat nobody has named), as
+/// [`game_core::words::Names`] takes them.
+pub(crate) fn seat_names(record: &GameRecord) -> Vec<Option<String>> {
+    record.seats.iter().map(|seat| seat.name.clone()).collect()
+}
+
 impl<'a> Narrator<'a> {
     /// The narrator of `record`'s game.
     pub fn new(ctx: &'a AppCtx, record: &GameRecord) -> Self {
         Narrator {
             ruleset: ctx.registry.get(&record.ruleset),
-            names: record.seats.iter().map(|seat| seat.name.clone()).collect(),
+            names: seat_names(record),
         }
     }
 
