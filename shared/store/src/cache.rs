@@ -42,12 +42,6 @@ impl<T: Clone> VersionCache<T> {
         }
     }
 
-    /// The version kept for game `id`, if any.
-    pub fn version(&self, id: &str) -> Option<u64> {
-        let inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        inner.games.get(id).map(|(version, _)| *version)
-    }
-
     /// Keeps `value` as game `id`'s value at `version`, unless a later version is already
     /// kept (a slow reader must not replace what a newer commit left).
     pub fn insert(&self, id: &str, version: u64, value: T) {
@@ -115,8 +109,6 @@ mod tests {
         assert_eq!(cache.get("g_a", 4), None);
         assert_eq!(cache.get("g_b", 3), None);
         assert_eq!(cache.get("g_a", 3), Some("three"));
-        assert_eq!(cache.version("g_a"), Some(3));
-        assert_eq!(cache.version("g_b"), None);
     }
 
     #[test]

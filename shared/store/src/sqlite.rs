@@ -82,7 +82,19 @@ const MIGRATIONS: &[&str] = &[
     // the partial index holds exactly the games the worker may have to visit.
     "ALTER TABLE games ADD COLUMN due_at INTEGER;
     CREATE INDEX games_due ON games (due_at) WHERE due_at IS NOT NULL;",
+    // 4: the version check of every read ([`VERSION_SQL`]) reads this index alone: two pages
+    // after a commit has emptied a reader's page cache, where the table took about four.
+    "CREATE INDEX games_version ON games (id, version);",
 ];
+
+/// A game's current version: the check that comes before every read of a record (decision
+/// 31). It is answered from the covering index `games_version`, named because SQLite's
+/// planner prefers the primary key's unique index for `id = ?`, and would then read the
+/// table's pages as well.
+const VERSION_SQL: &str = "SELECT version FROM games INDEXED BY games_version WHERE id = ?1";
+
+/// A game's record, read when the cached copy is not the current version.
+const RECORD_SQL: &str = "SELECT record FROM games WHERE id = ?1";
 
 /// How a [`SqliteStore`] makes commits durable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -499,44 +511,33 @@ impl GameStore for SqliteStore {
         let id = id.to_owned();
         let inner = Arc::clone(&self.inner);
         self.read(move |conn| {
-            // One statement: the current version, and the record's JSON only when it is not
-            // the version already cached (SQLite then does not read the record at all).
-            let cached = inner
-                .records
-                .version(&id)
-                .and_then(|v| i64::try_from(v).ok());
-            let row: Option<(i64, Option<String>)> = conn
-                .prepare_cached(
-                    "SELECT version, CASE WHEN version = ?2 THEN NULL ELSE record END
-                     FROM games WHERE id = ?1",
-                )
-                .and_then(|mut stmt| {
-                    stmt.query_row(params![id, cached], |row| Ok((row.get(0)?, row.get(1)?)))
-                        .optional()
-                })
+            // The current version first, from the covering index: when it is the version
+            // already cached, the table (and the record's pages) are not read at all.
+            let version: Option<i64> = conn
+                .prepare_cached(VERSION_SQL)
+                .and_then(|mut stmt| stmt.query_row([&id], |row| row.get(0)).optional())
                 .context(|| format!("loading game {id}"))?;
-            let json = match row {
-                None => {
-                    inner.records.remove(&id);
-                    return Ok(None);
-                }
-                Some((_, Some(json))) => json,
-                Some((version, None)) => {
-                    let version = u64::try_from(version).unwrap_or_default();
-                    if let Some(record) = inner.records.get(&id, version) {
-                        // Copied outside the cache's lock.
-                        return Ok(Some(GameRecord::clone(&record)));
-                    }
-                    // Evicted meanwhile: read it after all.
-                    let json: Option<String> = conn
-                        .prepare_cached("SELECT record FROM games WHERE id = ?1")
-                        .and_then(|mut stmt| stmt.query_row([&id], |row| row.get(0)).optional())
-                        .context(|| format!("loading game {id}"))?;
-                    match json {
-                        Some(json) => json,
-                        None => return Ok(None),
-                    }
-                }
+            let Some(version) = version else {
+                inner.records.remove(&id);
+                return Ok(None);
+            };
+            let kept = u64::try_from(version)
+                .ok()
+                .and_then(|version| inner.records.get(&id, version));
+            if let Some(record) = kept {
+                // Copied outside the cache's lock.
+                return Ok(Some(GameRecord::clone(&record)));
+            }
+            // Not cached, an older copy, or evicted meanwhile. A commit between the two
+            // statements is fine: the record read carries its own version, and that is the
+            // version it is cached under.
+            let json: Option<String> = conn
+                .prepare_cached(RECORD_SQL)
+                .and_then(|mut stmt| stmt.query_row([&id], |row| row.get(0)).optional())
+                .context(|| format!("loading game {id}"))?;
+            let Some(json) = json else {
+                inner.records.remove(&id);
+                return Ok(None);
             };
             let record: GameRecord = from_json(&json, || format!("decoding game {id}"))?;
             inner
@@ -1112,6 +1113,87 @@ mod tests {
             })
             .await
             .unwrap();
+    }
+
+    #[tokio::test]
+    async fn the_version_check_reads_only_its_covering_index() {
+        let store = SqliteStore::open_in_memory().unwrap();
+        let plans = store
+            .on_writer(|conn| {
+                let plan_of = |sql: &str| -> String {
+                    let mut stmt = conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();
+                    let plan: Vec<String> = stmt
+                        .query_map(["g_x"], |row| row.get(3))
+                        .unwrap()
+                        .collect::<Result<_, _>>()
+                        .unwrap();
+                    plan.join("; ")
+                };
+                Ok((plan_of(VERSION_SQL), plan_of(RECORD_SQL)))
+            })
+            .await
+            .unwrap();
+        assert!(
+            plans.0.contains("USING COVERING INDEX games_version"),
+            "{VERSION_SQL}: {}",
+            plans.0
+        );
+        // The record comes from the table, by its primary key.
+        assert!(
+            !plans.1.contains("games_version"),
+            "{RECORD_SQL}: {}",
+            plans.1
+        );
+    }
+
+    #[tokio::test]
+    async fn a_database_of_schema_3_keeps_its_games_when_migrated() {
+        let path =
+            std::env::temp_dir().join(format!("beurs-store-migrate-{}.sqlite", std::process::id()));
+        let record = crate::testing::sample_record("g_schema3");
+        {
+            let conn = Connection::open(&path).unwrap();
+            for sql in &MIGRATIONS[..3] {
+                conn.execute_batch(sql).unwrap();
+            }
+            conn.pragma_update(None, "user_version", 3).unwrap();
+            let row = GameRow::new(&record).unwrap();
+            conn.execute(
+                "INSERT INTO games
+                     (id, ruleset, status, invite_only, version, created_at, updated_at, record)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                params![
+                    row.id,
+                    row.ruleset,
+                    row.status,
+                    row.invite_only,
+                    row.version,
+                    row.created_at,
+                    row.updated_at,
+                    row.record
+                ],
+            )
+            .unwrap();
+        }
+        let store = SqliteStore::open(&path).unwrap();
+        assert_eq!(store.load(&record.id).await.unwrap(), Some(record.clone()));
+        let indexed: i64 = store
+            .on_writer(|conn| {
+                Ok(conn
+                    .query_row(
+                        "SELECT count(*) FROM games INDEXED BY games_version WHERE id = ?1",
+                        ["g_schema3"],
+                        |row| row.get(0),
+                    )
+                    .unwrap())
+            })
+            .await
+            .unwrap();
+        assert_eq!(indexed, 1, "the new index covers the games already stored");
+        drop(store);
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+        }
     }
 
     #[tokio::test]
