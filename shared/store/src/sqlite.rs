@@ -472,32 +472,10 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
 impl GameStore for SqliteStore {
     async fn create(&self, record: &GameRecord) -> Result<(), StoreError> {
         let row = GameRow::new(record)?;
-        self.write(move |conn| {
-            let inserted = conn
-                .prepare_cached(
-                    "INSERT INTO games
-                         (id, ruleset, status, invite_only, version, created_at, updated_at,
-                          record, due_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-                )
-                .and_then(|mut stmt| {
-                    stmt.execute(params![
-                        row.id,
-                        row.ruleset,
-                        row.status,
-                        row.invite_only,
-                        row.version,
-                        row.created_at,
-                        row.updated_at,
-                        row.record,
-                        row.due_at
-                    ])
-                });
-            match inserted {
-                Ok(_) => Ok(()),
-                Err(e) if is_duplicate_key(&e) => Err(StoreError::AlreadyExists(row.id)),
-                Err(e) => Err(backend(format!("creating game {}", row.id), e)),
-            }
+        self.write(move |conn| match row.insert(conn) {
+            Ok(_) => Ok(()),
+            Err(e) if is_duplicate_key(&e) => Err(StoreError::AlreadyExists(row.id)),
+            Err(e) => Err(backend(format!("creating game {}", row.id), e)),
         })
         .await?;
         // Only once durable: a refused or failed write leaves the cache as it was.
@@ -513,11 +491,7 @@ impl GameStore for SqliteStore {
         self.read(move |conn| {
             // The current version first, from the covering index: when it is the version
             // already cached, the table (and the record's pages) are not read at all.
-            let version: Option<i64> = conn
-                .prepare_cached(VERSION_SQL)
-                .and_then(|mut stmt| stmt.query_row([&id], |row| row.get(0)).optional())
-                .context(|| format!("loading game {id}"))?;
-            let Some(version) = version else {
+            let Some(version) = game_column::<i64>(conn, VERSION_SQL, &id)? else {
                 inner.records.remove(&id);
                 return Ok(None);
             };
@@ -531,11 +505,7 @@ impl GameStore for SqliteStore {
             // Not cached, an older copy, or evicted meanwhile. A commit between the two
             // statements is fine: the record read carries its own version, and that is the
             // version it is cached under.
-            let json: Option<String> = conn
-                .prepare_cached(RECORD_SQL)
-                .and_then(|mut stmt| stmt.query_row([&id], |row| row.get(0)).optional())
-                .context(|| format!("loading game {id}"))?;
-            let Some(json) = json else {
+            let Some(json) = game_column::<String>(conn, RECORD_SQL, &id)? else {
                 inner.records.remove(&id);
                 return Ok(None);
             };
@@ -967,6 +937,27 @@ struct GameRow {
 }
 
 impl GameRow {
+    /// Inserts this row as a new game.
+    fn insert(&self, conn: &Connection) -> rusqlite::Result<usize> {
+        conn.prepare_cached(
+            "INSERT INTO games
+                 (id, ruleset, status, invite_only, version, created_at, updated_at, record,
+                  due_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        )?
+        .execute(params![
+            self.id,
+            self.ruleset,
+            self.status,
+            self.invite_only,
+            self.version,
+            self.created_at,
+            self.updated_at,
+            self.record,
+            self.due_at
+        ])
+    }
+
     fn new(record: &GameRecord) -> Result<GameRow, StoreError> {
         Ok(GameRow {
             id: record.id.clone(),
@@ -983,6 +974,18 @@ impl GameRow {
             record: to_json(record, "game record")?,
         })
     }
+}
+
+/// The one column `sql` selects for game `id` (its only parameter), or `None` if there is no
+/// such game.
+fn game_column<T: rusqlite::types::FromSql>(
+    conn: &Connection,
+    sql: &str,
+    id: &str,
+) -> Result<Option<T>, StoreError> {
+    conn.prepare_cached(sql)
+        .and_then(|mut stmt| stmt.query_row([id], |row| row.get(0)).optional())
+        .context(|| format!("loading game {id}"))
 }
 
 /// SQLite integers are i64; refuse (rather than wrap) the values that do not fit.
@@ -1157,23 +1160,7 @@ mod tests {
                 conn.execute_batch(sql).unwrap();
             }
             conn.pragma_update(None, "user_version", 3).unwrap();
-            let row = GameRow::new(&record).unwrap();
-            conn.execute(
-                "INSERT INTO games
-                     (id, ruleset, status, invite_only, version, created_at, updated_at, record)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                params![
-                    row.id,
-                    row.ruleset,
-                    row.status,
-                    row.invite_only,
-                    row.version,
-                    row.created_at,
-                    row.updated_at,
-                    row.record
-                ],
-            )
-            .unwrap();
+            GameRow::new(&record).unwrap().insert(&conn).unwrap();
         }
         let store = SqliteStore::open(&path).unwrap();
         assert_eq!(store.load(&record.id).await.unwrap(), Some(record.clone()));
