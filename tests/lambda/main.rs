@@ -1,7 +1,7 @@
 //! The Lambda functions' requests: API Gateway (HTTP API, payload 2.0) and function-URL
 //! events from `fixtures/apigw/`, parsed as the Lambda runtime parses them and answered by
-//! the app every function runs (`api::edge::app`). One test binary for all fourteen route
-//! functions: each used to link the AWS SDK into a binary of its own.
+//! the app every function runs (`api::edge::app`); and infra/template.yaml against the
+//! route map (`template`).
 
 mod claim_seat;
 mod create_game;
@@ -18,3 +18,4 @@ mod list_legal_actions;
 mod list_rulesets;
 mod list_webhooks;
 mod submit_action;
+mod template;

@@ -25,6 +25,15 @@ const FOLLOW_MS = 15000;
 /** Seats per ruleset: the fewest a table of two or more browsers plays by default. */
 const SEATS = { "tulipmania-1637": 3, "tulip-bubble": 3, "tulip-traders": 3, tulpenfieber: 2, "black-thursday": 3 };
 
+/**
+ * Options set in the lobby's options form, per ruleset: rules options that shorten a game, so
+ * that the suite fits CI's budget. Tulpenfieber's default field needs up to five matching dice
+ * per space and a random table of two took about 2 minutes; every side space needing one die
+ * of its face (`side_need`, a JSON field of the form) ends it in a fraction of that. The test
+ * checks that the created game carries them.
+ */
+const OPTIONS = { tulpenfieber: { side_need: [1, 1, 1, 1, 1] } };
+
 /** Moves that make progress, which a person prefers to idling (rerolling, ending a turn). */
 const PROGRESS = { tulpenfieber: /placed a tulip at row (\d)|claimed a wheelbarrow/ };
 
@@ -91,6 +100,13 @@ async function playRuleset(ruleset, lobbyShot) {
   if (lobbyShot) await host.screenshot({ path: lobbyShot, fullPage: false });
   await host.selectOption('[data-testid="ruleset-select"]', ruleset);
   await host.fill('[data-testid="seats-input"]', String(seats));
+  const options = OPTIONS[ruleset] ?? {};
+  if (Object.keys(options).length > 0) {
+    await host.click('[data-testid="options"] summary');
+    for (const [name, value] of Object.entries(options)) {
+      await host.fill(`[data-testid="options"] [name="${name}"]`, JSON.stringify(value));
+    }
+  }
   await host.click('[data-testid="create-game"]');
   await host.locator('[data-testid="join-link"]').first().waitFor();
   const links = [];
@@ -98,6 +114,12 @@ async function playRuleset(ruleset, lobbyShot) {
     links.push(await host.locator(`[data-testid="join-link"][data-seat="${seat}"]`).getAttribute("href"));
   }
   if (links.some((link) => !link || link.includes("bt_"))) fail(`${ruleset}: join links missing or carrying a token: ${links}`);
+  // The game carries the options chosen in the form.
+  const id = links[0].split("#/join/")[1]?.split("/")[0];
+  const audit = await (await fetch(`${base}/v1/games/${id}/audit?limit=1`)).json();
+  for (const [name, value] of Object.entries(options)) {
+    if (JSON.stringify(audit.options?.[name]) !== JSON.stringify(value)) fail(`${ruleset}: option ${name} is ${JSON.stringify(audit.options?.[name])}, not ${JSON.stringify(value)}`);
+  }
 
   // Every player opens their own link, types a name and takes the seat.
   const names = ["Anna", "Ben", "Cas", "Dirk", "Eva"];

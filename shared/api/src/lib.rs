@@ -27,6 +27,7 @@ pub mod edge;
 mod env;
 pub mod error;
 pub mod http;
+pub mod lambda;
 pub mod openapi;
 pub mod reference;
 pub mod routes;
@@ -146,14 +147,31 @@ pub fn api_routes() -> OpenApiRouter<Arc<AppCtx>> {
         .routes(routes!(webhooks::create_webhook, webhooks::list_webhooks))
         .routes(routes!(webhooks::delete_webhook))
         .routes(routes!(webhooks::list_deliveries))
-        .route("/openapi.json", get(get_openapi))
-        .route("/docs", get(get_docs))
-        // The reference page's script (not part of the contract, like the two routes above).
-        .route("/docs/assets/{file}", get(routes::docs::get_docs_asset))
-        .route("/", get(routes::docs::get_root))
-        // The reference web client (clients/web), not part of the contract either.
-        .route("/play", get(routes::play::get_play))
-        .route("/play/{file}", get(routes::play::get_play_file))
+        .merge(page_routes())
+}
+
+/// The routes outside the OpenAPI document, all `GET`: the document itself, the reference
+/// page and its script, the root, and the reference web client (clients/web). The Lambda
+/// route map ([`lambda::FUNCTIONS`]) must serve each of them too.
+pub const PAGE_ROUTES: [&str; 6] = [
+    "/openapi.json",
+    "/docs",
+    "/docs/assets/{file}",
+    "/",
+    "/play",
+    "/play/{file}",
+];
+
+/// The router of [`PAGE_ROUTES`], each with its handler.
+fn page_routes() -> OpenApiRouter<Arc<AppCtx>> {
+    let [openapi, docs, docs_asset, root, play, play_file] = PAGE_ROUTES;
+    OpenApiRouter::new()
+        .route(openapi, get(get_openapi))
+        .route(docs, get(get_docs))
+        .route(docs_asset, get(routes::docs::get_docs_asset))
+        .route(root, get(routes::docs::get_root))
+        .route(play, get(routes::play::get_play))
+        .route(play_file, get(routes::play::get_play_file))
 }
 
 /// The router of every route, without the edge.

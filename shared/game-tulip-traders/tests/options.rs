@@ -1,8 +1,6 @@
 //! §7.2: each option that changes a rule, shown on a scenario of §8.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use game_core::{Game, GameRng, Seat};
 use game_tulip_traders::options::{ReofferMin, SemperValue};
 use game_tulip_traders::state::EndReason;

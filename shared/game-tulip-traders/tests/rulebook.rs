@@ -1,9 +1,7 @@
 //! The worked examples of the spec (§8), one test each, plus every rule-error code (§4.1).
 //! Every Given is an injected fixture built with the `scenario` helpers.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use game_core::{Game, GameRng, LegalAction, Seat, Viewer, Visibility};
 use game_tulip_traders::state::{Continuation, Debt, EndReason};
 use game_tulip_traders::{Action, Card, Cell, Event, Options, Phase, Side, TulipTraders};

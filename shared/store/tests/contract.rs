@@ -166,7 +166,13 @@ async fn sqlite_store_keeps_acknowledged_commits_after_sigkill() {
     let mut child = Command::new(std::env::current_exe().unwrap())
         .args([
             "--exact",
-            "sqlite_store_keeps_acknowledged_commits_after_sigkill",
+            // Its name in this binary: module path, then the function.
+            concat!(
+                module_path!(),
+                "::sqlite_store_keeps_acknowledged_commits_after_sigkill"
+            )
+            .split_once("::")
+            .map_or("", |(_crate, test)| test),
             "--nocapture",
             "--test-threads=1",
         ])

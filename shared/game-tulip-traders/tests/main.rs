@@ -1,0 +1,12 @@
+//! Every integration test of this crate, in one binary (one link instead of one per file;
+//! docs/testing.md). Each module is one file of tests/.
+
+mod common;
+mod openapi_names;
+mod options;
+mod playouts;
+mod rule_codes;
+mod rulebook;
+mod rules_versions;
+mod setup_pin;
+mod words;
