@@ -3,9 +3,10 @@
 //! DynamoDB table on the test endpoint (moto, or `BEURS_TEST_DYNAMODB_URL`), plays a complete
 //! game over HTTP, and every route function of `api::lambda::FUNCTIONS` answers.
 //!
-//! The emulator (see [`Emulator::start`]) serves the binary at `/lambda-url/api/<path>` as a
-//! function URL would: a payload 2.0 event with the raw path and no path parameters (the
-//! handlers derive them, `api::with_route_parameters`). A small router in this test stands in
+//! The emulator (`cargo lambda watch --only-lambda-apis`, see [`Emulator::start`]) serves
+//! the binary, started by the test against its runtime API as Lambda starts a function, at
+//! `/lambda-url/_/<path>` as a function URL would: a payload 2.0 event with the raw path and
+//! no path parameters (the handlers derive them, `api::with_route_parameters`). A small router in this test stands in
 //! for API Gateway's HTTP API: it finds each request's function with
 //! `api::lambda::function_for` (the map infra/template.yaml is checked against), records it,
 //! and forwards the request. Every function of the template is this same binary, so one
@@ -13,9 +14,11 @@
 //! The game is driven by the same `start_game`/`play_randomly` as every other HTTP test.
 //!
 //! Needs cargo-lambda (installed with `python3 -m pip install cargo-lambda` when missing; the
-//! test fails when it cannot be had). It builds the binary for the host first (one
-//! `cargo build`, into this test's target directory), which is slow on a cold cache, so CI
-//! runs it in its own step (`.ci/lambda-e2e`); `BEURS_SKIP_LAMBDA_E2E=1` skips it, loudly.
+//! test fails when it cannot be had). It builds the binary for the host first (`cargo build
+//! --workspace --bins`, into this test's target directory: after `cargo test --workspace`
+//! only a link), and CI runs it in its own step (`.ci/lambda-e2e`) so that the timing-
+//! sensitive tests run without that build beside them; `BEURS_SKIP_LAMBDA_E2E=1` skips it,
+//! loudly.
 
 use api_tests::{play_randomly, try_request_unchecked, TestApp};
 use http_body_util::{BodyExt, Full};
@@ -107,52 +110,92 @@ fn ensure_cargo_lambda() {
     );
 }
 
-/// Builds the binary for the host, as `cargo lambda watch` will run it (`cargo run --bin
-/// api`), so that its first invocation only starts it.
-fn build_binary() {
+/// Builds the binary for the host, with the workspace's features (`--workspace`, whatever
+/// features of `local` the test run has: the binary does not depend on it) and the test
+/// profile: the dependencies are then the very artifacts `cargo test --workspace` built, and
+/// only the binary itself is linked. (Building `-p api-function` alone, or letting `cargo lambda watch`
+/// run `cargo run -p api-function`, resolves other features for about seventy shared crates,
+/// serde_json among them, and compiles them all again: docs/decisions.md #37.)
+fn build_binary() -> PathBuf {
     let mut build = Command::new("cargo");
     build
         .current_dir(repo_root())
         .env("CARGO_TARGET_DIR", target_dir())
-        .args(["build", "--locked", "-p", PACKAGE]);
+        .args([
+            "build",
+            "--locked",
+            "--workspace",
+            "--bin",
+            BINARY,
+            "--profile",
+            "test",
+        ]);
     let started = Instant::now();
     run_within(build, BUILD_LIMIT, "building the function binary");
     eprintln!(
         "built the function binary in {:.1}s",
         started.elapsed().as_secs_f64()
     );
+    target_dir().join("debug").join(BINARY)
 }
 
-/// `cargo lambda watch` for the binary, and the function process it started, in a process
-/// group of their own so that the whole group is stopped when the test ends, however it ends.
+/// The name cargo-lambda gives the function it does not start itself (`--only-lambda-apis`).
+const DEFAULT_FUNCTION: &str = "_";
+
+/// cargo-lambda's runtime emulator (`cargo lambda watch --only-lambda-apis`) and the function
+/// binary polling it, each in a process group of its own so that both are stopped when the
+/// test ends, however it ends.
 struct Emulator {
-    child: Child,
+    watch: Child,
+    function: Child,
     addr: SocketAddr,
     log: PathBuf,
 }
 
 impl Emulator {
-    /// Starts an emulator for the binary on a free loopback port, with the functions'
-    /// environment. The emulator runs `cargo run --bin api`, which in this workspace
-    /// (`default-members = ["functions/local"]`) finds the binary only with `-p`.
-    fn start(table: &str, endpoint: &str) -> Emulator {
+    /// Starts the emulator on a free loopback port, and `binary` against its runtime API with
+    /// the functions' environment, as Lambda starts a function (`AWS_LAMBDA_RUNTIME_API`).
+    /// The emulator serves the binary's function URL at `/lambda-url/_/…`.
+    fn start(binary: &Path, table: &str, endpoint: &str) -> Emulator {
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .and_then(|listener| listener.local_addr())
             .expect("a free port")
             .port();
         let log = std::env::temp_dir().join(format!("beurs-lambda-watch-{port}.log"));
         let output = File::create(&log).expect("create the emulator's log");
-        let mut command = Command::new("cargo");
-        command
+        let watch = Command::new("cargo")
             .current_dir(repo_root())
             .env("CARGO_TARGET_DIR", target_dir())
-            .args(["lambda", "watch", "--ignore-changes", "-p", PACKAGE])
-            .args([
-                "--invoke-address",
-                "127.0.0.1",
-                "--invoke-port",
-                &port.to_string(),
-            ])
+            .args(["lambda", "watch", "--only-lambda-apis", "--ignore-changes"])
+            .args(["-p", PACKAGE, "--invoke-address", "127.0.0.1"])
+            .args(["--invoke-port", &port.to_string()])
+            .stdin(Stdio::null())
+            .stdout(output.try_clone().expect("log handle"))
+            .stderr(output.try_clone().expect("log handle"))
+            .process_group(0)
+            .spawn()
+            .expect("start cargo lambda watch");
+        // The function asks the runtime API for its first event as it starts, and exits if
+        // nothing listens yet: wait for the emulator first.
+        let addr = SocketAddr::from(([127, 0, 0, 1], port));
+        let deadline = Instant::now() + START_LIMIT;
+        while std::net::TcpStream::connect(addr).is_err() {
+            assert!(
+                Instant::now() < deadline,
+                "cargo lambda watch did not listen within {START_LIMIT:?}: {}",
+                std::fs::read_to_string(&log).unwrap_or_default()
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let mut function = Command::new(binary);
+        function
+            .env(
+                "AWS_LAMBDA_RUNTIME_API",
+                format!("http://127.0.0.1:{port}/.rt"),
+            )
+            .env("AWS_LAMBDA_FUNCTION_NAME", DEFAULT_FUNCTION)
+            .env("AWS_LAMBDA_FUNCTION_VERSION", "1")
+            .env("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "256")
             .env("BEURS_TABLE", table)
             .env("AWS_ENDPOINT_URL", endpoint)
             .stdin(Stdio::null())
@@ -161,15 +204,16 @@ impl Emulator {
             .process_group(0);
         if std::env::var(store::dynamo::testing::ENDPOINT_VARIABLE).map_or(true, |u| u.is_empty()) {
             // Our own moto server takes any credentials.
-            command
+            function
                 .env("AWS_ACCESS_KEY_ID", "beurs-test")
                 .env("AWS_SECRET_ACCESS_KEY", "beurs-test")
                 .env("AWS_REGION", "us-east-1");
         }
-        let child = command.spawn().expect("start cargo lambda watch");
+        let function = function.spawn().expect("start the function binary");
         Emulator {
-            child,
-            addr: SocketAddr::from(([127, 0, 0, 1], port)),
+            watch,
+            function,
+            addr,
             log,
         }
     }
@@ -186,7 +230,7 @@ impl Emulator {
     async fn start_function(&self) {
         let function = BINARY;
         let (method, path) = ("GET", "/v1/games/g_warmup");
-        let url_path = format!("/lambda-url/{BINARY}{path}");
+        let url_path = format!("/lambda-url/{DEFAULT_FUNCTION}{path}");
         let started = Instant::now();
         let reply = loop {
             // Unchecked: the emulator answers its own errors until the function is up.
@@ -226,21 +270,23 @@ impl Emulator {
 
 impl Drop for Emulator {
     fn drop(&mut self) {
-        // SIGTERM to the whole group (the emulator, cargo, the functions), then SIGKILL.
-        let group = format!("-{}", self.child.id());
-        for signal in ["-TERM", "-KILL"] {
-            let _ = Command::new("kill")
-                .args([signal, "--", &group])
-                .stderr(Stdio::null())
-                .status();
-            for _ in 0..50 {
-                if let Ok(Some(_)) = self.child.try_wait() {
-                    break;
+        // SIGTERM to each whole group (the function; the emulator and cargo), then SIGKILL.
+        for child in [&mut self.function, &mut self.watch] {
+            let group = format!("-{}", child.id());
+            for signal in ["-TERM", "-KILL"] {
+                let _ = Command::new("kill")
+                    .args([signal, "--", &group])
+                    .stderr(Stdio::null())
+                    .status();
+                for _ in 0..50 {
+                    if let Ok(Some(_)) = child.try_wait() {
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(100));
                 }
-                std::thread::sleep(Duration::from_millis(100));
             }
+            let _ = child.wait();
         }
-        let _ = self.child.wait();
         let _ = std::fs::remove_file(&self.log);
     }
 }
@@ -272,7 +318,8 @@ async fn gateway(listener: TcpListener, gateway: Arc<Gateway>) {
 /// Headers that belong to one connection (or that the client sets itself), not forwarded.
 const HOP_BY_HOP: [&str; 4] = ["host", "connection", "content-length", "transfer-encoding"];
 
-/// Forwards one request to `/lambda-url/api<path>` on the emulator, if some function serves it.
+/// Forwards one request to the binary's function URL on the emulator, if some function
+/// serves it.
 async fn forward(
     gateway: &Gateway,
     request: hyper::Request<Incoming>,
@@ -295,8 +342,8 @@ async fn forward(
         return reply(404, format!("no function serves {method} {}", parts.uri));
     };
     let target = match parts.uri.path_and_query() {
-        Some(path) => format!("/lambda-url/{BINARY}{path}"),
-        None => format!("/lambda-url/{BINARY}/"),
+        Some(path) => format!("/lambda-url/{DEFAULT_FUNCTION}{path}"),
+        None => format!("/lambda-url/{DEFAULT_FUNCTION}/"),
     };
     let headers: Vec<(String, String)> = parts
         .headers
@@ -308,7 +355,7 @@ async fn forward(
         .iter()
         .map(|(name, value)| (name.as_str(), value.as_str()))
         .collect();
-    // Unchecked here (the `/lambda-url/api` prefix is the emulator's, not the API's); the
+    // Unchecked here (the `/lambda-url/_` prefix is the emulator's, not the API's); the
     // answer is checked when the test's client reads it from this router.
     let name = function.name;
     match try_request_unchecked(gateway.emulator, method, &target, &headers, body).await {
@@ -344,13 +391,13 @@ async fn a_complete_game_through_the_function_binaries_under_the_runtime_emulato
     }
     let test_started = Instant::now();
     ensure_cargo_lambda();
-    tokio::task::spawn_blocking(build_binary)
+    let binary = tokio::task::spawn_blocking(build_binary)
         .await
         .expect("the build ran");
 
     let store = store::dynamo::testing::store().await;
     let endpoint = store::dynamo::testing::endpoint();
-    let emulator = Emulator::start(store.table(), &endpoint);
+    let emulator = Emulator::start(&binary, store.table(), &endpoint);
     emulator.start_function().await;
 
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
@@ -366,6 +413,7 @@ async fn a_complete_game_through_the_function_binaries_under_the_runtime_emulato
         let game = app
             .start_game("tulip-bubble", 3, serde_json::json!({}))
             .await;
+        webhook_round_trip(&app, &game).await;
         let moves = play_randomly(&app, &game, 11, 5_000).await;
         (game, moves)
     })
@@ -431,15 +479,35 @@ async fn a_complete_game_through_the_function_binaries_under_the_runtime_emulato
         preflight.status
     );
 
+    // Every function of the map was invoked and answered.
+    let invoked = routes.invoked.lock().expect("invoked").clone();
+    let silent: Vec<&str> = api::lambda::FUNCTIONS
+        .iter()
+        .map(|function| function.name)
+        .filter(|name| !invoked.contains_key(name))
+        .collect();
+    assert!(
+        silent.is_empty(),
+        "functions never invoked: {silent:?} (invoked: {invoked:?})"
+    );
+    eprintln!(
+        "lambda e2e: {moves} moves; requests per function {invoked:?}; {:.1}s in all",
+        test_started.elapsed().as_secs_f64()
+    );
+}
+
+/// A seat's webhook on a game in play: created, listed, its deliveries read, deleted.
+async fn webhook_round_trip(app: &TestApp, game: &api_tests::StartedGame) {
     // A seat's webhook: created, listed, its deliveries read, deleted (notify, which would
-    // deliver it, is not part of this test).
+    // deliver it, is not part of this test). A public address, not a name: the SSRF guard
+    // resolves names, and this machine may have no DNS.
     let token = &game.tokens[0];
-    let hooks = format!("/v1/games/{id}/webhooks");
+    let hooks = format!("/v1/games/{}/webhooks", game.id);
     let created = app
         .post(
             &hooks,
             Some(token),
-            &serde_json::json!({"url": "https://hooks.example.com/beurs"}),
+            &serde_json::json!({"url": "https://1.1.1.1/beurs-e2e"}),
             &[],
         )
         .await;
@@ -464,22 +532,6 @@ async fn a_complete_game_through_the_function_binaries_under_the_runtime_emulato
         )
         .await;
     assert_eq!(deleted.status / 100, 2, "{}", deleted.text());
-
-    // Every function of the map was invoked and answered.
-    let invoked = routes.invoked.lock().expect("invoked").clone();
-    let silent: Vec<&str> = api::lambda::FUNCTIONS
-        .iter()
-        .map(|function| function.name)
-        .filter(|name| !invoked.contains_key(name))
-        .collect();
-    assert!(
-        silent.is_empty(),
-        "functions never invoked: {silent:?} (invoked: {invoked:?})"
-    );
-    eprintln!(
-        "lambda e2e: {moves} moves; requests per function {invoked:?}; {:.1}s in all",
-        test_started.elapsed().as_secs_f64()
-    );
 }
 
 /// A read after the game, retried if cargo-lambda's emulator leaves it unanswered.
