@@ -110,12 +110,14 @@ fn ensure_cargo_lambda() {
     );
 }
 
-/// Builds the binary for the host, with the workspace's features (`--workspace`, whatever
-/// features of `local` the test run has: the binary does not depend on it) and the test
-/// profile: the dependencies are then the very artifacts `cargo test --workspace` built, and
-/// only the binary itself is linked. (Building `-p api-function` alone, or letting `cargo lambda watch`
-/// run `cargo run -p api-function`, resolves other features for about seventy shared crates,
-/// serde_json among them, and compiles them all again: docs/decisions.md #37.)
+/// Builds the binary for the host as `cargo test --workspace` built everything else: the
+/// whole workspace's features with the test targets' (`--workspace --tests`, which unifies
+/// the dev-dependencies' features too), the features that run used
+/// (`BEURS_LAMBDA_E2E_FEATURES`, say `local/dynamo`), and the test profile. The dependencies
+/// are then the very artifacts that run built, and only the binary itself is linked.
+/// (Building `-p api-function` alone, or letting `cargo lambda watch` run `cargo run -p
+/// api-function`, resolves other features for about seventy shared crates, serde_json among
+/// them, and compiles them all again: docs/decisions.md #37.)
 fn build_binary() -> PathBuf {
     let mut build = Command::new("cargo");
     build
@@ -125,11 +127,18 @@ fn build_binary() -> PathBuf {
             "build",
             "--locked",
             "--workspace",
-            "--bin",
-            BINARY,
             "--profile",
             "test",
-        ]);
+            "--tests",
+        ])
+        .args(["--bin", BINARY]);
+    // The features the surrounding `cargo test` ran with (.ci/lambda-e2e sets them).
+    if let Some(features) = std::env::var("BEURS_LAMBDA_E2E_FEATURES")
+        .ok()
+        .filter(|features| !features.is_empty())
+    {
+        build.args(["--features", &features]);
+    }
     let started = Instant::now();
     run_within(build, BUILD_LIMIT, "building the function binary");
     eprintln!(
