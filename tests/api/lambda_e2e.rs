@@ -238,12 +238,11 @@ impl Emulator {
     /// started, within [`START_LIMIT`].
     async fn start_function(&self) {
         let function = BINARY;
-        let (method, path) = ("GET", "/v1/games/g_warmup");
-        let url_path = format!("/lambda-url/{DEFAULT_FUNCTION}{path}");
+        let url_path = format!("/lambda-url/{DEFAULT_FUNCTION}/v1/games/g_warmup");
         let started = Instant::now();
         let reply = loop {
             // Unchecked: the emulator answers its own errors until the function is up.
-            let attempt = try_request_unchecked(self.addr, method, &url_path, &[], Vec::new());
+            let attempt = try_request_unchecked(self.addr, "GET", &url_path, &[], Vec::new());
             match tokio::time::timeout(ATTEMPT_LIMIT, attempt).await {
                 Ok(Ok(reply)) => break reply,
                 // Not listening yet (cargo-lambda is still starting), or an invocation that
