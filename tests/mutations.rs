@@ -380,7 +380,7 @@ fn mutated_legal_actions_are_refused_cleanly_or_legal() {
     let started = std::time::Instant::now();
     let registry = api::registry();
     for ruleset in registry.iter() {
-        let tags = api::openapi::action_types(ruleset);
+        let tags = api::catalog::action_types(ruleset);
         assert!(!tags.is_empty(), "{}: no action types", ruleset.id());
         let (min, max) = ruleset.seat_range();
         let mut tally = Tally::default();

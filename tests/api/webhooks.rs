@@ -15,12 +15,12 @@ use std::time::Duration;
 const RULESET: &str = "tulip-bubble";
 const SEATS: u8 = 3;
 
-/// Dev mode (loopback receivers) and a quick retry schedule: 12 attempts `delay` apart.
-fn config_with(delay: Duration) -> WebhookConfig {
+/// Dev mode (loopback receivers) and a quick retry schedule: `attempts` attempts `delay` apart.
+fn config_with(attempts: usize, delay: Duration) -> WebhookConfig {
     WebhookConfig {
         dev: true,
         retry: RetryPolicy {
-            delays: vec![delay; 11],
+            delays: vec![delay; attempts - 1],
             jitter: 0.2,
             attempt_timeout: Duration::from_secs(2),
         },
@@ -28,9 +28,9 @@ fn config_with(delay: Duration) -> WebhookConfig {
     }
 }
 
-/// [`config_with`] 150 ms.
+/// [`config_with`] 12 attempts 150 ms apart.
 fn test_config() -> WebhookConfig {
-    config_with(Duration::from_millis(150))
+    config_with(12, Duration::from_millis(150))
 }
 
 fn seq_of(value: &Value) -> u64 {
@@ -123,7 +123,10 @@ async fn a_complete_game_notifies_each_seat_of_its_turns_with_its_own_view() {
     for seat in 0..SEATS - 1 {
         let url = receiver.url(&format!("/seat/{seat}"));
         let hook = subscribe(&app, &id, &game.tokens[seat as usize], &url, None).await;
-        assert_eq!(hook["events"], json!(["finished", "turn"]));
+        assert_eq!(
+            hook["events"],
+            json!(["finished", "reminder", "timeout", "turn"])
+        );
         assert_eq!(hook["seat"], json!(seat));
         secrets.insert(
             format!("/seat/{seat}"),
@@ -259,8 +262,10 @@ async fn notifications_survive_a_receiver_outage_and_a_server_restart() {
     let mut receiver = Receiver::start().await;
     receiver.answer(503);
     let db = temp_db("webhooks-restart");
-    // Retries 400 ms apart: 12 attempts outlast the outage below by seconds.
-    let config = config_with(Duration::from_millis(400));
+    // Retries 400 ms apart: 100 attempts (40 s) outlast the outage below (about a second on
+    // an idle machine, several on a busy one) by far; how long it lasts must not decide the
+    // test, and nothing waits for the schedule's end.
+    let config = config_with(100, Duration::from_millis(400));
     let app = spawn_app_at(&db, config.clone()).await;
     let game = open_game(&app).await;
     let id = game.id.clone();
@@ -364,15 +369,27 @@ async fn notifications_survive_a_receiver_outage_and_a_server_restart() {
             .map(|r| (secret.clone(), r.clone()))
             .collect::<Vec<_>>(),
     );
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let messages = store
-        .messages(&id, &hook_id, None, 100)
-        .await
-        .unwrap()
-        .messages;
-    assert!(messages
-        .iter()
-        .all(|m| m.status == store::DeliveryStatus::Delivered));
+    // The receiver has answered; the worker records each answer just after. Wait for that.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    let messages = loop {
+        let messages = store
+            .messages(&id, &hook_id, None, 100)
+            .await
+            .unwrap()
+            .messages;
+        if messages
+            .iter()
+            .all(|m| m.status == store::DeliveryStatus::Delivered)
+        {
+            break messages;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "not every delivery was recorded as delivered: {:?}",
+            messages.iter().map(|m| m.status).collect::<Vec<_>>()
+        );
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    };
     assert!(
         messages.iter().any(|m| m.attempts.len() > 1
             && m.attempts[0].status_code == Some(503)
@@ -521,6 +538,52 @@ async fn forbidden_and_malformed_urls_are_refused_and_change_nothing() {
         "nothing changed"
     );
     assert!(app.record(id).await.hooks.is_empty());
+}
+
+/// A subscription without `events` takes its subscriber's default, and is listed with every
+/// type it stores: a seat's with `turn`, `finished`, `reminder` and `timeout`, the admin's with
+/// `action`, `finished` and `timeout` (the listing once dropped the clock's two).
+#[tokio::test]
+async fn default_subscriptions_are_listed_with_every_event_they_deliver() {
+    let db = temp_db("webhooks-defaults");
+    let app = spawn_app_at(&db, test_config()).await;
+    let game = app
+        .start_game(RULESET, SEATS, options_for(RULESET, SEATS))
+        .await;
+    let id = &game.id;
+    let cases = [
+        (
+            &game.tokens[0],
+            json!(["finished", "reminder", "timeout", "turn"]),
+        ),
+        (&game.admin_token, json!(["action", "finished", "timeout"])),
+    ];
+    for (token, expected) in cases {
+        let created = subscribe(&app, id, token, "http://127.0.0.1:9/hook", None).await;
+        assert_eq!(created["events"], expected, "{created}");
+        let listed = app
+            .get(&format!("/v1/games/{id}/webhooks"), Some(token))
+            .await;
+        assert_eq!(listed.status, 200, "{}", listed.text());
+        assert_eq!(listed.json()["webhooks"][0]["events"], expected);
+    }
+    // Everything listed is what the store keeps and the worker delivers.
+    let stored: Vec<Vec<String>> = app
+        .record(id)
+        .await
+        .hooks
+        .into_iter()
+        .map(|hook| hook.events)
+        .collect();
+    assert_eq!(
+        stored,
+        [
+            vec!["finished", "reminder", "timeout", "turn"],
+            vec!["action", "finished", "timeout"]
+        ]
+    );
+    drop(app);
+    remove_db(&db);
 }
 
 #[tokio::test]

@@ -373,6 +373,11 @@ impl Tarpit {
         self.log.lock().expect("not poisoned").max_open
     }
 
+    /// The connections open now: attempts the tarpit is holding.
+    pub fn open(&self) -> usize {
+        self.log.lock().expect("not poisoned").open
+    }
+
     /// The `webhook-id` of every request read so far.
     pub fn ids(&self) -> Vec<String> {
         self.log.lock().expect("not poisoned").ids.clone()

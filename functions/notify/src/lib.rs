@@ -11,7 +11,7 @@
 //!
 //! Either way a trigger is only a key: the state lives in the OUT item, which every trigger
 //! reads afresh ([`store::DynamoStore::message_at`]) and which
-//! [`api::webhooks::Deliverer::attempt`] updates. So a duplicate trigger (SQS and the stream
+//! [`api::delivery::Deliverer::attempt`] updates. So a duplicate trigger (SQS and the stream
 //! both deliver at least once) finds the message delivered, or not due yet, and makes no
 //! second attempt, except when two copies run at the very same moment (then the receiver sees
 //! the same `webhook-id` twice, which Standard Webhooks receivers deduplicate).
@@ -22,8 +22,9 @@
 //! batch item failures, so the source retries those alone; a retry message that keeps failing
 //! goes to the dead-letter queue by the retry queue's redrive policy.
 
+use api::delivery::Deliverer;
 use api::time::now_ms;
-use api::webhooks::{Deliverer, WebhookConfig};
+use api::webhooks::WebhookConfig;
 use aws_lambda_events::event::dynamodb;
 use aws_lambda_events::event::sqs::{SqsEvent, SqsMessage};
 use serde::{Deserialize, Serialize};

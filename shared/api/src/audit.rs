@@ -421,7 +421,7 @@ mod tests {
     /// A game of Tulipmania 1637 played to its end by random seats under `scheme`, and its
     /// audit, built as the audit route builds it.
     fn finished_audit(scheme: SeedScheme) -> Audit {
-        let registry = crate::registry();
+        let registry = crate::catalog::registry();
         let ruleset = registry.get("tulipmania-1637").expect("registered");
         let options = ruleset
             .normalize_options(&serde_json::json!({"max_turns": 60}))
@@ -497,14 +497,14 @@ mod tests {
     /// such as a malformed field): the seed, and so the replay, changed.
     fn replay_differs(audit: &Audit) -> bool {
         matches!(
-            verify(&crate::registry(), audit),
+            verify(&crate::catalog::registry(), audit),
             Err(VerifyError::Setup(_) | VerifyError::Entry { .. } | VerifyError::OutcomeMismatch)
         )
     }
 
     #[test]
     fn a_finished_games_audit_verifies_under_either_scheme() {
-        let registry = crate::registry();
+        let registry = crate::catalog::registry();
         for scheme in [SeedScheme::V1, SeedScheme::V2] {
             let audit = finished_audit(scheme);
             let verified = verify(&registry, &audit).expect("verifies");
@@ -515,7 +515,7 @@ mod tests {
     #[test]
     fn a_v2_audit_with_another_id_ruleset_options_or_seats_does_not_verify() {
         let audit = finished_audit(SeedScheme::V2);
-        let registry = crate::registry();
+        let registry = crate::catalog::registry();
 
         let mut id = audit.clone();
         id.id = "g_someothergame000000".into();
@@ -561,7 +561,7 @@ mod tests {
         json.as_object_mut().expect("object").remove("seed_scheme");
         let old: Audit = serde_json::from_value(json).expect("an old audit parses");
         assert_eq!(old.seed_scheme, SeedScheme::V1);
-        let registry = crate::registry();
+        let registry = crate::catalog::registry();
         assert!(verify(&registry, &old).is_ok());
         // The documented limit of scheme 1: the id is not bound.
         let mut id = old.clone();

@@ -119,6 +119,14 @@ pub fn identify(record: &GameRecord, token: Option<&str>) -> Result<Caller, ApiE
     ))
 }
 
+/// A new message id (`webhook-id`): `msg_` and 128 random bits.
+pub fn new_message_id() -> Result<String, ApiError> {
+    Ok(format!(
+        "msg_{}",
+        URL_SAFE_NO_PAD.encode(random_bytes::<16>()?)
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

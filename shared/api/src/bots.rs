@@ -11,11 +11,10 @@
 //! functions, with no worker to schedule (docs/decisions.md 27).
 
 use crate::auth::random_bytes;
+use crate::ctx::AppCtx;
 use crate::dto::{Author, BotKind, SubmitAction};
 use crate::error::ApiError;
-use crate::routes::actions::Moved;
-use crate::routes::{actions, engine_of, load_record, update, Change, Guard, Updated};
-use crate::AppCtx;
+use crate::game::{self, engine_of, load_record, update, Change, Guard, Moved, Updated};
 use cpu_time::ThreadTime;
 use game_core::search::{Budget, Choice};
 use game_core::{DynGame, GameRng, Seat, SeatSet, Viewer};
@@ -342,7 +341,7 @@ pub(crate) async fn play_one(
         };
         let body = SubmitAction { action };
         let outcome = update(ctx, record.clone(), &guard, |record| {
-            let mut change = actions::apply(ctx, record, input.seat.0, &body, None, Some(by))?;
+            let mut change = game::apply(ctx, record, input.seat.0, &body, None, Some(by))?;
             decorate(&mut change)?;
             Ok(change)
         })
@@ -361,9 +360,9 @@ pub(crate) async fn play_one(
                 ))
             }
             // A sample the rules refuse: try another.
-            Err(ApiError::Unprocessable { .. }) => continue,
+            Err(error) if error.status() == 422 => continue,
             // The game moved on (or the seat no longer acts): look again.
-            Err(ApiError::StaleVersion { .. } | ApiError::Conflict { .. }) => return Ok(false),
+            Err(error) if error.moved_on() => return Ok(false),
             Err(error) => return Err(error),
         }
     }
@@ -487,7 +486,7 @@ mod tests {
     /// is an action type of that game.
     #[test]
     fn every_named_pass_is_an_action_of_its_game() {
-        for ruleset in crate::registry().iter() {
+        for ruleset in crate::catalog::registry().iter() {
             let schemas = ruleset.schemas();
             let actions =
                 serde_json::to_string(&(&schemas.action.1, &schemas.components)).expect("schemas");
@@ -496,7 +495,7 @@ mod tests {
                 "{} names no pass",
                 ruleset.id()
             );
-            for pass in ruleset.passes() {
+            for pass in ruleset.passes().iter().chain(ruleset.any_time()) {
                 assert!(
                     actions.contains(&format!("\"{pass}\"")),
                     "{}: {pass} is not an action type",
@@ -511,7 +510,7 @@ mod tests {
     /// given).
     #[test]
     fn searching_bots_propose_moves_the_real_game_accepts() {
-        for ruleset in crate::registry().iter() {
+        for ruleset in crate::catalog::registry().iter() {
             let seats = ruleset.seat_range().0.max(3);
             for (index, bot) in [BotKind::Basic, BotKind::Strong].into_iter().enumerate() {
                 let mut engine = ruleset
@@ -543,7 +542,7 @@ mod tests {
     #[test]
     fn a_clock_that_binds_still_lets_the_search_narrow_to_one() {
         let mut searched = 0;
-        for ruleset in crate::registry().iter() {
+        for ruleset in crate::catalog::registry().iter() {
             let seats = ruleset.seat_range().0.max(3);
             let mut engine = ruleset
                 .setup(seats, &serde_json::json!({}), game_seed(11, 0))

@@ -9,7 +9,7 @@
 //! wall clock: `now` is the commit's time, so the clock is as durable and as consistent as
 //! the commit that carries it.
 
-use crate::error::ApiError;
+use crate::error::{ApiCode, ApiError};
 use crate::time::rfc3339;
 use game_core::{DynGame, Seat, SeatSet};
 use serde::{Deserialize, Serialize};
@@ -186,7 +186,7 @@ pub fn parse_duration(text: &str) -> Option<u64> {
 }
 
 fn invalid(message: impl Into<String>) -> ApiError {
-    ApiError::unprocessable("invalid-clock", message)
+    ApiError::refused(ApiCode::InvalidClock, message)
 }
 
 /// A duration option within 1 s ..= 366 days.
@@ -394,18 +394,6 @@ pub fn on_commit(
     }
     next.due_at = due;
     Ok(())
-}
-
-/// [`on_commit`] for a change that is not a move (a resignation, a replacement, a reminder, a
-/// timeout's drop): the game's state is `record`'s, and nobody moved.
-pub fn on_record_change(
-    ctx: &crate::AppCtx,
-    record: &GameRecord,
-    next: &mut GameRecord,
-    now: u64,
-) -> Result<(), ApiError> {
-    let engine = crate::routes::engine_of(ctx, record)?;
-    on_commit(next, engine.as_deref(), None, now)
 }
 
 /// The deadline of `seat` in `record`'s clock, as RFC 3339 (for the `turn` webhook).

@@ -19,14 +19,13 @@
 
 use crate::bots::{self, BotInput};
 use crate::clock::{Clock, TimeoutPolicy};
+use crate::ctx::AppCtx;
 use crate::dto::{Author, BotKind, WebhookEvent};
 use crate::error::ApiError;
-use crate::routes::{
-    committed_unless_moved_on, engine_of, load_record, ruleset_of, update, Change, Guard,
+use crate::game::{
+    committed_unless_moved_on, engine_of, load_record, ruleset_of, update, Change, Guard, Moved,
 };
 use crate::time::now_ms;
-use crate::webhooks;
-use crate::AppCtx;
 use game_core::{GameRng, Seat};
 use std::time::Duration;
 use store::{GameRecord, Status};
@@ -142,7 +141,7 @@ async fn timeouts(
         }
         match clock.rules.on_timeout {
             TimeoutPolicy::Bot | TimeoutPolicy::Pass => {
-                let decorate = |change: &mut Change<crate::routes::actions::Moved>| {
+                let decorate = |change: &mut Change<Moved>| {
                     if new_timeout {
                         count_timeout(&mut change.next, seat, now, &mut change.outbox)?;
                     }
@@ -150,7 +149,9 @@ async fn timeouts(
                 };
                 let mut input = BotInput::of(engine.as_ref(), seat);
                 if clock.rules.on_timeout == TimeoutPolicy::Pass {
-                    input.proposal = pass_in(ruleset_of(ctx, &record)?.passes(), &input.legal);
+                    let ruleset = ruleset_of(ctx, &record)?;
+                    input.legal = without_any_time(ruleset.any_time(), input.legal);
+                    input.proposal = pass_in(ruleset.passes(), &input.legal);
                 }
                 let moved = bots::play_one(
                     ctx,
@@ -187,6 +188,24 @@ fn pass_in(passes: &[&str], legal: &[serde_json::Value]) -> Option<serde_json::V
     })
 }
 
+/// `legal` without the ruleset's any-time moves (`Game::ANY_TIME`: repaying a loan, say),
+/// unless they are all the seat may do: a clock acting for an absent player under the `pass`
+/// policy plays what the game waits for, and spends nothing it need not.
+fn without_any_time(any_time: &[&str], legal: Vec<serde_json::Value>) -> Vec<serde_json::Value> {
+    let is_any_time = |entry: &serde_json::Value| {
+        entry["action"]["type"]
+            .as_str()
+            .is_some_and(|kind| any_time.contains(&kind))
+    };
+    if legal.iter().all(is_any_time) {
+        return legal;
+    }
+    legal
+        .into_iter()
+        .filter(|entry| !is_any_time(entry))
+        .collect()
+}
+
 /// Counts a timeout of `seat` in `next`'s clock and queues its `timeout` webhooks. If the
 /// game still waits on the seat after the clock's first move, the wait stays timed out (its
 /// deadline passed, the game due now), so the worker plays the rest of the turn at once, even
@@ -213,7 +232,7 @@ fn count_timeout(
         }
         clock.save(next);
     }
-    outbox.extend(webhooks::clock_notifications(
+    outbox.extend(crate::game::clock_notifications(
         next,
         seat.0,
         WebhookEvent::Timeout,
@@ -235,7 +254,7 @@ async fn drop_seat(
         let mut next = record.clone();
         next.version = record.version + 1;
         bots::hand_over(&mut next, seat.0);
-        crate::clock::on_record_change(ctx, record, &mut next, now)?;
+        crate::game::on_record_change(ctx, record, &mut next, now)?;
         let mut outbox = Vec::new();
         count_timeout(&mut next, seat, now, &mut outbox)?;
         Ok(Change {
@@ -274,10 +293,10 @@ async fn reminders(ctx: &AppCtx, id: &str, now: u64) -> Result<usize, ApiError> 
             clock.seats[seat].reminded = true;
         }
         clock.save(&mut next);
-        crate::clock::on_record_change(ctx, record, &mut next, now)?;
+        crate::game::on_record_change(ctx, record, &mut next, now)?;
         let mut outbox = Vec::new();
         for &seat in &due {
-            outbox.extend(webhooks::clock_notifications(
+            outbox.extend(crate::game::clock_notifications(
                 &next,
                 seat as u8,
                 WebhookEvent::Reminder,
@@ -306,7 +325,7 @@ async fn settle(ctx: &AppCtx, id: &str, now: u64) -> Result<(), ApiError> {
         return Ok(());
     }
     let mut next = record.clone();
-    crate::clock::on_record_change(ctx, &record, &mut next, now)?;
+    crate::game::on_record_change(ctx, &record, &mut next, now)?;
     if next.due_at == record.due_at {
         // A bot that cannot move keeps the game due; the error is in the log already.
         return Ok(());
@@ -317,7 +336,41 @@ async fn settle(ctx: &AppCtx, id: &str, now: u64) -> Result<(), ApiError> {
     })
     .await
     {
-        Ok(_) | Err(ApiError::StaleVersion { .. } | ApiError::Conflict { .. }) => Ok(()),
+        Ok(_) => Ok(()),
+        Err(error) if error.moved_on() => Ok(()),
         Err(error) => Err(error),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{pass_in, without_any_time};
+    use serde_json::json;
+
+    /// The clock leaves any-time moves out while the seat has another move, and keeps them
+    /// when they are all it has; a pass is found among what is left.
+    #[test]
+    fn any_time_moves_are_left_out_unless_they_are_all() {
+        let pay = json!({"action": {"type": "choose_payment", "method": "cash"}});
+        let repay = json!({"action": {"type": "buy_back", "tulip": "WB2#3"}});
+        let bid = json!({"label": "bid", "schema": {}});
+        let legal = vec![repay.clone(), pay.clone(), bid.clone()];
+        assert_eq!(
+            without_any_time(&["buy_back"], legal),
+            vec![pay.clone(), bid]
+        );
+        assert_eq!(
+            without_any_time(&["buy_back"], vec![repay.clone()]),
+            vec![repay.clone()]
+        );
+        assert_eq!(
+            without_any_time(&[], vec![repay.clone(), pay.clone()]),
+            vec![repay, pay.clone()]
+        );
+        let pass = json!({"action": {"type": "end_selling_turn"}});
+        assert_eq!(
+            pass_in(&["end_selling_turn"], &[pay, pass.clone()]),
+            Some(pass["action"].clone())
+        );
     }
 }

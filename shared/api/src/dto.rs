@@ -450,27 +450,43 @@ pub enum WebhookEvent {
 }
 
 impl WebhookEvent {
+    /// Every notification type.
+    pub const ALL: [WebhookEvent; 5] = [
+        WebhookEvent::Turn,
+        WebhookEvent::Action,
+        WebhookEvent::Finished,
+        WebhookEvent::Reminder,
+        WebhookEvent::Timeout,
+    ];
+    /// The types a seat may subscribe to, and its default.
+    pub const SEAT: &'static [WebhookEvent] = &[
+        WebhookEvent::Turn,
+        WebhookEvent::Finished,
+        WebhookEvent::Reminder,
+        WebhookEvent::Timeout,
+    ];
+    /// The types the admin may subscribe to, and its default.
+    pub const ADMIN: &'static [WebhookEvent] = &[
+        WebhookEvent::Action,
+        WebhookEvent::Finished,
+        WebhookEvent::Timeout,
+    ];
+
     /// The type named `name` in payloads and the store.
     pub fn parse(name: &str) -> Option<WebhookEvent> {
-        [
-            WebhookEvent::Turn,
-            WebhookEvent::Action,
-            WebhookEvent::Finished,
-            WebhookEvent::Reminder,
-            WebhookEvent::Timeout,
-        ]
-        .into_iter()
-        .find(|event| event.as_str() == name)
+        WebhookEvent::ALL
+            .into_iter()
+            .find(|event| event.as_str() == name)
     }
 
-    /// The type as sent in payloads.
+    /// The type as sent in payloads and kept in the store.
     pub fn as_str(self) -> &'static str {
         match self {
-            WebhookEvent::Turn => crate::webhooks::TURN,
-            WebhookEvent::Action => crate::webhooks::ACTION,
-            WebhookEvent::Finished => crate::webhooks::FINISHED,
-            WebhookEvent::Reminder => crate::webhooks::REMINDER,
-            WebhookEvent::Timeout => crate::webhooks::TIMEOUT,
+            WebhookEvent::Turn => "turn",
+            WebhookEvent::Action => "action",
+            WebhookEvent::Finished => "finished",
+            WebhookEvent::Reminder => "reminder",
+            WebhookEvent::Timeout => "timeout",
         }
     }
 }
@@ -482,10 +498,11 @@ pub struct CreateWebhook {
     /// Where to POST notifications: an `https` URL on a public address.
     #[schema(example = "https://bot.example/beurs", max_length = 2048)]
     pub url: String,
-    /// What to be notified of. A seat may choose `turn` and `finished` (the default: both);
-    /// the admin `action` and `finished` (the default: both).
+    /// What to be notified of. A seat may choose `turn`, `finished`, `reminder` and `timeout`
+    /// (the default: all four); the admin `action`, `finished` and `timeout` (the default: all
+    /// three).
     #[serde(default)]
-    #[schema(min_items = 1, max_items = 3)]
+    #[schema(min_items = 1, max_items = 4)]
     pub events: Option<Vec<WebhookEvent>>,
 }
 

@@ -5,9 +5,9 @@
 //! a panic into a 500 problem. [`app`] puts them around [`crate::router`].
 
 use crate::auth::random_bytes;
+use crate::ctx::AppCtx;
 use crate::error::{ApiError, InternalDetail, PendingProblem};
 use crate::http::MAX_BODY_BYTES;
-use crate::AppCtx;
 use axum::extract::{MatchedPath, Request};
 use axum::http::header::{self, HeaderName, HeaderValue};
 use axum::http::{Method, StatusCode};

@@ -6,7 +6,7 @@
 //!   many days after it finished; unset keeps finished games.
 //! - the usual AWS variables (region, credentials, `AWS_ENDPOINT_URL` for another endpoint).
 
-use crate::AppCtx;
+use crate::ctx::AppCtx;
 use std::sync::Arc;
 use std::time::Duration;
 use store::DynamoStore;

@@ -6,6 +6,112 @@ use utoipa::ToSchema;
 /// Base of every problem `type` URI.
 pub const PROBLEM_BASE: &str = "https://beurs.dev/problems/";
 
+/// Declares [`ApiCode`] from one table of `Variant = "code", status;` rows: its `as_str` and
+/// `status` are matches over the rows, so a code cannot lack its status, and `ALL` lists them.
+macro_rules! api_codes {
+    ($($(#[doc = $doc:literal])+ $variant:ident = $code:literal, $status:literal;)+) => {
+        /// Every problem code the API itself answers with, each with its one status. The games
+        /// add their rule codes (a `Game`'s `RuleError`); the contract publishes both as the
+        /// enum of `Problem.code`.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum ApiCode {
+            $($(#[doc = $doc])+ $variant,)+
+        }
+
+        impl ApiCode {
+            /// Every code, in table order.
+            pub const ALL: &'static [ApiCode] = &[$(ApiCode::$variant,)+];
+
+            /// The stable kebab-case code (the last segment of a problem's `type`).
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(ApiCode::$variant => $code,)+
+                }
+            }
+
+            /// The HTTP status of a problem with this code.
+            pub fn status(self) -> u16 {
+                match self {
+                    $(ApiCode::$variant => $status,)+
+                }
+            }
+        }
+    };
+}
+
+api_codes! {
+    /// The body, a header or a parameter is not what the route accepts.
+    MalformedRequest = "malformed-request", 400;
+    /// No bearer token, or one that belongs to nobody in this game.
+    Unauthorized = "unauthorized", 401;
+    /// A valid token that may not do this.
+    Forbidden = "forbidden", 403;
+    /// No such game.
+    GameNotFound = "game-not-found", 404;
+    /// No such seat in this game.
+    SeatNotFound = "seat-not-found", 404;
+    /// No such route.
+    RouteNotFound = "route-not-found", 404;
+    /// No such webhook subscription of the caller's.
+    WebhookNotFound = "webhook-not-found", 404;
+    /// The route exists, not for this method.
+    MethodNotAllowed = "method-not-allowed", 405;
+    /// A seat's action on a game that has not started.
+    GameNotActive = "game-not-active", 409;
+    /// A claim on a game whose seats are all taken.
+    GameNotOpen = "game-not-open", 409;
+    /// A change to a finished game.
+    GameOver = "game-over", 409;
+    /// A claim on a taken seat.
+    SeatTaken = "seat-taken", 409;
+    /// A move or resignation by a seat that resigned (a bot plays it).
+    SeatResigned = "seat-resigned", 409;
+    /// A replacement of a seat nobody holds.
+    SeatFree = "seat-free", 409;
+    /// The game kept changing under a write: nothing was applied.
+    VersionConflict = "version-conflict", 409;
+    /// The game was recorded under a rules version this server no longer plays.
+    RulesVersionRetired = "rules-version-retired", 410;
+    /// `If-Match` names another version.
+    StaleVersion = "stale-version", 412;
+    /// A body over the limit.
+    PayloadTooLarge = "payload-too-large", 413;
+    /// A body that is not JSON.
+    UnsupportedMediaType = "unsupported-media-type", 415;
+    /// A move clock the server cannot run.
+    InvalidClock = "invalid-clock", 422;
+    /// A seat's entropy over 256 characters.
+    EntropyTooLong = "entropy-too-long", 422;
+    /// A player's name that is empty, too long or has control characters.
+    InvalidName = "invalid-name", 422;
+    /// A ruleset this server does not host.
+    UnknownRuleset = "unknown-ruleset", 422;
+    /// Options the ruleset refuses.
+    InvalidOptions = "invalid-options", 422;
+    /// A seat count the ruleset does not play (with these options).
+    BadSeatCount = "bad-seat-count", 422;
+    /// An action of another ruleset.
+    WrongRuleset = "wrong-ruleset", 422;
+    /// An Idempotency-Key first sent with another action.
+    IdempotencyKeyReused = "idempotency-key-reused", 422;
+    /// A game's subscriptions are at their limit.
+    TooManyWebhooks = "too-many-webhooks", 422;
+    /// A notification type the subscriber may not choose.
+    EventNotAllowed = "event-not-allowed", 422;
+    /// An empty list of notification types.
+    InvalidEvents = "invalid-events", 422;
+    /// A webhook URL that does not parse, or is not `https`.
+    InvalidWebhookUrl = "invalid-webhook-url", 422;
+    /// A webhook URL on a private, loopback, link-local or metadata address.
+    ForbiddenWebhookUrl = "forbidden-webhook-url", 422;
+    /// A webhook URL whose host does not resolve.
+    UnresolvableWebhookUrl = "unresolvable-webhook-url", 422;
+    /// Something failed on our side.
+    Internal = "internal", 500;
+    /// The request was not answered in time.
+    Timeout = "timeout", 503;
+}
+
 /// Everything a request can fail with. Each variant has one status and one stable code.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -45,10 +151,20 @@ pub enum ApiError {
     /// The request was not answered in time (DESIGN.md §5's limits).
     #[error("the request was not completed in time; if it was a move, retry it with the same Idempotency-Key")]
     Timeout,
-    /// A conflict with the game's state (seat taken, game not active, not your turn, ...).
+    /// A refusal with one of the API's own codes (seat taken, game not active, ...): its
+    /// status is the code's.
+    #[error("{message}")]
+    Refused {
+        /// The code, with its status.
+        code: ApiCode,
+        /// Human message.
+        message: String,
+    },
+    /// A game's rule refused a move because of the game's state (not your turn, the game is
+    /// over): 409 with the rule's code.
     #[error("{message}")]
     Conflict {
-        /// Stable code.
+        /// The game's rule code.
         code: &'static str,
         /// Human message.
         message: String,
@@ -61,10 +177,10 @@ pub enum ApiError {
         /// The current version.
         current: u64,
     },
-    /// The request is well formed but refused by the rules or by validation.
+    /// A game's rule refused a well-formed move: 422 with the rule's code.
     #[error("{message}")]
     Unprocessable {
-        /// Stable code (a game's rule code, or a validation code).
+        /// The game's rule code.
         code: &'static str,
         /// Human message.
         message: String,
@@ -86,44 +202,46 @@ impl ApiError {
     /// The HTTP status.
     pub fn status(&self) -> u16 {
         match self {
-            ApiError::BadRequest(_) => 400,
-            ApiError::Unauthorized(_) => 401,
-            ApiError::Forbidden(_) => 403,
-            ApiError::GameNotFound
-            | ApiError::SeatNotFound(_)
-            | ApiError::RouteNotFound
-            | ApiError::HookNotFound => 404,
-            ApiError::MethodNotAllowed => 405,
             ApiError::Conflict { .. } => 409,
-            ApiError::RulesVersionRetired { .. } => 410,
-            ApiError::StaleVersion { .. } => 412,
-            ApiError::PayloadTooLarge { .. } => 413,
-            ApiError::UnsupportedMediaType => 415,
             ApiError::Unprocessable { .. } => 422,
-            ApiError::Internal(_) => 500,
-            ApiError::Timeout => 503,
+            other => other.api_code().map_or(500, ApiCode::status),
         }
+    }
+
+    /// The API's own code of this error; `None` for a game's rule code.
+    pub fn api_code(&self) -> Option<ApiCode> {
+        Some(match self {
+            ApiError::BadRequest(_) => ApiCode::MalformedRequest,
+            ApiError::Unauthorized(_) => ApiCode::Unauthorized,
+            ApiError::Forbidden(_) => ApiCode::Forbidden,
+            ApiError::GameNotFound => ApiCode::GameNotFound,
+            ApiError::SeatNotFound(_) => ApiCode::SeatNotFound,
+            ApiError::RouteNotFound => ApiCode::RouteNotFound,
+            ApiError::HookNotFound => ApiCode::WebhookNotFound,
+            ApiError::MethodNotAllowed => ApiCode::MethodNotAllowed,
+            ApiError::Timeout => ApiCode::Timeout,
+            ApiError::Refused { code, .. } => *code,
+            ApiError::Conflict { .. } | ApiError::Unprocessable { .. } => return None,
+            ApiError::StaleVersion { .. } => ApiCode::StaleVersion,
+            ApiError::RulesVersionRetired { .. } => ApiCode::RulesVersionRetired,
+            ApiError::PayloadTooLarge { .. } => ApiCode::PayloadTooLarge,
+            ApiError::UnsupportedMediaType => ApiCode::UnsupportedMediaType,
+            ApiError::Internal(_) => ApiCode::Internal,
+        })
     }
 
     /// The stable problem code (the last segment of `type`).
     pub fn code(&self) -> &'static str {
         match self {
-            ApiError::BadRequest(_) => "malformed-request",
-            ApiError::Unauthorized(_) => "unauthorized",
-            ApiError::Forbidden(_) => "forbidden",
-            ApiError::GameNotFound => "game-not-found",
-            ApiError::SeatNotFound(_) => "seat-not-found",
-            ApiError::RouteNotFound => "route-not-found",
-            ApiError::HookNotFound => "webhook-not-found",
-            ApiError::MethodNotAllowed => "method-not-allowed",
-            ApiError::Timeout => "timeout",
             ApiError::Conflict { code, .. } | ApiError::Unprocessable { code, .. } => code,
-            ApiError::StaleVersion { .. } => "stale-version",
-            ApiError::RulesVersionRetired { .. } => "rules-version-retired",
-            ApiError::PayloadTooLarge { .. } => "payload-too-large",
-            ApiError::UnsupportedMediaType => "unsupported-media-type",
-            ApiError::Internal(_) => "internal",
+            other => other.api_code().map_or("internal", ApiCode::as_str),
         }
+    }
+
+    /// Whether a change decided at one version failed because the game moved on first (412,
+    /// or any 409: another move, or the game ended): the caller looks again.
+    pub fn moved_on(&self) -> bool {
+        matches!(self.status(), 409 | 412)
     }
 
     /// The problem document for this error.
@@ -148,20 +266,23 @@ impl ApiError {
         }
     }
 
-    /// A conflict with the game's state.
-    pub fn conflict(code: &'static str, message: impl Into<String>) -> ApiError {
-        ApiError::Conflict {
+    /// A refusal with the API's own `code` (its status is the code's).
+    pub fn refused(code: ApiCode, message: impl Into<String>) -> ApiError {
+        ApiError::Refused {
             code,
             message: message.into(),
         }
     }
+}
 
-    /// A request refused by validation or by the rules.
-    pub fn unprocessable(code: &'static str, message: impl Into<String>) -> ApiError {
-        ApiError::Unprocessable {
-            code,
-            message: message.into(),
-        }
+impl From<game_core::SetupError> for ApiError {
+    /// A game refused to deal: its options, or its seat count.
+    fn from(error: game_core::SetupError) -> Self {
+        let code = match error {
+            game_core::SetupError::SeatCount { .. } => ApiCode::BadSeatCount,
+            game_core::SetupError::InvalidOptions(_) => ApiCode::InvalidOptions,
+        };
+        ApiError::refused(code, error.to_string())
     }
 }
 
@@ -176,48 +297,6 @@ impl From<store::StoreError> for ApiError {
         }
     }
 }
-
-/// Every problem `code` the API itself answers with (the games add their rule codes): the
-/// contract publishes them, with the games', as the enum of `Problem.code`.
-pub const API_CODES: &[&str] = &[
-    // Fixed by the variant (see `ApiError::code`).
-    "malformed-request",
-    "unauthorized",
-    "forbidden",
-    "game-not-found",
-    "seat-not-found",
-    "route-not-found",
-    "webhook-not-found",
-    "method-not-allowed",
-    "timeout",
-    "stale-version",
-    "rules-version-retired",
-    "payload-too-large",
-    "unsupported-media-type",
-    "internal",
-    // Conflicts and refusals raised by the routes.
-    "game-not-active",
-    "game-not-open",
-    "game-over",
-    "seat-taken",
-    "seat-resigned",
-    "seat-free",
-    "invalid-clock",
-    "version-conflict",
-    "entropy-too-long",
-    "invalid-name",
-    "unknown-ruleset",
-    "invalid-options",
-    "bad-seat-count",
-    "wrong-ruleset",
-    "idempotency-key-reused",
-    "too-many-webhooks",
-    "event-not-allowed",
-    "invalid-events",
-    "invalid-webhook-url",
-    "forbidden-webhook-url",
-    "unresolvable-webhook-url",
-];
 
 /// `kebab-case-code` → `Kebab case code`.
 fn title_of(code: &str) -> String {
@@ -286,51 +365,42 @@ impl axum::response::IntoResponse for ApiError {
 
 #[cfg(test)]
 mod tests {
-    use super::API_CODES;
+    use super::{ApiCode, ApiError};
+    use std::collections::BTreeSet;
 
-    /// Every code literal the API's sources raise a problem with (`conflict("…"`,
-    /// `unprocessable("…"`, `code: "…"` and the arms of `ApiError::code`) is in [`API_CODES`],
-    /// so the contract's enum of codes cannot miss one.
+    /// Each code is spelled once, in kebab case, with a client or server error status, and
+    /// a refusal answers with its code's status.
     #[test]
-    fn every_code_the_sources_raise_is_listed() {
-        let sources = [
-            include_str!("error.rs"),
-            include_str!("routes/actions.rs"),
-            include_str!("routes/games.rs"),
-            include_str!("routes/log.rs"),
-            include_str!("routes/mod.rs"),
-            include_str!("routes/rulesets.rs"),
-            include_str!("routes/seats.rs"),
-            include_str!("routes/webhooks.rs"),
-            include_str!("webhooks/url.rs"),
-            include_str!("http.rs"),
-            include_str!("edge.rs"),
-        ];
-        let mut found = Vec::new();
-        for source in sources {
-            let source = source.split("#[cfg(test)]").next().unwrap_or(source);
-            for opener in ["conflict(", "unprocessable(", "code: \"", "=> \""] {
-                for (at, _) in source.match_indices(opener) {
-                    let rest = source[at + opener.len()..].trim_start();
-                    let rest = rest.strip_prefix('"').unwrap_or(rest);
-                    let code: String = rest
-                        .chars()
-                        .take_while(|c| c.is_ascii_lowercase() || *c == '-')
-                        .collect();
-                    let closed = rest[code.len()..].starts_with('"');
-                    let words_ok = code.contains('-') || opener != "=> \"";
-                    if closed && !code.is_empty() && words_ok {
-                        found.push(code);
-                    }
-                }
-            }
-        }
-        assert!(found.len() > 20, "the scan finds the codes: {found:?}");
-        for code in &found {
+    fn every_api_code_is_distinct_and_answers_with_its_status() {
+        let spelled: BTreeSet<&str> = ApiCode::ALL.iter().map(|code| code.as_str()).collect();
+        assert_eq!(spelled.len(), ApiCode::ALL.len(), "a code is spelled twice");
+        for &code in ApiCode::ALL {
+            let text = code.as_str();
             assert!(
-                API_CODES.contains(&code.as_str()),
-                "`{code}` is raised but not in API_CODES"
+                text.chars().all(|c| c.is_ascii_lowercase() || c == '-'),
+                "{text}"
             );
+            assert!((400..600).contains(&code.status()), "{text}");
+            let refused = ApiError::refused(code, "no");
+            assert_eq!((refused.status(), refused.code()), (code.status(), text));
         }
+    }
+
+    /// The fixed variants answer with their code's status; a game's rule codes keep theirs.
+    #[test]
+    fn variants_map_to_their_codes() {
+        assert_eq!(ApiError::GameNotFound.status(), 404);
+        assert_eq!(ApiError::HookNotFound.code(), "webhook-not-found");
+        assert_eq!(ApiError::Internal("x".into()).status(), 500);
+        let rule = ApiError::Conflict {
+            code: "not-your-turn",
+            message: "wait".into(),
+        };
+        assert_eq!(
+            (rule.status(), rule.code(), rule.api_code()),
+            (409, "not-your-turn", None)
+        );
+        assert!(rule.moved_on());
+        assert!(!ApiError::refused(ApiCode::InvalidName, "no").moved_on());
     }
 }

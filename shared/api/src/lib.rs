@@ -19,13 +19,17 @@
 pub mod audit;
 pub mod auth;
 pub mod bots;
+pub mod catalog;
 pub mod clock;
+pub mod ctx;
 pub mod deadlines;
+pub mod delivery;
 pub mod dto;
 pub mod edge;
 #[cfg(feature = "dynamo")]
 mod env;
 pub mod error;
+pub mod game;
 pub mod http;
 pub mod lambda;
 pub mod openapi;
@@ -35,97 +39,17 @@ pub mod states;
 pub mod time;
 pub mod webhooks;
 
+pub use catalog::registry;
+pub use ctx::AppCtx;
 #[cfg(feature = "dynamo")]
 pub use env::{init_lambda_logs, run_lambda, EnvError};
 pub use routes::docs::{get_docs, get_openapi};
 
 use axum::routing::get;
-use game_core::Registry;
 use std::sync::Arc;
-use store::GameStore;
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
-
-/// Every game this build can host.
-pub fn registry() -> Registry {
-    Registry::new()
-        .with::<game_tulipmania::Tulipmania>()
-        .with::<game_tulip_bubble::TulipBubble>()
-        .with::<game_tulip_traders::TulipTraders>()
-        .with::<game_tulpenfieber::Tulpenfieber>()
-        .with::<game_black_thursday::BlackThursday>()
-}
-
-/// What every handler needs: built once per process (or Lambda cold start).
-pub struct AppCtx {
-    /// Where games live.
-    pub store: Arc<dyn GameStore>,
-    /// The rulesets on offer.
-    pub registry: Registry,
-    /// The OpenAPI document as sent, built on first use ([`AppCtx::openapi_json`]).
-    openapi_json: std::sync::OnceLock<String>,
-    /// What `GET /v1/rulesets` answers, built on first use ([`AppCtx::rulesets`]).
-    rulesets: std::sync::OnceLock<dto::RulesetList>,
-    /// Webhook policy (dev mode, retries) and the delivery worker's wake-up signal.
-    pub webhooks: webhooks::WebhookConfig,
-    /// The id of every game this process commits a change to, as it commits: long-polls
-    /// (`GET /v1/games/{id}?after_version=…&wait=…`) wake on it.
-    pub changes: tokio::sync::broadcast::Sender<String>,
-    /// Engine states already loaded, by game and version.
-    pub states: states::StateCache,
-    /// Seeds of started games already derived, by game.
-    pub seeds: states::SeedCache,
-}
-
-/// How many change notices a slow long-poll may fall behind before it re-reads the store
-/// anyway.
-const CHANGES_BUFFER: usize = 256;
-
-impl AppCtx {
-    /// A context over `store` with every registered game.
-    ///
-    /// Cheap: the ruleset list and the OpenAPI document (which deal trial games) are built
-    /// when first asked for, so a Lambda function that never serves them never builds them.
-    pub fn new(store: Arc<dyn GameStore>) -> AppCtx {
-        AppCtx {
-            store,
-            registry: registry(),
-            openapi_json: std::sync::OnceLock::new(),
-            rulesets: std::sync::OnceLock::new(),
-            webhooks: webhooks::WebhookConfig::default(),
-            changes: tokio::sync::broadcast::channel(CHANGES_BUFFER).0,
-            states: states::StateCache::new(states::DEFAULT_CAPACITY),
-            seeds: states::SeedCache::new(states::DEFAULT_CAPACITY),
-        }
-    }
-
-    /// What `GET /v1/rulesets` answers (built on the first call).
-    pub fn rulesets(&self) -> &dto::RulesetList {
-        self.rulesets
-            .get_or_init(|| routes::rulesets::ruleset_list(&self.registry))
-    }
-
-    /// The OpenAPI document, serialized (built on the first call).
-    pub fn openapi_json(&self) -> &str {
-        self.openapi_json
-            .get_or_init(|| openapi::spec_for(&self.registry, self.rulesets()).to_string())
-    }
-
-    /// The same context with another webhook configuration (dev mode, a test schedule).
-    pub fn with_webhooks(mut self, config: webhooks::WebhookConfig) -> AppCtx {
-        self.webhooks = config;
-        self
-    }
-
-    /// A delivery worker over this context's store and webhook configuration.
-    pub fn deliverer(&self) -> webhooks::Deliverer {
-        webhooks::Deliverer {
-            store: self.store.clone(),
-            config: self.webhooks.clone(),
-        }
-    }
-}
 
 /// Every route, in one list: the router (its state is the [`AppCtx`]) and, through
 /// utoipa-axum, the paths of the OpenAPI document come from here. [`edge::app`] puts the

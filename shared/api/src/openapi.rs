@@ -2,8 +2,9 @@
 //! options, action, view and event schemas, and the game-specific fields of the DTOs are
 //! narrowed to the `anyOf` of those schemas.
 
+use crate::catalog::bound_integers;
 use crate::{audit, dto, error};
-use game_core::{DynRuleset, Registry};
+use game_core::Registry;
 use serde_json::{json, Map, Value};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
@@ -92,7 +93,7 @@ impl Game {
 
 /// The complete OpenAPI document as JSON.
 pub fn spec(registry: &Registry) -> Value {
-    spec_for(registry, &crate::routes::rulesets::ruleset_list(registry))
+    spec_for(registry, &crate::catalog::ruleset_list(registry))
 }
 
 /// [`spec`], given what `GET /v1/rulesets` answers for `registry` (its seat counts come
@@ -465,7 +466,10 @@ fn shared_schemas(schemas: &mut Map<String, Value>, registry: &Registry) {
             ],
         }),
     );
-    let mut codes: Vec<&str> = error::API_CODES.to_vec();
+    let mut codes: Vec<&str> = error::ApiCode::ALL
+        .iter()
+        .map(|code| code.as_str())
+        .collect();
     for ruleset in registry.iter() {
         codes.extend(ruleset.rule_codes().into_iter().map(|(code, _)| code));
     }
@@ -664,103 +668,10 @@ fn headers_are_never_null(doc: &mut Value) {
     }
 }
 
-/// Rust integer types reach the schema as `format: u-int8`, `int16`, … (utoipa's
-/// `non_strict_integers`). JSON Schema validators know only `int32`/`int64`, so state each
-/// type's exact range as `minimum`/`maximum` (keeping tighter bounds already given) and keep
-/// the standard format name. A client is then never refused for a number the schema allows.
-fn bound_integers(schema: &mut Value) {
-    match schema {
-        Value::Object(object) => {
-            let range: Option<(i128, i128, &str)> =
-                match object.get("format").and_then(Value::as_str) {
-                    Some("uint8" | "u-int8") => Some((0, u8::MAX.into(), "int32")),
-                    Some("uint16" | "u-int16") => Some((0, u16::MAX.into(), "int32")),
-                    Some("uint32" | "u-int32") => Some((0, u32::MAX.into(), "int64")),
-                    Some("uint64" | "u-int64") => Some((0, i64::MAX.into(), "int64")),
-                    Some("int8") => Some((i8::MIN.into(), i8::MAX.into(), "int32")),
-                    Some("int16") => Some((i16::MIN.into(), i16::MAX.into(), "int32")),
-                    Some("int32") => Some((i32::MIN.into(), i32::MAX.into(), "int32")),
-                    Some("int64") => Some((i64::MIN.into(), i64::MAX.into(), "int64")),
-                    _ => None,
-                };
-            if let Some((low, high, format)) = range {
-                let given = |key: &str| {
-                    object
-                        .get(key)
-                        .and_then(Value::as_f64)
-                        .map(|bound| bound as i128)
-                };
-                let minimum = given("minimum").map_or(low, |bound| bound.max(low));
-                let maximum = given("maximum").map_or(high, |bound| bound.min(high));
-                object.insert("minimum".into(), json!(minimum as i64));
-                object.insert("maximum".into(), json!(maximum as i64));
-                object.insert("format".into(), json!(format));
-            }
-            object.values_mut().for_each(bound_integers);
-        }
-        Value::Array(items) => items.iter_mut().for_each(bound_integers),
-        _ => {}
-    }
-}
-
-/// The `type` tags of a ruleset's actions, read from its action schema (`oneOf` variants with
-/// a one-value `type` enum or const).
-pub fn action_types(ruleset: &dyn DynRuleset) -> Vec<String> {
-    let schema = serde_json::to_value(ruleset.schemas().action.1).expect("schemas serialize");
-    let variants = schema["oneOf"].as_array().cloned().unwrap_or_default();
-    variants
-        .iter()
-        .filter_map(|variant| {
-            let tag = &variant["properties"]["type"];
-            tag["enum"][0]
-                .as_str()
-                .or_else(|| tag["const"].as_str())
-                .map(str::to_string)
-        })
-        .collect()
-}
-
-/// The JSON Schema of a ruleset's options, with every reference inlined.
-pub fn options_schema(ruleset: &dyn DynRuleset) -> Value {
-    let game = ruleset.schemas();
-    let mut components = Map::new();
-    for (name, schema) in game.components {
-        components.insert(
-            name,
-            serde_json::to_value(schema).expect("schemas serialize"),
-        );
-    }
-    let mut schema = inline_refs(
-        serde_json::to_value(game.options.1).expect("schemas serialize"),
-        &components,
-        0,
-    );
-    bound_integers(&mut schema);
-    schema
-}
-
-fn inline_refs(value: Value, components: &Map<String, Value>, depth: usize) -> Value {
-    match value {
-        Value::Object(object) => {
-            if let Some(Value::String(reference)) = object.get("$ref") {
-                let name = reference.trim_start_matches("#/components/schemas/");
-                if let Some(target) = components.get(name).filter(|_| depth < 16) {
-                    return inline_refs(target.clone(), components, depth + 1);
-                }
-            }
-            Value::Object(
-                object
-                    .into_iter()
-                    .map(|(key, value)| (key, inline_refs(value, components, depth)))
-                    .collect(),
-            )
-        }
-        Value::Array(items) => Value::Array(
-            items
-                .into_iter()
-                .map(|item| inline_refs(item, components, depth))
-                .collect(),
-        ),
-        other => other,
+impl crate::ctx::AppCtx {
+    /// The OpenAPI document, serialized (built on the first call).
+    pub fn openapi_json(&self) -> &str {
+        self.openapi_json
+            .get_or_init(|| spec_for(&self.registry, self.rulesets()).to_string())
     }
 }

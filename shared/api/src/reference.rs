@@ -282,7 +282,7 @@ mod tests {
 
     #[test]
     fn every_ruleset_has_a_create_and_a_move_example() {
-        let registry = crate::registry();
+        let registry = crate::catalog::registry();
         let doc = crate::openapi::spec(&registry);
         let create =
             &doc["paths"]["/v1/games"]["post"]["requestBody"]["content"]["application/json"];
@@ -312,7 +312,7 @@ mod tests {
 
     #[test]
     fn the_guide_and_the_webhooks_are_in_the_document() {
-        let doc = crate::openapi::spec(&crate::registry());
+        let doc = crate::openapi::spec(&crate::catalog::registry());
         let guide = doc["info"]["description"].as_str().expect("a description");
         for heading in [
             "# Getting started",

@@ -296,6 +296,8 @@ pub trait DynRuleset: Send + Sync {
     fn is_sealed(&self, action: &Value, seat: Seat) -> Option<bool>;
     /// The `type` tags of the game's passing moves ([`Game::PASSES`]).
     fn passes(&self) -> &'static [&'static str];
+    /// The `type` tags of the game's any-time moves ([`Game::ANY_TIME`]).
+    fn any_time(&self) -> &'static [&'static str];
     /// The game's OpenAPI schemas.
     #[cfg(feature = "openapi")]
     fn schemas(&self) -> GameSchemas;
@@ -412,6 +414,10 @@ impl<G: Game + Redeal> DynRuleset for Erased<G> {
 
     fn passes(&self) -> &'static [&'static str] {
         G::PASSES
+    }
+
+    fn any_time(&self) -> &'static [&'static str] {
+        G::ANY_TIME
     }
 
     #[cfg(feature = "openapi")]

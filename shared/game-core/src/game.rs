@@ -54,6 +54,11 @@ pub trait Game:
     /// the `pass` timeout policy plays one of these when the seat's legal actions list it.
     /// Each ruleset's page in docs/rules names them.
     const PASSES: &'static [&'static str] = &[];
+    /// The `type` tags of the moves a seat may make at any time that never hold the game up
+    /// (Tulip Bubble's `buy_back`): a clock acting for an absent seat under the `pass` policy
+    /// plays one only when the seat has no other move. Each ruleset's page in docs/rules
+    /// names them.
+    const ANY_TIME: &'static [&'static str] = &[];
     /// The most seats the game supports.
     const MAX_SEATS: u8;
 

@@ -19,6 +19,7 @@ impl Game for TulipBubble {
     const MIN_SEATS: u8 = 3;
     const MAX_SEATS: u8 = 5;
     const PASSES: &'static [&'static str] = &["end_selling_turn", "auction_pass"];
+    const ANY_TIME: &'static [&'static str] = &["buy_back"];
     const SUMMARY: &'static str = words::SUMMARY;
 
     type Options = Options;

@@ -1,23 +1,18 @@
 //! `GET /v1/games/{id}/legal-actions` and `POST /v1/games/{id}/actions`.
 
-use super::{
-    engine_of, etag, load_record, project_events, update, Change, Guard, Narrator, Replay, Updated,
-};
-use crate::audit::{state_hash, StoredAction};
+use super::etag;
 use crate::auth::{identify, Caller};
-use crate::dto::{ActionResult, Author, LegalActions, SubmitAction};
-use crate::error::{ApiError, Problem};
+use crate::ctx::AppCtx;
+use crate::dto::{ActionResult, LegalActions, SubmitAction};
+use crate::error::{ApiCode, ApiError, Problem};
+use crate::game::{apply, engine_of, load_record, update, Guard, Precondition, Replay, Updated};
 use crate::http::{Bearer, IdempotencyKey, IfMatch, JsonBody, Params, Reply};
-use crate::time::now_ms;
-use crate::webhooks::{self, Moment, MomentAction};
-use crate::AppCtx;
 use axum::extract::State;
-use game_core::adapter::ActionError;
 use game_core::words::Names;
-use game_core::{DynGame, GameRng, RuleKind, Seat, Viewer};
+use game_core::Seat;
 use serde_json::Value;
 use std::sync::Arc;
-use store::{GameRecord, IdempotencyRecord, LogEntry, Status};
+use store::GameRecord;
 
 /// The seat of a caller who must hold a seat token.
 fn seat_of(caller: Caller) -> Result<u8, ApiError> {
@@ -61,9 +56,9 @@ pub async fn list_legal_actions(
     let record = load_record(&ctx, &id).await?;
     let seat = seat_of(identify(&record, bearer.token())?)?;
     let engine = engine_of(&ctx, &record)?
-        .ok_or_else(|| ApiError::conflict("game-not-active", "the game has not started"))?;
+        .ok_or_else(|| ApiError::refused(ApiCode::GameNotActive, "the game has not started"))?;
     // Each ready move carries its words, a label for a button, and whether it is sealed.
-    let names = super::seat_names(&record);
+    let names = crate::game::seat_names(&record);
     let actions = engine.legal_actions_listed(Seat(seat), &Names::new(&names));
     Ok(Reply::json(
         200,
@@ -122,7 +117,7 @@ pub async fn submit_action(
     let seat = seat_of(identify(&record, bearer.token())?)?;
     let action = check_ruleset(&ctx, &record, &body)?;
     let guard = Guard {
-        if_match,
+        precondition: Precondition::IfMatch(if_match),
         replay: key.clone().map(|key| Replay {
             seat,
             key,
@@ -161,8 +156,8 @@ pub async fn submit_action(
 /// Refuses a move by a seat a bot plays: its player resigned (409 `seat-resigned`).
 fn refuse_bot_seat(record: &GameRecord, seat: u8) -> Result<(), ApiError> {
     match record.seats.get(usize::from(seat)) {
-        Some(seat_record) if seat_record.bot.is_some() => Err(ApiError::conflict(
-            "seat-resigned",
+        Some(seat_record) if seat_record.bot.is_some() => Err(ApiError::refused(
+            ApiCode::SeatResigned,
             format!("seat {seat} resigned: a bot plays it now"),
         )),
         _ => Ok(()),
@@ -177,7 +172,7 @@ fn check_ruleset(
     record: &GameRecord,
     body: &SubmitAction,
 ) -> Result<Value, ApiError> {
-    let this_ruleset = super::ruleset_of(ctx, record)?;
+    let this_ruleset = crate::game::ruleset_of(ctx, record)?;
     let error = match this_ruleset.parse_action(&body.action) {
         Ok(normalised) => return Ok(normalised),
         Err(error) => error,
@@ -187,7 +182,7 @@ fn check_ruleset(
     let tag = body.action.get("type").and_then(serde_json::Value::as_str);
     let is_tag_of = |ruleset: &dyn game_core::DynRuleset| {
         tag.is_some_and(|tag| {
-            crate::openapi::action_types(ruleset)
+            crate::catalog::action_types(ruleset)
                 .iter()
                 .any(|known| known == tag)
         })
@@ -198,8 +193,8 @@ fn check_ruleset(
                 || (is_tag_of(*ruleset) && !is_tag_of(this_ruleset)))
     });
     Err(match other_ruleset {
-        Some(other) => ApiError::unprocessable(
-            "wrong-ruleset",
+        Some(other) => ApiError::refused(
+            ApiCode::WrongRuleset,
             format!(
                 "this is an action of {}, and this game is {}",
                 other.id(),
@@ -207,119 +202,6 @@ fn check_ruleset(
             ),
         ),
         None => ApiError::BadRequest(error.to_string()),
-    })
-}
-
-/// What a committed move answers (the response body) and the state it made.
-pub(crate) type Moved = (String, Box<dyn DynGame>);
-
-/// Applies the move to a copy of the game and builds the commit and the reply (a player's
-/// move, or a bot's: [`crate::bots`]).
-pub(crate) fn apply(
-    ctx: &AppCtx,
-    record: &GameRecord,
-    seat: u8,
-    body: &SubmitAction,
-    key: Option<&str>,
-    by: Option<Author>,
-) -> Result<Change<Moved>, ApiError> {
-    match record.status {
-        Status::Open => {
-            return Err(ApiError::conflict(
-                "game-not-active",
-                "the game has not started: seats are still free",
-            ))
-        }
-        Status::Finished => return Err(ApiError::conflict("game-over", "the game is over")),
-        Status::Active => {}
-    }
-    let mut engine = engine_of(ctx, record)?
-        .ok_or_else(|| ApiError::Internal("active game without state".into()))?
-        .clone_box();
-    let seq = record.log_len;
-    let waiting_before = engine.waiting_on();
-    let mut rng = GameRng::for_entry(ctx.seeds.seed_of(record)?, seq);
-    let applied = engine
-        .apply_json(Seat(seat), &body.action, &mut rng)
-        .map_err(|error| match error {
-            ActionError::Malformed(message) => ApiError::BadRequest(message),
-            ActionError::Rule {
-                code,
-                message,
-                kind: RuleKind::Turn | RuleKind::GameOver,
-            } => ApiError::Conflict { code, message },
-            ActionError::Rule { code, message, .. } => ApiError::Unprocessable { code, message },
-        })?;
-
-    let now = now_ms();
-    let state = engine.state_json();
-    let hash = state_hash(&state);
-    let mut next = record.clone();
-    next.version += 1;
-    next.log_len += 1;
-    next.updated_at = now;
-    next.status = if engine.outcome().is_some() {
-        Status::Finished
-    } else {
-        Status::Active
-    };
-    next.state = Some(state);
-    crate::clock::on_commit(&mut next, Some(engine.as_ref()), Some(Seat(seat)), now)?;
-    let stored_action = StoredAction {
-        action: applied.action,
-        visibility: applied.action_visibility,
-        by,
-    };
-    let entry = LogEntry {
-        seq,
-        seat: Some(seat),
-        action: serde_json::to_value(&stored_action).expect("serializes"),
-        events: serde_json::to_value(&applied.events).expect("serializes"),
-        idempotency_key: key.map(str::to_string),
-        state_hash: hash,
-        at: now,
-    };
-    let viewer = Viewer::Seat(Seat(seat));
-    let events = project_events(&applied.events, viewer);
-    let result = ActionResult {
-        ruleset: next.ruleset.clone(),
-        version: next.version,
-        seq,
-        event_texts: Narrator::new(ctx, &next).events(&events),
-        events,
-        view: engine.view_raw(viewer),
-        status: next.status.into(),
-        to_act: super::seat_numbers(engine.to_act()),
-        waiting_on: super::seat_numbers(engine.waiting_on()),
-        outcome: engine.outcome(),
-    };
-    let response = serde_json::to_string(&result).expect("serializes");
-    let idempotency = key.map(|key| IdempotencyRecord {
-        seat,
-        key: key.to_string(),
-        seq,
-        response: response.clone(),
-    });
-    let outbox = webhooks::notifications(
-        &Moment {
-            record: &next,
-            engine: engine.as_ref(),
-            waiting_before,
-            action: Some(MomentAction {
-                seq,
-                seat,
-                stored: &stored_action,
-                events: &applied.events,
-            }),
-        },
-        now,
-    )?;
-    Ok(Change {
-        next,
-        entry: Some(entry),
-        idempotency,
-        outbox,
-        value: (response, engine),
     })
 }
 
@@ -334,7 +216,7 @@ mod tests {
     /// its JSON would give, in every ruleset, for every seat, along a played game.
     #[test]
     fn listed_legal_actions_are_the_legal_actions_with_their_words_and_seals() {
-        let registry = crate::registry();
+        let registry = crate::catalog::registry();
         let mut sealed = 0;
         let named = [
             Some("Anna".to_string()),

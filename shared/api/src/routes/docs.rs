@@ -7,9 +7,9 @@
 //! and compiled into the binary, so the page loads nothing from any other host. The bundle is
 //! served under a name holding its SHA-256, so browsers may cache it for good.
 
+use crate::ctx::AppCtx;
 use crate::error::ApiError;
 use crate::http::Reply;
-use crate::AppCtx;
 use axum::extract::{Path, State};
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, X_CONTENT_TYPE_OPTIONS};
 use axum::response::{IntoResponse, Redirect, Response};

@@ -1,17 +1,18 @@
 //! `POST /v1/games`, `GET /v1/games` (the lobby) and `GET /v1/games/{id}`.
 
-use super::{engine_of, etag, load_record, seat_numbers};
+use super::etag;
 use crate::audit::{commitment_of, secret_hex};
 use crate::auth::{
     identify, new_game_id, new_token, random_bytes, sha256_hex, Caller, ADMIN_PREFIX,
 };
+use crate::ctx::AppCtx;
 use crate::dto::{
     BotKind, CreateGame, CreatedGame, GameEnvelope, GameList, GameSummary, SeatInfo, You,
 };
-use crate::error::{ApiError, Problem};
+use crate::error::{ApiCode, ApiError, Problem};
+use crate::game::{engine_of, load_record, seat_numbers};
 use crate::http::{limit_in, Bearer, JsonBody, Params, QueryParams, Reply};
 use crate::time::{now_ms, rfc3339};
-use crate::AppCtx;
 use axum::extract::State;
 use serde::Deserialize;
 use std::sync::Arc;
@@ -42,25 +43,21 @@ pub async fn create_game(
     JsonBody(body): JsonBody<CreateGame>,
 ) -> Result<Reply, ApiError> {
     let ruleset = ctx.registry.get(&body.ruleset).ok_or_else(|| {
-        ApiError::unprocessable(
-            "unknown-ruleset",
+        ApiError::refused(
+            ApiCode::UnknownRuleset,
             format!("there is no ruleset '{}'", body.ruleset),
         )
     })?;
     if !body.options.is_null() && !body.options.is_object() {
-        return Err(ApiError::unprocessable(
-            "invalid-options",
+        return Err(ApiError::refused(
+            ApiCode::InvalidOptions,
             "options must be an object",
         ));
     }
-    let options = ruleset
-        .normalize_options(&body.options)
-        .map_err(|error| ApiError::unprocessable(error.code(), error.to_string()))?;
+    let options = ruleset.normalize_options(&body.options)?;
     // A trial deal with a throwaway seed validates everything setup checks (seat count,
     // boards given as data, ...), so a bad game is refused now rather than at the last claim.
-    ruleset
-        .setup(body.seats, &options, random_bytes::<32>()?)
-        .map_err(|error| ApiError::unprocessable(error.code(), error.to_string()))?;
+    ruleset.setup(body.seats, &options, random_bytes::<32>()?)?;
 
     let clock = body
         .clock
@@ -355,7 +352,7 @@ mod tests {
     /// describes, for every ruleset and viewer.
     #[test]
     fn a_sent_view_is_the_engines_view() {
-        for ruleset in crate::registry().iter() {
+        for ruleset in crate::catalog::registry().iter() {
             let options = ruleset.normalize_options(&serde_json::json!({})).unwrap();
             let (_, most) = ruleset.seat_range();
             let game = ruleset.deal(most, &options, [7; 32]).unwrap().game;

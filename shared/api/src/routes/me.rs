@@ -1,13 +1,13 @@
 //! `GET /v1/me/games`: the games a token is in, for a "my games" page.
 
-use super::{engine_of, load_record, seat_numbers};
 use crate::auth::{game_of_token, identify, Caller};
 use crate::clock::Clock;
+use crate::ctx::AppCtx;
 use crate::dto::{MyGame, MyGames};
 use crate::error::{ApiError, Problem};
+use crate::game::{engine_of, load_record, seat_numbers};
 use crate::http::{Bearer, Reply};
 use crate::time::rfc3339;
-use crate::AppCtx;
 use axum::extract::State;
 use game_core::Seat;
 use std::sync::Arc;

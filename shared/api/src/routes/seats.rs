@@ -1,15 +1,15 @@
 //! `POST /v1/games/{id}/seats/{seat}`: claiming seats (for a player or a bot); the last claim
 //! starts the game. `…/resign` hands a seat to a bot; `…/replace` gives it to a new player.
 
-use super::{etag, load_record, ruleset_of, update, Change, Guard, Updated};
+use super::etag;
 use crate::audit::{state_hash, StoredAction};
 use crate::auth::{identify, new_token, sha256_hex, Caller, SEAT_PREFIX};
+use crate::ctx::AppCtx;
 use crate::dto::{BotKind, ClaimSeat, ClaimedSeat, ReplaceSeat, Resigned};
-use crate::error::{ApiError, Problem};
+use crate::error::{ApiCode, ApiError, Problem};
+use crate::game::{load_record, ruleset_of, update, Change, Guard, Updated};
 use crate::http::{Bearer, JsonBody, Params, Reply};
 use crate::time::now_ms;
-use crate::webhooks::{self, Moment};
-use crate::AppCtx;
 use axum::extract::State;
 use game_core::{SeatSet, Visibility};
 use serde_json::Value;
@@ -55,8 +55,8 @@ pub async fn claim_seat(
         (Some(name), _) => check_name(name)?,
         (None, Some(bot)) => format!("{} bot", capitalised(bot.as_str())),
         (None, None) => {
-            return Err(ApiError::unprocessable(
-                "invalid-name",
+            return Err(ApiError::refused(
+                ApiCode::InvalidName,
                 "a player needs a name (or claim the seat for a bot with \"bot\")",
             ))
         }
@@ -66,8 +66,8 @@ pub async fn claim_seat(
         .as_ref()
         .is_some_and(|entropy| entropy.chars().count() > 256)
     {
-        return Err(ApiError::unprocessable(
-            "entropy-too-long",
+        return Err(ApiError::refused(
+            ApiCode::EntropyTooLong,
             "entropy must be at most 256 characters",
         ));
     }
@@ -128,8 +128,8 @@ enum Claimant {
 /// characters), so a schema-valid name is never refused for its shape.
 fn check_name(name: String) -> Result<String, ApiError> {
     if name.is_empty() || name.chars().count() > 64 || name.chars().any(char::is_control) {
-        return Err(ApiError::unprocessable(
-            "invalid-name",
+        return Err(ApiError::refused(
+            ApiCode::InvalidName,
             "the name must be 1 to 64 characters without control characters",
         ));
     }
@@ -179,14 +179,14 @@ fn claim(
         }
     }
     if record.status != Status::Open {
-        return Err(ApiError::conflict(
-            "game-not-open",
+        return Err(ApiError::refused(
+            ApiCode::GameNotOpen,
             "every seat of this game is taken",
         ));
     }
     if record.seats[usize::from(seat)].is_claimed() {
-        return Err(ApiError::conflict(
-            "seat-taken",
+        return Err(ApiError::refused(
+            ApiCode::SeatTaken,
             format!("seat {seat} is already taken"),
         ));
     }
@@ -237,8 +237,8 @@ fn claim(
     // The clocks of the seats the game waits on start now.
     crate::clock::on_commit(&mut next, Some(game.as_ref()), None, now)?;
     // The start: every seat the game now waits on is notified of its turn.
-    let outbox = webhooks::notifications(
-        &Moment {
+    let outbox = crate::game::notifications(
+        &crate::game::Moment {
             record: &next,
             engine: game.as_ref(),
             waiting_before: SeatSet::default(),
@@ -311,24 +311,26 @@ pub async fn resign_seat(
     let updated = update(&ctx, record, &Guard::default(), |record| {
         match record.status {
             Status::Open => {
-                return Err(ApiError::conflict(
-                    "game-not-active",
+                return Err(ApiError::refused(
+                    ApiCode::GameNotActive,
                     "the game has not started: there is nothing to resign from",
                 ))
             }
-            Status::Finished => return Err(ApiError::conflict("game-over", "the game is over")),
+            Status::Finished => {
+                return Err(ApiError::refused(ApiCode::GameOver, "the game is over"))
+            }
             Status::Active => {}
         }
         let seat_record = &record.seats[usize::from(seat)];
         if seat_record.resigned || seat_record.bot.is_some() {
-            return Err(ApiError::conflict(
-                "seat-resigned",
+            return Err(ApiError::refused(
+                ApiCode::SeatResigned,
                 format!("seat {seat} already resigned"),
             ));
         }
         let mut next = record.clone();
         crate::bots::hand_over(&mut next, seat);
-        crate::clock::on_record_change(&ctx, record, &mut next, now_ms())?;
+        crate::game::on_record_change(&ctx, record, &mut next, now_ms())?;
         Ok(Change::record(next, ()))
     })
     .await?;
@@ -403,11 +405,11 @@ pub async fn replace_seat(
     let token_hash = sha256_hex(player_token.as_bytes());
     let updated = update(&ctx, record, &Guard::default(), |record| {
         if record.status == Status::Finished {
-            return Err(ApiError::conflict("game-over", "the game is over"));
+            return Err(ApiError::refused(ApiCode::GameOver, "the game is over"));
         }
         if !record.seats[usize::from(seat)].is_claimed() {
-            return Err(ApiError::conflict(
-                "seat-free",
+            return Err(ApiError::refused(
+                ApiCode::SeatFree,
                 format!("seat {seat} is free: claim it instead"),
             ));
         }
@@ -419,7 +421,7 @@ pub async fn replace_seat(
         seat_record.resigned = false;
         // The old player's subscriptions would tell them the new player's hand.
         next.hooks.retain(|hook| hook.seat != Some(seat));
-        crate::clock::on_record_change(&ctx, record, &mut next, now_ms())?;
+        crate::game::on_record_change(&ctx, record, &mut next, now_ms())?;
         let status = next.status;
         Ok(Change::record(next, status))
     })

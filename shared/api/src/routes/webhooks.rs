@@ -4,17 +4,17 @@
 //! commit like any other change (and bumps the version). Each caller sees and manages only its
 //! own: a seat its seat's, the admin the admin's.
 
-use super::{load_record, update, Change, Guard};
 use crate::auth::{identify, Caller};
+use crate::ctx::AppCtx;
 use crate::dto::{
     CreateWebhook, CreatedWebhook, Delivery, DeliveryAttempt, DeliveryList, DeliveryStatus,
     Webhook, WebhookEvent, WebhookList,
 };
-use crate::error::{ApiError, Problem};
+use crate::error::{ApiCode, ApiError, Problem};
+use crate::game::{load_record, update, Change, Guard};
 use crate::http::{limit_in, Bearer, JsonBody, Params, QueryParams, Reply};
 use crate::time::{now_ms, rfc3339};
-use crate::webhooks::{self, sign, url, MAX_HOOKS_PER_GAME};
-use crate::AppCtx;
+use crate::webhooks::{sign, url, MAX_HOOKS_PER_GAME};
 use axum::extract::State;
 use serde::Deserialize;
 use std::sync::Arc;
@@ -35,12 +35,7 @@ fn webhook_of(hook: &HookRecord) -> Webhook {
     let events = hook
         .events
         .iter()
-        .filter_map(|event| match event.as_str() {
-            webhooks::TURN => Some(WebhookEvent::Turn),
-            webhooks::ACTION => Some(WebhookEvent::Action),
-            webhooks::FINISHED => Some(WebhookEvent::Finished),
-            _ => None,
-        })
+        .filter_map(|event| WebhookEvent::parse(event))
         .collect();
     Webhook {
         id: hook.id.clone(),
@@ -88,33 +83,39 @@ pub async fn create_webhook(
     let record = load_record(&ctx, &id).await?;
     let seat = subscriber(identify(&record, bearer.token())?)?;
     let allowed = if seat.is_some() {
-        webhooks::SEAT_EVENTS
+        WebhookEvent::SEAT
     } else {
-        webhooks::ADMIN_EVENTS
+        WebhookEvent::ADMIN
     };
-    let mut events: Vec<&'static str> = match &body.events {
+    let mut events: Vec<WebhookEvent> = match &body.events {
         None => allowed.to_vec(),
         Some(events) if events.is_empty() => {
-            return Err(ApiError::unprocessable(
-                "invalid-events",
+            return Err(ApiError::refused(
+                ApiCode::InvalidEvents,
                 "events must name at least one notification type",
             ))
         }
-        Some(events) => events.iter().map(|event| event.as_str()).collect(),
+        Some(events) => events.clone(),
     };
-    events.sort_unstable();
+    // Kept in the order of their names, as before the types were an enum.
+    events.sort_unstable_by_key(|event| event.as_str());
     events.dedup();
     if let Some(refused) = events.iter().find(|event| !allowed.contains(event)) {
-        return Err(ApiError::unprocessable(
-            "event-not-allowed",
+        return Err(ApiError::refused(
+            ApiCode::EventNotAllowed,
             format!(
-                "{} may subscribe to {} only, not {refused}",
+                "{} may subscribe to {} only, not {}",
                 if seat.is_some() {
                     "a seat"
                 } else {
                     "the admin"
                 },
-                allowed.join(" and ")
+                allowed
+                    .iter()
+                    .map(|event| event.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                refused.as_str()
             ),
         ));
     }
@@ -126,21 +127,24 @@ pub async fn create_webhook(
         id: sign::new_hook_id()?,
         seat,
         url: body.url.clone(),
-        events: events.iter().map(|event| event.to_string()).collect(),
+        events: events
+            .iter()
+            .map(|event| event.as_str().to_string())
+            .collect(),
         secret: sign::new_secret()?,
         created_at: now_ms(),
         disabled: None,
     };
     update(&ctx, record, &Guard::default(), |record| {
         if record.status == Status::Finished {
-            return Err(ApiError::conflict(
-                "game-over",
+            return Err(ApiError::refused(
+                ApiCode::GameOver,
                 "the game is over: there is nothing left to notify",
             ));
         }
         if record.hooks.len() >= MAX_HOOKS_PER_GAME {
-            return Err(ApiError::unprocessable(
-                "too-many-webhooks",
+            return Err(ApiError::refused(
+                ApiCode::TooManyWebhooks,
                 format!("a game has at most {MAX_HOOKS_PER_GAME} webhook subscriptions"),
             ));
         }
@@ -157,7 +161,7 @@ pub async fn create_webhook(
 }
 
 fn url_problem(error: url::UrlError) -> ApiError {
-    ApiError::unprocessable(error.code(), error.to_string())
+    ApiError::refused(error.code(), error.to_string())
 }
 
 /// List your subscriptions

@@ -23,14 +23,6 @@ pub fn new_secret() -> Result<String, ApiError> {
     ))
 }
 
-/// A new message id (`webhook-id`): `msg_` and 128 random bits.
-pub fn new_message_id() -> Result<String, ApiError> {
-    Ok(format!(
-        "msg_{}",
-        URL_SAFE_NO_PAD.encode(random_bytes::<16>()?)
-    ))
-}
-
 /// A new subscription id: `wh_` and 96 random bits.
 pub fn new_hook_id() -> Result<String, ApiError> {
     Ok(format!(
@@ -99,7 +91,7 @@ mod tests {
         let hook = new_hook_id().unwrap();
         assert!(is_hook_id(&hook), "{hook}");
         assert!(!is_hook_id("wh_../../etc/passwd"));
-        assert!(new_message_id().unwrap().starts_with("msg_"));
+        assert!(crate::auth::new_message_id().unwrap().starts_with("msg_"));
         assert!(new_secret().unwrap().starts_with(SECRET_PREFIX));
     }
 }

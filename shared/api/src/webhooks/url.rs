@@ -7,6 +7,7 @@
 //! the addresses that passed, so a DNS answer that changes between the check and the
 //! connection cannot redirect it.
 
+use crate::error::ApiCode;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 
 /// The longest URL accepted.
@@ -41,11 +42,11 @@ pub enum UrlError {
 
 impl UrlError {
     /// The problem code.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ApiCode {
         match self {
-            UrlError::Invalid(_) => "invalid-webhook-url",
-            UrlError::Forbidden(_) => "forbidden-webhook-url",
-            UrlError::Unresolvable(_) => "unresolvable-webhook-url",
+            UrlError::Invalid(_) => ApiCode::InvalidWebhookUrl,
+            UrlError::Forbidden(_) => ApiCode::ForbiddenWebhookUrl,
+            UrlError::Unresolvable(_) => ApiCode::UnresolvableWebhookUrl,
         }
     }
 }

@@ -1,0 +1,178 @@
+//! The rulesets this server hosts, as `GET /v1/rulesets` lists them and the contract
+//! describes them: seat counts, options schemas and action types, read from each registered
+//! game.
+
+use crate::dto::{RulesetInfo, RulesetList, SeatCountWithOptions};
+use game_core::{DynRuleset, Registry};
+use serde_json::{json, Map, Value};
+
+/// Every game this build can host.
+pub fn registry() -> Registry {
+    Registry::new()
+        .with::<game_tulipmania::Tulipmania>()
+        .with::<game_tulip_bubble::TulipBubble>()
+        .with::<game_tulip_traders::TulipTraders>()
+        .with::<game_tulpenfieber::Tulpenfieber>()
+        .with::<game_black_thursday::BlackThursday>()
+}
+
+/// What `GET /v1/rulesets` says of every registered ruleset. The seat counts are found by
+/// trial deals rather than declared, so they cannot disagree with what `POST /v1/games`
+/// accepts: a count is listed with default options if a game of it deals, and otherwise under
+/// `seats_with_options` with the first boolean option (off by default) that makes it deal.
+pub fn ruleset_list(registry: &Registry) -> RulesetList {
+    let rulesets = registry
+        .iter()
+        .map(|ruleset| {
+            let defaults = ruleset
+                .normalize_options(&Value::Null)
+                .expect("a ruleset's default options are valid");
+            let deals =
+                |seats: u8, options: &Value| ruleset.setup(seats, options, TRIAL_SEED).is_ok();
+            let (lowest, highest) = ruleset.seat_range();
+            let by_default: Vec<u8> = (lowest..=highest)
+                .filter(|&seats| deals(seats, &defaults))
+                .collect();
+            let switches = boolean_switches(ruleset);
+            let seats_with_options = (lowest..=highest)
+                .filter(|seats| !by_default.contains(seats))
+                .filter_map(|seats| {
+                    switches.iter().find_map(|name| {
+                        let options = json!({ name.as_str(): true });
+                        let normalized = ruleset.normalize_options(&options).ok()?;
+                        deals(seats, &normalized).then_some(SeatCountWithOptions { seats, options })
+                    })
+                })
+                .collect();
+            RulesetInfo {
+                id: ruleset.id().to_string(),
+                name: ruleset.name().to_string(),
+                summary: ruleset.summary().to_string(),
+                min_seats: by_default.first().copied().unwrap_or(lowest),
+                max_seats: by_default.last().copied().unwrap_or(highest),
+                seats_with_options,
+                rules_version: ruleset.rules_version(),
+                options_schema: options_schema(ruleset),
+            }
+        })
+        .collect();
+    RulesetList { rulesets }
+}
+
+/// Any fixed seed will do for a trial deal: only whether setup succeeds is used.
+const TRIAL_SEED: [u8; 32] = [7; 32];
+
+/// The ruleset's boolean options that default to false: the switches that may unlock a seat
+/// count.
+fn boolean_switches(ruleset: &dyn DynRuleset) -> Vec<String> {
+    let schema = options_schema(ruleset);
+    let Some(properties) = schema["properties"].as_object() else {
+        return Vec::new();
+    };
+    properties
+        .iter()
+        .filter(|(_, property)| property["type"] == "boolean" && property["default"] == false)
+        .map(|(name, _)| name.clone())
+        .collect()
+}
+
+/// Rust integer types reach the schema as `format: u-int8`, `int16`, … (utoipa's
+/// `non_strict_integers`). JSON Schema validators know only `int32`/`int64`, so state each
+/// type's exact range as `minimum`/`maximum` (keeping tighter bounds already given) and keep
+/// the standard format name. A client is then never refused for a number the schema allows.
+pub(crate) fn bound_integers(schema: &mut Value) {
+    match schema {
+        Value::Object(object) => {
+            let range: Option<(i128, i128, &str)> =
+                match object.get("format").and_then(Value::as_str) {
+                    Some("uint8" | "u-int8") => Some((0, u8::MAX.into(), "int32")),
+                    Some("uint16" | "u-int16") => Some((0, u16::MAX.into(), "int32")),
+                    Some("uint32" | "u-int32") => Some((0, u32::MAX.into(), "int64")),
+                    Some("uint64" | "u-int64") => Some((0, i64::MAX.into(), "int64")),
+                    Some("int8") => Some((i8::MIN.into(), i8::MAX.into(), "int32")),
+                    Some("int16") => Some((i16::MIN.into(), i16::MAX.into(), "int32")),
+                    Some("int32") => Some((i32::MIN.into(), i32::MAX.into(), "int32")),
+                    Some("int64") => Some((i64::MIN.into(), i64::MAX.into(), "int64")),
+                    _ => None,
+                };
+            if let Some((low, high, format)) = range {
+                let given = |key: &str| {
+                    object
+                        .get(key)
+                        .and_then(Value::as_f64)
+                        .map(|bound| bound as i128)
+                };
+                let minimum = given("minimum").map_or(low, |bound| bound.max(low));
+                let maximum = given("maximum").map_or(high, |bound| bound.min(high));
+                object.insert("minimum".into(), json!(minimum as i64));
+                object.insert("maximum".into(), json!(maximum as i64));
+                object.insert("format".into(), json!(format));
+            }
+            object.values_mut().for_each(bound_integers);
+        }
+        Value::Array(items) => items.iter_mut().for_each(bound_integers),
+        _ => {}
+    }
+}
+
+/// The `type` tags of a ruleset's actions, read from its action schema (`oneOf` variants with
+/// a one-value `type` enum or const).
+pub fn action_types(ruleset: &dyn DynRuleset) -> Vec<String> {
+    let schema = serde_json::to_value(ruleset.schemas().action.1).expect("schemas serialize");
+    let variants = schema["oneOf"].as_array().cloned().unwrap_or_default();
+    variants
+        .iter()
+        .filter_map(|variant| {
+            let tag = &variant["properties"]["type"];
+            tag["enum"][0]
+                .as_str()
+                .or_else(|| tag["const"].as_str())
+                .map(str::to_string)
+        })
+        .collect()
+}
+
+/// The JSON Schema of a ruleset's options, with every reference inlined.
+pub fn options_schema(ruleset: &dyn DynRuleset) -> Value {
+    let game = ruleset.schemas();
+    let mut components = Map::new();
+    for (name, schema) in game.components {
+        components.insert(
+            name,
+            serde_json::to_value(schema).expect("schemas serialize"),
+        );
+    }
+    let mut schema = inline_refs(
+        serde_json::to_value(game.options.1).expect("schemas serialize"),
+        &components,
+        0,
+    );
+    bound_integers(&mut schema);
+    schema
+}
+
+fn inline_refs(value: Value, components: &Map<String, Value>, depth: usize) -> Value {
+    match value {
+        Value::Object(object) => {
+            if let Some(Value::String(reference)) = object.get("$ref") {
+                let name = reference.trim_start_matches("#/components/schemas/");
+                if let Some(target) = components.get(name).filter(|_| depth < 16) {
+                    return inline_refs(target.clone(), components, depth + 1);
+                }
+            }
+            Value::Object(
+                object
+                    .into_iter()
+                    .map(|(key, value)| (key, inline_refs(value, components, depth)))
+                    .collect(),
+            )
+        }
+        Value::Array(items) => Value::Array(
+            items
+                .into_iter()
+                .map(|item| inline_refs(item, components, depth))
+                .collect(),
+        ),
+        other => other,
+    }
+}

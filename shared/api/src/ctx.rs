@@ -1,0 +1,63 @@
+//! What every handler and worker needs: the store, the registered games, the caches and the
+//! webhook configuration, built once per process (or Lambda cold start).
+
+use crate::{catalog, dto, states, webhooks};
+use game_core::Registry;
+use std::sync::Arc;
+use store::GameStore;
+
+/// What every handler needs: built once per process (or Lambda cold start).
+pub struct AppCtx {
+    /// Where games live.
+    pub store: Arc<dyn GameStore>,
+    /// The rulesets on offer.
+    pub registry: Registry,
+    /// The OpenAPI document as sent, built on first use ([`AppCtx::openapi_json`]).
+    pub(crate) openapi_json: std::sync::OnceLock<String>,
+    /// What `GET /v1/rulesets` answers, built on first use ([`AppCtx::rulesets`]).
+    rulesets: std::sync::OnceLock<dto::RulesetList>,
+    /// Webhook policy (dev mode, retries) and the delivery worker's wake-up signal.
+    pub webhooks: webhooks::WebhookConfig,
+    /// The id of every game this process commits a change to, as it commits: long-polls
+    /// (`GET /v1/games/{id}?after_version=…&wait=…`) wake on it.
+    pub changes: tokio::sync::broadcast::Sender<String>,
+    /// Engine states already loaded, by game and version.
+    pub states: states::StateCache,
+    /// Seeds of started games already derived, by game.
+    pub seeds: states::SeedCache,
+}
+
+/// How many change notices a slow long-poll may fall behind before it re-reads the store
+/// anyway.
+const CHANGES_BUFFER: usize = 256;
+
+impl AppCtx {
+    /// A context over `store` with every registered game.
+    ///
+    /// Cheap: the ruleset list and the OpenAPI document (which deal trial games) are built
+    /// when first asked for, so a Lambda function that never serves them never builds them.
+    pub fn new(store: Arc<dyn GameStore>) -> AppCtx {
+        AppCtx {
+            store,
+            registry: catalog::registry(),
+            openapi_json: std::sync::OnceLock::new(),
+            rulesets: std::sync::OnceLock::new(),
+            webhooks: webhooks::WebhookConfig::default(),
+            changes: tokio::sync::broadcast::channel(CHANGES_BUFFER).0,
+            states: states::StateCache::new(states::DEFAULT_CAPACITY),
+            seeds: states::SeedCache::new(states::DEFAULT_CAPACITY),
+        }
+    }
+
+    /// What `GET /v1/rulesets` answers (built on the first call).
+    pub fn rulesets(&self) -> &dto::RulesetList {
+        self.rulesets
+            .get_or_init(|| catalog::ruleset_list(&self.registry))
+    }
+
+    /// The same context with another webhook configuration (dev mode, a test schedule).
+    pub fn with_webhooks(mut self, config: webhooks::WebhookConfig) -> AppCtx {
+        self.webhooks = config;
+        self
+    }
+}

@@ -1,0 +1,268 @@
+//! The one optimistic-concurrency loop (DESIGN.md §4) and the preconditions of a change.
+
+use crate::audit::StoredAction;
+use crate::ctx::AppCtx;
+use crate::error::{ApiCode, ApiError};
+use crate::http::IfMatch;
+use crate::time::now_ms;
+use serde_json::Value;
+use std::time::Duration;
+use store::{Commit, GameRecord, IdempotencyRecord, LogEntry, OutboxMessage, StoreError};
+
+/// How many times a write is retried after losing a race (DESIGN.md §4).
+pub const MAX_ATTEMPTS: u32 = 5;
+
+/// Waits a little before retrying a lost race: 2 to 20 ms times the attempt, jittered.
+async fn backoff(attempt: u32) {
+    let jitter = crate::auth::random_bytes::<1>()
+        .map(|bytes| u64::from(bytes[0] % 10))
+        .unwrap_or(5);
+    tokio::time::sleep(Duration::from_millis(
+        (2 + 2 * jitter) * u64::from(attempt + 1),
+    ))
+    .await;
+}
+
+/// What one change to a game commits: the next record and what is stored with it.
+pub struct Change<T> {
+    /// The record after the change. [`update`] sets its `version` and `updated_at`.
+    pub next: GameRecord,
+    /// The log entry the change appends, if any.
+    pub entry: Option<LogEntry>,
+    /// The idempotency record kept with it, if any.
+    pub idempotency: Option<IdempotencyRecord>,
+    /// The notifications it causes (the transactional outbox).
+    pub outbox: Vec<OutboxMessage>,
+    /// What the handler answers once the change is committed.
+    pub value: T,
+}
+
+impl<T> Change<T> {
+    /// A change of the record alone.
+    pub fn record(next: GameRecord, value: T) -> Change<T> {
+        Change {
+            next,
+            entry: None,
+            idempotency: None,
+            outbox: Vec::new(),
+            value,
+        }
+    }
+}
+
+/// What the game's version must be for a change to be committed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Precondition {
+    /// Any version: the change is computed again from each attempt's record, so a lost race
+    /// is retried.
+    #[default]
+    None,
+    /// Exactly this version: what a worker or a bot uses for a change it decided at that
+    /// version (a lost race is then `StaleVersion`, not a retry on a state it did not see).
+    AtVersion(u64),
+    /// A client's `If-Match` header (412 once the game has moved on past its tags).
+    IfMatch(IfMatch),
+}
+
+impl Precondition {
+    /// Whether a game at `version` satisfies it.
+    pub fn matches(&self, version: u64) -> bool {
+        match self {
+            Precondition::None => true,
+            Precondition::AtVersion(expected) => *expected == version,
+            Precondition::IfMatch(if_match) => if_match.matches(version),
+        }
+    }
+
+    /// The version it asked for, as the 412's message names it.
+    pub fn describe(&self) -> String {
+        match self {
+            Precondition::None => String::new(),
+            Precondition::AtVersion(version) => format!("\"{version}\""),
+            Precondition::IfMatch(if_match) => if_match.describe(),
+        }
+    }
+}
+
+/// The preconditions of a change.
+#[derive(Default)]
+pub struct Guard {
+    /// The version the game must be at (checked on every attempt).
+    pub precondition: Precondition,
+    /// A seat's `Idempotency-Key`: if that seat already committed a change under it, the
+    /// first response is returned instead (checked before anything else, on every attempt).
+    pub replay: Option<Replay>,
+}
+
+impl Guard {
+    /// Only at `version` ([`Precondition::AtVersion`]).
+    pub fn at(version: u64) -> Guard {
+        Guard {
+            precondition: Precondition::AtVersion(version),
+            replay: None,
+        }
+    }
+}
+
+/// Whether a change made under [`Guard::at`] was committed: `false` when the game moved on
+/// first (`412`/`409`), so the caller looks again; other errors are errors.
+pub fn committed_unless_moved_on<T>(
+    outcome: Result<Updated<T>, ApiError>,
+) -> Result<bool, ApiError> {
+    match outcome {
+        Ok(Updated::Committed { .. }) => Ok(true),
+        Ok(Updated::Replayed(_)) => Err(ApiError::Internal(
+            "a change without an idempotency key was replayed".into(),
+        )),
+        Err(error) if error.moved_on() => Ok(false),
+        Err(error) => Err(error),
+    }
+}
+
+/// A request that may repeat an earlier one.
+pub struct Replay {
+    /// The seat sending it.
+    pub seat: u8,
+    /// Its `Idempotency-Key`.
+    pub key: String,
+    /// The action it carries, normalised: a key reused with another action is refused (422
+    /// `idempotency-key-reused`) rather than answered with the first move's response.
+    pub action: Value,
+}
+
+/// How a change ended.
+pub enum Updated<T> {
+    /// It was committed; the game is now at `version`.
+    Committed {
+        /// The handler's value.
+        value: T,
+        /// The committed version.
+        version: u64,
+    },
+    /// The idempotency key had been used: the first response, unchanged.
+    Replayed(String),
+}
+
+/// The one optimistic-concurrency loop (DESIGN.md §4): checks the guard, computes the change
+/// from the record, commits it conditioned on the record's version and, on a lost race,
+/// reloads and tries again (at most [`MAX_ATTEMPTS`] times, jittered), then answers 409
+/// `version-conflict`. `change` runs on each attempt's record and may refuse with any
+/// problem; nothing is committed then.
+///
+/// `record` is the game as the handler loaded it (to authenticate the caller): the first
+/// attempt uses it as it is.
+pub async fn update<T>(
+    ctx: &AppCtx,
+    record: GameRecord,
+    guard: &Guard,
+    change: impl FnMut(&GameRecord) -> Result<Change<T>, ApiError>,
+) -> Result<Updated<T>, ApiError> {
+    let id = record.id.clone();
+    let updated = update_in(
+        ctx.store.as_ref(),
+        &ctx.webhooks.wake,
+        record,
+        guard,
+        change,
+    )
+    .await?;
+    if let Updated::Committed { .. } = updated {
+        // Nobody listening is fine.
+        let _ = ctx.changes.send(id);
+    }
+    Ok(updated)
+}
+
+/// [`update`] over a store directly (the webhook worker has no [`AppCtx`]); `wake` is told
+/// when a committed change queued notifications.
+pub async fn update_in<T>(
+    store: &dyn store::GameStore,
+    wake: &tokio::sync::Notify,
+    mut record: GameRecord,
+    guard: &Guard,
+    mut change: impl FnMut(&GameRecord) -> Result<Change<T>, ApiError>,
+) -> Result<Updated<T>, ApiError> {
+    for attempt in 0..MAX_ATTEMPTS {
+        if attempt > 0 {
+            backoff(attempt).await;
+            record = store
+                .load(&record.id)
+                .await?
+                .ok_or(ApiError::GameNotFound)?;
+        }
+        if let Some(replay) = &guard.replay {
+            if let Some(first) = store
+                .idempotency(&record.id, replay.seat, &replay.key)
+                .await?
+            {
+                same_request(store, &record.id, &first, replay).await?;
+                return Ok(Updated::Replayed(first.response));
+            }
+        }
+        if !guard.precondition.matches(record.version) {
+            return Err(ApiError::StaleVersion {
+                given: guard.precondition.describe(),
+                current: record.version,
+            });
+        }
+        let Change {
+            mut next,
+            entry,
+            idempotency,
+            outbox,
+            value,
+        } = change(&record)?;
+        next.version = record.version + 1;
+        next.updated_at = now_ms();
+        let version = next.version;
+        let notify = !outbox.is_empty();
+        let commit = Commit {
+            record: next,
+            expected_version: record.version,
+            entry,
+            idempotency,
+            outbox,
+        };
+        match store.commit(&commit).await {
+            Ok(()) => {
+                if notify {
+                    wake.notify_one();
+                }
+                return Ok(Updated::Committed { value, version });
+            }
+            Err(StoreError::VersionConflict { .. }) => continue,
+            Err(error) => return Err(error.into()),
+        }
+    }
+    Err(ApiError::refused(
+        ApiCode::VersionConflict,
+        "the game kept changing; nothing was applied, try again",
+    ))
+}
+
+/// Refuses a repeated `Idempotency-Key` whose action differs from the one first sent with it
+/// (the move logged at `first.seq`).
+async fn same_request(
+    store: &dyn store::GameStore,
+    id: &str,
+    first: &IdempotencyRecord,
+    replay: &Replay,
+) -> Result<(), ApiError> {
+    let entries = store.log(id, first.seq.checked_sub(1), 1).await?;
+    let logged = entries
+        .first()
+        .filter(|entry| entry.seq == first.seq)
+        .ok_or_else(|| ApiError::Internal(format!("{id}: no log entry {}", first.seq)))?;
+    let stored: StoredAction = serde_json::from_value(logged.action.clone())
+        .map_err(|error| ApiError::Internal(format!("{id}: log entry {}: {error}", first.seq)))?;
+    if stored.action == replay.action {
+        return Ok(());
+    }
+    Err(ApiError::refused(
+        ApiCode::IdempotencyKeyReused,
+        format!(
+            "this Idempotency-Key was first sent with another action (log entry {}); send a new key with a new move",
+            first.seq
+        ),
+    ))
+}

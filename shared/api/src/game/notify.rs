@@ -1,0 +1,210 @@
+//! Who is notified of a change: the messages a move, a claim or a clock's event puts in the
+//! transactional outbox, committed with the change itself (DESIGN.md §6). A message's body is
+//! fixed here, from the projections its recipient may see (a seat's own view; the spectator's
+//! for the admin), so retries resend the same bytes and nothing hidden leaks later.
+
+use super::project_events;
+use crate::audit::StoredAction;
+use crate::dto::{
+    ActionData, FinishedData, Notification, ReminderData, TimeoutData, TurnData, WebhookEvent,
+};
+use crate::error::ApiError;
+use crate::time::rfc3339;
+use game_core::adapter::LoggedJson;
+use game_core::{DynGame, Outcome, Seat, SeatSet, Viewer};
+use serde::Serialize;
+use serde_json::Value;
+use store::{DeliveryStatus, GameRecord, HookRecord, OutboxMessage};
+
+/// What just happened to a game, from which its notifications follow.
+pub struct Moment<'a> {
+    /// The record after the change (its hooks are the subscribers).
+    pub record: &'a GameRecord,
+    /// The engine after the change.
+    pub engine: &'a dyn DynGame,
+    /// Who the game waited on before the change (nobody before it started).
+    pub waiting_before: SeatSet,
+    /// The move, for a move; `None` for the claim that started the game.
+    pub action: Option<MomentAction<'a>>,
+}
+
+/// The move of a [`Moment`].
+pub struct MomentAction<'a> {
+    /// Its log position.
+    pub seq: u64,
+    /// Who made it.
+    pub seat: u8,
+    /// The action and who may read it.
+    pub stored: &'a StoredAction,
+    /// Its events, with their visibility.
+    pub events: &'a [LoggedJson],
+}
+
+/// The notifications `moment` causes, one per interested, enabled subscription, ready to be
+/// committed with the change.
+pub fn notifications(moment: &Moment<'_>, now: u64) -> Result<Vec<OutboxMessage>, ApiError> {
+    let record = moment.record;
+    let engine = moment.engine;
+    let outcome = engine.outcome();
+    let waiting_now = engine.waiting_on();
+    let seats = |set: SeatSet| -> Vec<u8> { set.iter().map(|seat| seat.0).collect() };
+    let mut messages = Vec::new();
+    for hook in record.hooks.iter().filter(|hook| hook.disabled.is_none()) {
+        let wants = |kind: WebhookEvent| hook.events.iter().any(|event| event == kind.as_str());
+        let mut queue = |kind: WebhookEvent, body: String| -> Result<(), ApiError> {
+            messages.push(message(record, hook, kind, body, now)?);
+            Ok(())
+        };
+        let finished = |seat: Option<u8>, outcome: &Outcome, viewer: Viewer| FinishedData {
+            game_id: record.id.clone(),
+            ruleset: record.ruleset.clone(),
+            version: record.version,
+            seat,
+            outcome: outcome.clone(),
+            view: engine.view_json(viewer),
+        };
+        match hook.seat {
+            Some(seat) => {
+                let viewer = Viewer::Seat(Seat(seat));
+                // A seat a bot plays (its player resigned) is not told it is its turn.
+                let played_by_bot = record
+                    .seats
+                    .get(usize::from(seat))
+                    .is_some_and(|seat| seat.bot.is_some());
+                let entered = waiting_now.contains(Seat(seat))
+                    && !moment.waiting_before.contains(Seat(seat))
+                    && !played_by_bot;
+                if wants(WebhookEvent::Turn) && outcome.is_none() && entered {
+                    let data = TurnData {
+                        game_id: record.id.clone(),
+                        ruleset: record.ruleset.clone(),
+                        version: record.version,
+                        seat,
+                        seq: record.log_len.saturating_sub(1),
+                        to_act: seats(engine.to_act()),
+                        waiting_on: seats(waiting_now),
+                        deadline: crate::clock::deadline_of(record, seat),
+                        view: engine.view_json(viewer),
+                    };
+                    queue(WebhookEvent::Turn, body(WebhookEvent::Turn, now, data))?;
+                }
+                if let (true, Some(outcome)) = (wants(WebhookEvent::Finished), &outcome) {
+                    let data = finished(Some(seat), outcome, viewer);
+                    queue(
+                        WebhookEvent::Finished,
+                        body(WebhookEvent::Finished, now, data),
+                    )?;
+                }
+            }
+            None => {
+                if let (true, Some(action)) = (wants(WebhookEvent::Action), &moment.action) {
+                    let public = action.stored.visibility.shows(Viewer::Spectator);
+                    let data = ActionData {
+                        game_id: record.id.clone(),
+                        ruleset: record.ruleset.clone(),
+                        version: record.version,
+                        seq: action.seq,
+                        seat: action.seat,
+                        action: if public {
+                            action.stored.action.clone()
+                        } else {
+                            Value::Null
+                        },
+                        events: project_events(action.events, Viewer::Spectator),
+                        status: record.status.into(),
+                        to_act: seats(engine.to_act()),
+                    };
+                    queue(WebhookEvent::Action, body(WebhookEvent::Action, now, data))?;
+                }
+                if let (true, Some(outcome)) = (wants(WebhookEvent::Finished), &outcome) {
+                    let data = finished(None, outcome, Viewer::Spectator);
+                    queue(
+                        WebhookEvent::Finished,
+                        body(WebhookEvent::Finished, now, data),
+                    )?;
+                }
+            }
+        }
+    }
+    Ok(messages)
+}
+
+/// A pending notification of `kind` with `body` for `hook`, due at once.
+fn message(
+    record: &GameRecord,
+    hook: &HookRecord,
+    kind: WebhookEvent,
+    body: String,
+    now: u64,
+) -> Result<OutboxMessage, ApiError> {
+    Ok(OutboxMessage {
+        id: crate::auth::new_message_id()?,
+        game_id: record.id.clone(),
+        hook_id: hook.id.clone(),
+        event: kind.as_str().to_string(),
+        body,
+        created_at: now,
+        status: DeliveryStatus::Pending,
+        attempts: Vec::new(),
+        next_attempt_at: Some(now),
+    })
+}
+
+/// The notifications of a move clock's event for `seat` in `record` (the record as it will
+/// be committed): a `reminder` to the seat's subscriptions, or a `timeout` to the seat's and
+/// the admin's. Only public facts: the deadline, or the policy applied.
+pub fn clock_notifications(
+    record: &GameRecord,
+    seat: u8,
+    kind: WebhookEvent,
+    now: u64,
+) -> Result<Vec<OutboxMessage>, ApiError> {
+    let clock = crate::clock::Clock::of(record)?;
+    let payload = match (kind, &clock) {
+        (WebhookEvent::Reminder, _) => {
+            let Some(deadline) = crate::clock::deadline_of(record, seat) else {
+                return Ok(Vec::new());
+            };
+            let data = ReminderData {
+                game_id: record.id.clone(),
+                ruleset: record.ruleset.clone(),
+                version: record.version,
+                seat,
+                deadline,
+            };
+            body(kind, now, data)
+        }
+        (WebhookEvent::Timeout, Some(clock)) => {
+            let data = TimeoutData {
+                game_id: record.id.clone(),
+                ruleset: record.ruleset.clone(),
+                version: record.version,
+                seat,
+                policy: clock.rules.on_timeout,
+            };
+            body(kind, now, data)
+        }
+        _ => return Ok(Vec::new()),
+    };
+    record
+        .hooks
+        .iter()
+        .filter(|hook| hook.disabled.is_none())
+        .filter(|hook| match hook.seat {
+            Some(subscriber) => subscriber == seat,
+            None => kind == WebhookEvent::Timeout,
+        })
+        .filter(|hook| hook.events.iter().any(|event| event == kind.as_str()))
+        .map(|hook| message(record, hook, kind, payload.clone(), now))
+        .collect()
+}
+
+/// The whole body of a notification of `kind` carrying `data`.
+fn body<D: Serialize>(kind: WebhookEvent, now: u64, data: D) -> String {
+    let notification = Notification {
+        kind,
+        timestamp: rfc3339(now),
+        data,
+    };
+    serde_json::to_string(&notification).expect("a payload serializes")
+}
