@@ -23,7 +23,8 @@ use crate::ctx::AppCtx;
 use crate::dto::{Author, BotKind, WebhookEvent};
 use crate::error::ApiError;
 use crate::game::{
-    committed_unless_moved_on, engine_of, load_record, ruleset_of, update, Change, Guard, Moved,
+    clock_notifications, committed_unless_moved_on, engine_of, load_record, on_record_change,
+    ruleset_of, update, Change, Guard, Moved,
 };
 use crate::time::now_ms;
 use game_core::{GameRng, Seat};
@@ -232,7 +233,7 @@ fn count_timeout(
         }
         clock.save(next);
     }
-    outbox.extend(crate::game::clock_notifications(
+    outbox.extend(clock_notifications(
         next,
         seat.0,
         WebhookEvent::Timeout,
@@ -254,7 +255,7 @@ async fn drop_seat(
         let mut next = record.clone();
         next.version = record.version + 1;
         bots::hand_over(&mut next, seat.0);
-        crate::game::on_record_change(ctx, record, &mut next, now)?;
+        on_record_change(ctx, record, &mut next, now)?;
         let mut outbox = Vec::new();
         count_timeout(&mut next, seat, now, &mut outbox)?;
         Ok(Change {
@@ -293,10 +294,10 @@ async fn reminders(ctx: &AppCtx, id: &str, now: u64) -> Result<usize, ApiError> 
             clock.seats[seat].reminded = true;
         }
         clock.save(&mut next);
-        crate::game::on_record_change(ctx, record, &mut next, now)?;
+        on_record_change(ctx, record, &mut next, now)?;
         let mut outbox = Vec::new();
         for &seat in &due {
-            outbox.extend(crate::game::clock_notifications(
+            outbox.extend(clock_notifications(
                 &next,
                 seat as u8,
                 WebhookEvent::Reminder,
@@ -325,7 +326,7 @@ async fn settle(ctx: &AppCtx, id: &str, now: u64) -> Result<(), ApiError> {
         return Ok(());
     }
     let mut next = record.clone();
-    crate::game::on_record_change(ctx, &record, &mut next, now)?;
+    on_record_change(ctx, &record, &mut next, now)?;
     if next.due_at == record.due_at {
         // A bot that cannot move keeps the game due; the error is in the log already.
         return Ok(());

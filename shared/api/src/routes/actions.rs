@@ -5,7 +5,10 @@ use crate::auth::{identify, Caller};
 use crate::ctx::AppCtx;
 use crate::dto::{ActionResult, LegalActions, SubmitAction};
 use crate::error::{ApiCode, ApiError, Problem};
-use crate::game::{apply, engine_of, load_record, update, Guard, Precondition, Replay, Updated};
+use crate::game::{
+    apply, engine_of, load_record, ruleset_of, seat_names, update, Guard, Precondition, Replay,
+    Updated,
+};
 use crate::http::{Bearer, IdempotencyKey, IfMatch, JsonBody, Params, Reply};
 use axum::extract::State;
 use game_core::words::Names;
@@ -58,7 +61,7 @@ pub async fn list_legal_actions(
     let engine = engine_of(&ctx, &record)?
         .ok_or_else(|| ApiError::refused(ApiCode::GameNotActive, "the game has not started"))?;
     // Each ready move carries its words, a label for a button, and whether it is sealed.
-    let names = crate::game::seat_names(&record);
+    let names = seat_names(&record);
     let actions = engine.legal_actions_listed(Seat(seat), &Names::new(&names));
     Ok(Reply::json(
         200,
@@ -172,7 +175,7 @@ fn check_ruleset(
     record: &GameRecord,
     body: &SubmitAction,
 ) -> Result<Value, ApiError> {
-    let this_ruleset = crate::game::ruleset_of(ctx, record)?;
+    let this_ruleset = ruleset_of(ctx, record)?;
     let error = match this_ruleset.parse_action(&body.action) {
         Ok(normalised) => return Ok(normalised),
         Err(error) => error,

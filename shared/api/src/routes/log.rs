@@ -5,7 +5,7 @@ use crate::auth::identify;
 use crate::ctx::AppCtx;
 use crate::dto::{LogItem, LogPage};
 use crate::error::{ApiError, Problem};
-use crate::game::{load_record, project_events, Narrator};
+use crate::game::{engine_of, load_record, project_events, Narrator};
 use crate::http::{limit_in, Bearer, Params, QueryParams, Reply};
 use crate::time::rfc3339;
 use axum::extract::State;
@@ -187,7 +187,7 @@ pub async fn get_audit(
     let outcome = match &record.state {
         // A game of a retired rules version keeps its audit, without the outcome only the
         // rules can compute.
-        Some(_) if finished => match crate::game::engine_of(&ctx, &record) {
+        Some(_) if finished => match engine_of(&ctx, &record) {
             Ok(engine) => engine.and_then(|engine| engine.outcome()),
             Err(ApiError::RulesVersionRetired { .. }) => None,
             Err(error) => return Err(error),

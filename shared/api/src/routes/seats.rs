@@ -7,7 +7,10 @@ use crate::auth::{identify, new_token, sha256_hex, Caller, SEAT_PREFIX};
 use crate::ctx::AppCtx;
 use crate::dto::{BotKind, ClaimSeat, ClaimedSeat, ReplaceSeat, Resigned};
 use crate::error::{ApiCode, ApiError, Problem};
-use crate::game::{load_record, ruleset_of, update, Change, Guard, Updated};
+use crate::game::{
+    load_record, notifications, on_record_change, ruleset_of, update, Change, Guard, Moment,
+    Updated,
+};
 use crate::http::{Bearer, JsonBody, Params, Reply};
 use crate::time::now_ms;
 use axum::extract::State;
@@ -237,8 +240,8 @@ fn claim(
     // The clocks of the seats the game waits on start now.
     crate::clock::on_commit(&mut next, Some(game.as_ref()), None, now)?;
     // The start: every seat the game now waits on is notified of its turn.
-    let outbox = crate::game::notifications(
-        &crate::game::Moment {
+    let outbox = notifications(
+        &Moment {
             record: &next,
             engine: game.as_ref(),
             waiting_before: SeatSet::default(),
@@ -330,7 +333,7 @@ pub async fn resign_seat(
         }
         let mut next = record.clone();
         crate::bots::hand_over(&mut next, seat);
-        crate::game::on_record_change(&ctx, record, &mut next, now_ms())?;
+        on_record_change(&ctx, record, &mut next, now_ms())?;
         Ok(Change::record(next, ()))
     })
     .await?;
@@ -421,7 +424,7 @@ pub async fn replace_seat(
         seat_record.resigned = false;
         // The old player's subscriptions would tell them the new player's hand.
         next.hooks.retain(|hook| hook.seat != Some(seat));
-        crate::game::on_record_change(&ctx, record, &mut next, now_ms())?;
+        on_record_change(&ctx, record, &mut next, now_ms())?;
         let status = next.status;
         Ok(Change::record(next, status))
     })
