@@ -30,9 +30,15 @@ const SEATS = { "tulipmania-1637": 3, "tulip-bubble": 3, "tulip-traders": 3, tul
  * that the suite fits CI's budget. Tulpenfieber's default field needs up to five matching dice
  * per space and a random table of two took about 2 minutes; every side space needing one die
  * of its face (`side_need`, a JSON field of the form) ends it in a fraction of that. The test
- * checks that the created game carries them.
+ * checks that the created game carries them. Black Thursday's standard tower (2 tiles wide, 12
+ * high) took about 200 moves and 140 s at a table of three; a custom building of 2 × 2 tiles
+ * (`layout`, a JSON field of the form) keeps two columns, companies to reveal and trading, and
+ * ends in about a third of the moves.
  */
-const OPTIONS = { tulpenfieber: { side_need: [1, 1, 1, 1, 1] } };
+const OPTIONS = {
+  tulpenfieber: { side_need: [1, 1, 1, 1, 1] },
+  "black-thursday": { layout: { custom: [{ x: 0, y: 0 }, { x: 2, y: 0 }, { x: 0, y: 2 }, { x: 2, y: 2 }] } },
+};
 
 /** Moves that make progress, which a person prefers to idling (rerolling, ending a turn). */
 const PROGRESS = { tulpenfieber: /placed a tulip at row (\d)|claimed a wheelbarrow/ };
