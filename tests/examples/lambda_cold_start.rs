@@ -4,8 +4,8 @@
 //! a move to a game id that cannot exist, so it is answered without a DynamoDB round trip).
 //!
 //! ```sh
-//! cargo build --release --locked -p submit-action
-//! cargo run --release --locked -p api-tests --example lambda_cold_start -- target/release/submit-action 30
+//! cargo build --release --locked --workspace --features local/dynamo --bin api --example lambda_cold_start
+//! target/release/examples/lambda_cold_start target/release/api 30
 //! ```
 //!
 //! It prints, over the runs, the median and the slowest time to the function's first request
