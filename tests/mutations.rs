@@ -82,7 +82,7 @@ fn bad_strings(original: &str) -> Vec<Value> {
 
 /// Every mutant of `action` by value: each field (at any depth) replaced, dropped, or given a
 /// wrong type, plus extra fields, other tags and wrong top-level types.
-fn mutants(action: &Value, tags: &[String]) -> Vec<Value> {
+fn mutants(action: &Value, tags: &[&str]) -> Vec<Value> {
     let mut out = Vec::new();
     mutate_within(
         action,
@@ -350,7 +350,7 @@ fn deal(ruleset: &dyn DynRuleset, seats: u8, seed: [u8; 32]) -> Box<dyn DynGame>
 fn mutate_state(
     ruleset: &dyn DynRuleset,
     state: &dyn DynGame,
-    tags: &[String],
+    tags: &[&str],
     bot: &mut GameRng,
     rng: Stream,
     tally: &mut Tally,
@@ -380,7 +380,7 @@ fn mutated_legal_actions_are_refused_cleanly_or_legal() {
     let started = std::time::Instant::now();
     let registry = api::registry();
     for ruleset in registry.iter() {
-        let tags = api::catalog::action_types(ruleset);
+        let tags = ruleset.action_types();
         assert!(!tags.is_empty(), "{}: no action types", ruleset.id());
         let (min, max) = ruleset.seat_range();
         let mut tally = Tally::default();
@@ -392,12 +392,12 @@ fn mutated_legal_actions_are_refused_cleanly_or_legal() {
                 for step in 1..=MAX_STEPS {
                     let rng = Stream(seed, step as u64);
                     if step % MUTATE_EVERY == 1 {
-                        mutate_state(ruleset, state.as_ref(), &tags, &mut bot, rng, &mut tally);
+                        mutate_state(ruleset, state.as_ref(), tags, &mut bot, rng, &mut tally);
                     }
                     if !bot_move(&mut state, &mut bot, rng) {
                         // Finished: whatever any seat sends now is refused.
                         for seat in (0..seats).map(Seat) {
-                            for tag in &tags {
+                            for tag in tags {
                                 let action = json!({"type": tag});
                                 check_mutant(
                                     ruleset,

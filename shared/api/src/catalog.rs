@@ -16,32 +16,29 @@ pub fn registry() -> Registry {
         .with::<game_black_thursday::BlackThursday>()
 }
 
-/// What `GET /v1/rulesets` says of every registered ruleset. The seat counts are found by
-/// trial deals rather than declared, so they cannot disagree with what `POST /v1/games`
-/// accepts: a count is listed with default options if a game of it deals, and otherwise under
-/// `seats_with_options` with the first boolean option (off by default) that makes it deal.
+/// What `GET /v1/rulesets` says of every registered ruleset, as each game declares it
+/// ([`game_core::Game::SEATS_WITH_OPTIONS`]; the game's playouts hold the declaration to what
+/// its setup deals, so it cannot disagree with what `POST /v1/games` accepts).
 pub fn ruleset_list(registry: &Registry) -> RulesetList {
     let rulesets = registry
         .iter()
         .map(|ruleset| {
-            let defaults = ruleset
-                .normalize_options(&Value::Null)
-                .expect("a ruleset's default options are valid");
-            let deals =
-                |seats: u8, options: &Value| ruleset.setup(seats, options, TRIAL_SEED).is_ok();
             let (lowest, highest) = ruleset.seat_range();
+            let needs_option = |seats: u8| {
+                ruleset
+                    .seats_with_options()
+                    .iter()
+                    .any(|(count, _)| *count == seats)
+            };
             let by_default: Vec<u8> = (lowest..=highest)
-                .filter(|&seats| deals(seats, &defaults))
+                .filter(|&seats| !needs_option(seats))
                 .collect();
-            let switches = boolean_switches(ruleset);
-            let seats_with_options = (lowest..=highest)
-                .filter(|seats| !by_default.contains(seats))
-                .filter_map(|seats| {
-                    switches.iter().find_map(|name| {
-                        let options = json!({ name.as_str(): true });
-                        let normalized = ruleset.normalize_options(&options).ok()?;
-                        deals(seats, &normalized).then_some(SeatCountWithOptions { seats, options })
-                    })
+            let seats_with_options = ruleset
+                .seats_with_options()
+                .iter()
+                .map(|&(seats, option)| SeatCountWithOptions {
+                    seats,
+                    options: json!({ option: true }),
                 })
                 .collect();
             RulesetInfo {
@@ -57,23 +54,6 @@ pub fn ruleset_list(registry: &Registry) -> RulesetList {
         })
         .collect();
     RulesetList { rulesets }
-}
-
-/// Any fixed seed will do for a trial deal: only whether setup succeeds is used.
-const TRIAL_SEED: [u8; 32] = [7; 32];
-
-/// The ruleset's boolean options that default to false: the switches that may unlock a seat
-/// count.
-fn boolean_switches(ruleset: &dyn DynRuleset) -> Vec<String> {
-    let schema = options_schema(ruleset);
-    let Some(properties) = schema["properties"].as_object() else {
-        return Vec::new();
-    };
-    properties
-        .iter()
-        .filter(|(_, property)| property["type"] == "boolean" && property["default"] == false)
-        .map(|(name, _)| name.clone())
-        .collect()
 }
 
 /// Rust integer types reach the schema as `format: u-int8`, `int16`, … (utoipa's
@@ -113,23 +93,6 @@ pub(crate) fn bound_integers(schema: &mut Value) {
         Value::Array(items) => items.iter_mut().for_each(bound_integers),
         _ => {}
     }
-}
-
-/// The `type` tags of a ruleset's actions, read from its action schema (`oneOf` variants with
-/// a one-value `type` enum or const).
-pub fn action_types(ruleset: &dyn DynRuleset) -> Vec<String> {
-    let schema = serde_json::to_value(ruleset.schemas().action.1).expect("schemas serialize");
-    let variants = schema["oneOf"].as_array().cloned().unwrap_or_default();
-    variants
-        .iter()
-        .filter_map(|variant| {
-            let tag = &variant["properties"]["type"];
-            tag["enum"][0]
-                .as_str()
-                .or_else(|| tag["const"].as_str())
-                .map(str::to_string)
-        })
-        .collect()
 }
 
 /// The JSON Schema of a ruleset's options, with every reference inlined.

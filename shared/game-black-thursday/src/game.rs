@@ -16,6 +16,25 @@ impl Game for BlackThursday {
     const RULES_VERSION: u32 = 1;
     const MIN_SEATS: u8 = 3;
     const MAX_SEATS: u8 = 4;
+    const ACTIONS: &'static [&'static str] = &[
+        "place_pawn",
+        "flip_tile",
+        "orient_tile",
+        "move",
+        "sell",
+        "buy",
+        "market_trade",
+        "open_session",
+        "post_offer",
+        "withdraw_offer",
+        "accept_offer",
+        "revoke_acceptance",
+        "leave_session",
+        "file_claim",
+        "concede_claim",
+        "vote_claim",
+        "waive_promise",
+    ];
     const PASSES: &'static [&'static str] = &["leave_session"];
     const SUMMARY: &'static str = crate::words::SUMMARY;
 

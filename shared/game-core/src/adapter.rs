@@ -261,6 +261,10 @@ pub trait DynRuleset: Send + Sync {
     fn serves_rules_version(&self, rules_version: u32) -> bool;
     /// The fewest and most seats.
     fn seat_range(&self) -> (u8, u8);
+    /// The seat counts that deal only with a boolean option on ([`Game::SEATS_WITH_OPTIONS`]).
+    fn seats_with_options(&self) -> &'static [(u8, &'static str)];
+    /// The `type` tags of the game's actions ([`Game::ACTIONS`]).
+    fn action_types(&self) -> &'static [&'static str];
     /// Parses options (missing fields take their defaults) and returns them normalised.
     fn normalize_options(&self, options: &Value) -> Result<Value, SetupError>;
     /// Deals a new game; the randomness is log entry 0 of `seed`. The setup events belong in
@@ -359,6 +363,14 @@ impl<G: Game + Redeal> DynRuleset for Erased<G> {
 
     fn seat_range(&self) -> (u8, u8) {
         (G::MIN_SEATS, G::MAX_SEATS)
+    }
+
+    fn seats_with_options(&self) -> &'static [(u8, &'static str)] {
+        G::SEATS_WITH_OPTIONS
+    }
+
+    fn action_types(&self) -> &'static [&'static str] {
+        G::ACTIONS
     }
 
     fn normalize_options(&self, options: &Value) -> Result<Value, SetupError> {

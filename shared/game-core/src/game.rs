@@ -50,6 +50,15 @@ pub trait Game:
     }
     /// The fewest seats the game (with any options) supports.
     const MIN_SEATS: u8;
+    /// The seat counts between [`Game::MIN_SEATS`] and [`Game::MAX_SEATS`] that deal only
+    /// with a boolean option switched on, each with that option's name (Tulip Traders' two
+    /// seats need `allow_two_players`). Every other count in the range deals with the default
+    /// options; `testing::check_declarations` holds both to what `setup` does.
+    const SEATS_WITH_OPTIONS: &'static [(u8, &'static str)] = &[];
+    /// The `type` tag of every action of the game, each once. The API tells another game's
+    /// action from a malformed one by them; the playouts check that every action played has
+    /// one of them, and the API's tests that they are the action schema's tags.
+    const ACTIONS: &'static [&'static str];
     /// The `type` tags of the moves that pass, declining to act, where the rules offer one:
     /// the `pass` timeout policy plays one of these when the seat's legal actions list it.
     /// Each ruleset's page in docs/rules names them.

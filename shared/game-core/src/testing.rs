@@ -75,6 +75,76 @@ fn fnv1a(text: &str) -> u64 {
     hash
 }
 
+/// Holds a game's declarations to its rules: [`Game::SEATS_WITH_OPTIONS`] and the range
+/// [`Game::MIN_SEATS`]..=[`Game::MAX_SEATS`] are exactly the counts `setup` deals (with the
+/// default options, or only with the named option on), and [`Game::ACTIONS`] names each tag
+/// once and includes every pass and any-time move. [`Playouts::run`] calls it.
+pub fn check_declarations<G: Game>() {
+    let defaults = serde_json::to_value(G::Options::default()).expect("options serialize");
+    let deals = |seats: u8, options: &Value| {
+        let options: G::Options = serde_json::from_value(options.clone())
+            .unwrap_or_else(|error| panic!("options {options} do not parse: {error}"));
+        G::setup(seats, &options, &mut GameRng::for_entry([7; 32], 0)).is_ok()
+    };
+    assert!(
+        G::MIN_SEATS >= 1 && G::MIN_SEATS <= G::MAX_SEATS,
+        "a bad seat range"
+    );
+    for seats in G::MIN_SEATS..=G::MAX_SEATS {
+        match G::SEATS_WITH_OPTIONS
+            .iter()
+            .find(|(count, _)| *count == seats)
+        {
+            None => assert!(
+                deals(seats, &defaults),
+                "{seats} seats do not deal by default"
+            ),
+            Some((_, option)) => {
+                assert!(
+                    !deals(seats, &defaults),
+                    "{seats} seats deal by default but are declared to need {option}"
+                );
+                let mut with = defaults.clone();
+                with[*option] = Value::Bool(true);
+                assert!(
+                    deals(seats, &with),
+                    "{seats} seats do not deal with {option} on"
+                );
+            }
+        }
+    }
+    for (seats, option) in G::SEATS_WITH_OPTIONS {
+        assert!(
+            (G::MIN_SEATS..=G::MAX_SEATS).contains(seats),
+            "{seats} seats (with {option}) are outside the seat range"
+        );
+    }
+    for (index, tag) in G::ACTIONS.iter().enumerate() {
+        assert!(
+            !G::ACTIONS[..index].contains(tag),
+            "{tag} is declared twice"
+        );
+    }
+    for tag in G::PASSES.iter().chain(G::ANY_TIME) {
+        assert!(
+            G::ACTIONS.contains(tag),
+            "{tag} is not one of the game's actions"
+        );
+    }
+}
+
+/// An action's `type` tag is one of [`Game::ACTIONS`].
+pub fn check_action_type<G: Game>(action: &G::Action) {
+    let json = serde_json::to_value(action).expect("actions serialize");
+    let tag = json["type"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{json} has no type tag"));
+    assert!(
+        G::ACTIONS.contains(&tag),
+        "{tag} is not declared in Game::ACTIONS"
+    );
+}
+
 /// A batch of random games with one seat count and one set of options.
 pub struct Playouts<G: Game> {
     /// Seats at the table.
@@ -168,6 +238,7 @@ impl<G: Game> Playouts<G> {
     where
         G: Redeal,
     {
+        check_declarations::<G>();
         let mut stats = PlayoutStats {
             wins_by_seat: vec![0; usize::from(self.n_seats)],
             ..Default::default()
@@ -289,6 +360,7 @@ impl<G: Game> Playouts<G> {
                 });
             invariant(&state);
             check_action_words::<G>(&action, seat, state.n_seats());
+            check_action_type::<G>(&action);
             check_event_words(&state, &step_events);
             if index < 20 || step % 16 == 0 {
                 let json = serde_json::to_string(&state).expect("state serializes");

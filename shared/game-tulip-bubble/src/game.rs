@@ -18,6 +18,17 @@ impl Game for TulipBubble {
     const RULES_VERSION: u32 = 1;
     const MIN_SEATS: u8 = 3;
     const MAX_SEATS: u8 = 5;
+    const ACTIONS: &'static [&'static str] = &[
+        "sell_to_market",
+        "sell_to_collector",
+        "buy_back",
+        "end_selling_turn",
+        "black_tulip_decision",
+        "place_bids",
+        "auction_bid",
+        "auction_pass",
+        "choose_payment",
+    ];
     const PASSES: &'static [&'static str] = &["end_selling_turn", "auction_pass"];
     const ANY_TIME: &'static [&'static str] = &["buy_back"];
     const SUMMARY: &'static str = words::SUMMARY;

@@ -91,6 +91,22 @@ impl Game for TulipTraders {
     }
     const MIN_SEATS: u8 = 2;
     const MAX_SEATS: u8 = 4;
+    const SEATS_WITH_OPTIONS: &'static [(u8, &'static str)] = &[(2, "allow_two_players")];
+    const ACTIONS: &'static [&'static str] = &[
+        "declare_investment",
+        "discard",
+        "add_market_line",
+        "move_crisis",
+        "pass_manipulation",
+        "place_investment",
+        "offer_lot",
+        "buy",
+        "accuse",
+        "liquidate",
+        "return_excess",
+        "reveal_portfolio",
+        "decline_reveal",
+    ];
     const PASSES: &'static [&'static str] = &["pass_manipulation", "decline_reveal"];
 
     type Options = Options;

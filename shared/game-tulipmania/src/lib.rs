@@ -55,6 +55,15 @@ impl Game for Tulipmania {
     const RULES_VERSION: u32 = 1;
     const MIN_SEATS: u8 = setup::MIN_PLAYERS;
     const MAX_SEATS: u8 = setup::MAX_PLAYERS;
+    const ACTIONS: &'static [&'static str] = &[
+        "sell_tulip",
+        "skip_sale",
+        "commit_card",
+        "play_seller_card",
+        "draw_buyer",
+        "buy_tulip",
+        "skip_purchase",
+    ];
     const PASSES: &'static [&'static str] = &["skip_sale", "skip_purchase"];
     const SUMMARY: &'static str = words::SUMMARY;
 

@@ -54,6 +54,17 @@ impl Game for Tulpenfieber {
     const SUMMARY: &'static str = words::SUMMARY;
     const MIN_SEATS: u8 = 1;
     const MAX_SEATS: u8 = 4;
+    const ACTIONS: &'static [&'static str] = &[
+        "set_bonus_die",
+        "roll",
+        "reroll",
+        "buy_roll",
+        "place",
+        "place_above",
+        "claim_bonus",
+        "end_turn",
+        "start_next_round",
+    ];
     const PASSES: &'static [&'static str] = &["end_turn"];
 
     type Options = Options;

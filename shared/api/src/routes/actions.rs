@@ -184,11 +184,7 @@ fn check_ruleset(
     // types and none of this game's (its fields may still be wrong for that game).
     let tag = body.action.get("type").and_then(serde_json::Value::as_str);
     let is_tag_of = |ruleset: &dyn game_core::DynRuleset| {
-        tag.is_some_and(|tag| {
-            crate::catalog::action_types(ruleset)
-                .iter()
-                .any(|known| known == tag)
-        })
+        tag.is_some_and(|tag| ruleset.action_types().contains(&tag))
     };
     let other_ruleset = ctx.registry.iter().find(|ruleset| {
         ruleset.id() != record.ruleset
