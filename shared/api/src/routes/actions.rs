@@ -1,10 +1,11 @@
 //! `GET /v1/games/{id}/legal-actions` and `POST /v1/games/{id}/actions`.
 
 use super::etag;
+use super::problems::{problems, BadHeader, BadToken, JsonBodyRefused, NoSuchGame, RetiredRules};
 use crate::auth::{identify, Caller};
 use crate::ctx::AppCtx;
 use crate::dto::{ActionResult, LegalActions, SubmitAction};
-use crate::error::{ApiCode, ApiError, Problem};
+use crate::error::{ApiCode, ApiError};
 use crate::game::{
     apply, engine_of, load_record, ruleset_of, seat_names, update, Guard, Precondition, Replay,
     Updated,
@@ -30,6 +31,14 @@ fn seat_of(caller: Caller) -> Result<u8, ApiError> {
     }
 }
 
+problems! {
+    /// How `list_legal_actions` refuses a request, beyond the shared refusals it lists.
+    ListLegalActionsRefused {
+        403 => "Not a seat token",
+        409 => "The game has not started",
+    }
+}
+
 /// List the caller's legal actions
 ///
 /// Everything the caller's seat may do at the current version. Each entry is either a
@@ -43,12 +52,11 @@ fn seat_of(caller: Caller) -> Result<u8, ApiError> {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The caller's legal actions", body = LegalActions, headers(("etag" = String, description = "The version"))),
-        (status = 400, description = "Malformed header", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Not a seat token", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The game has not started", body = Problem, content_type = "application/problem+json"),
-        (status = 410, description = "The game was recorded under a rules version this server no longer plays", body = Problem, content_type = "application/problem+json"),
+        ListLegalActionsRefused,
+        BadHeader,
+        BadToken,
+        NoSuchGame,
+        RetiredRules,
     )
 )]
 pub async fn list_legal_actions(
@@ -75,6 +83,17 @@ pub async fn list_legal_actions(
     .header("etag", etag(record.version)))
 }
 
+problems! {
+    /// How `submit_action` refuses a request, beyond the shared refusals it lists.
+    SubmitActionRefused {
+        400 => "Malformed body or not an action of this game",
+        403 => "Not a seat token",
+        409 => "Not your turn, game not active or over, or the game kept changing",
+        412 => "If-Match does not match the current version",
+        422 => "The rules refuse the move (the code is the rule's), or the Idempotency-Key was first sent with another action (`idempotency-key-reused`)",
+    }
+}
+
 /// Submit a move
 ///
 /// Validates the action against the full rules and applies it atomically. Send `If-Match`
@@ -96,16 +115,11 @@ pub async fn list_legal_actions(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The move was applied (or, with `idempotent-replay: true`, had been applied under this Idempotency-Key)", body = ActionResult, headers(("etag" = String, description = "The new version (absent on a replay: the body's `version` is the version after that first move)"), ("idempotent-replay" = String, description = "`true` when this is the stored response to an earlier request with the same Idempotency-Key; nothing was applied now"))),
-        (status = 400, description = "Malformed body or not an action of this game", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Not a seat token", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "Not your turn, game not active or over, or the game kept changing", body = Problem, content_type = "application/problem+json"),
-        (status = 412, description = "If-Match does not match the current version", body = Problem, content_type = "application/problem+json"),
-        (status = 410, description = "The game was recorded under a rules version this server no longer plays", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body over 64 KiB", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body is not JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "The rules refuse the move (the code is the rule's), or the Idempotency-Key was first sent with another action (`idempotency-key-reused`)", body = Problem, content_type = "application/problem+json"),
+        SubmitActionRefused,
+        BadToken,
+        NoSuchGame,
+        RetiredRules,
+        JsonBodyRefused,
     )
 )]
 pub async fn submit_action(

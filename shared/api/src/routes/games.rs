@@ -1,6 +1,7 @@
 //! `POST /v1/games`, `GET /v1/games` (the lobby) and `GET /v1/games/{id}`.
 
 use super::etag;
+use super::problems::{problems, BadHeader, JsonBodyRefused, NoSuchGame, RetiredRules};
 use crate::audit::{commitment_of, secret_hex};
 use crate::auth::{
     identify, new_game_id, new_token, random_bytes, sha256_hex, Caller, ADMIN_PREFIX,
@@ -9,7 +10,7 @@ use crate::ctx::AppCtx;
 use crate::dto::{
     BotKind, CreateGame, CreatedGame, GameEnvelope, GameList, GameSummary, SeatInfo, You,
 };
-use crate::error::{ApiCode, ApiError, Problem};
+use crate::error::{ApiCode, ApiError};
 use crate::game::{engine_of, load_record, seat_numbers};
 use crate::http::{limit_in, Bearer, JsonBody, Params, QueryParams, Reply};
 use crate::time::{now_ms, rfc3339};
@@ -18,6 +19,14 @@ use serde::Deserialize;
 use std::sync::Arc;
 use std::time::Duration;
 use store::{GameRecord, ListQuery, SeatRecord, Status};
+
+problems! {
+    /// How `create_game` refuses a request, beyond the shared refusals it lists.
+    CreateGameRefused {
+        400 => "Malformed body",
+        422 => "Unknown ruleset, bad seat count or invalid options",
+    }
+}
 
 /// Create a game
 ///
@@ -32,10 +41,8 @@ use store::{GameRecord, ListQuery, SeatRecord, Status};
     responses(
         (status = 201, description = "The game was created", body = CreatedGame,
             headers(("location" = String, description = "The game's URL"), ("etag" = String, description = "The version"))),
-        (status = 400, description = "Malformed body", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body over 64 KiB", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body is not JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Unknown ruleset, bad seat count or invalid options", body = Problem, content_type = "application/problem+json"),
+        CreateGameRefused,
+        JsonBodyRefused,
     )
 )]
 pub async fn create_game(
@@ -119,6 +126,13 @@ pub struct LobbyParams {
     limit: Option<u32>,
 }
 
+problems! {
+    /// How `list_games` refuses a request, beyond the shared refusals it lists.
+    ListGamesRefused {
+        400 => "Bad query parameter",
+    }
+}
+
 /// List open games (the lobby)
 ///
 /// Open games that anyone may join, oldest first, a page at a time.
@@ -134,7 +148,7 @@ pub struct LobbyParams {
     ),
     responses(
         (status = 200, description = "One page of open games", body = GameList),
-        (status = 400, description = "Bad query parameter", body = Problem, content_type = "application/problem+json"),
+        ListGamesRefused,
     )
 )]
 pub async fn list_games(
@@ -178,6 +192,13 @@ pub async fn list_games(
     ))
 }
 
+problems! {
+    /// How `get_game` refuses a request, beyond the shared refusals it lists.
+    GetGameRefused {
+        401 => "The token is not valid for this game",
+    }
+}
+
 /// Read a game
 ///
 /// The envelope (status, seats, who is to act, the seed commitment) and the caller's view:
@@ -201,10 +222,10 @@ pub async fn list_games(
     responses(
         (status = 200, description = "The game as the caller may see it", body = GameEnvelope,
             headers(("etag" = String, description = "The version"))),
-        (status = 400, description = "Malformed header", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "The token is not valid for this game", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
-        (status = 410, description = "The game was recorded under a rules version this server no longer plays", body = Problem, content_type = "application/problem+json"),
+        GetGameRefused,
+        BadHeader,
+        NoSuchGame,
+        RetiredRules,
     )
 )]
 pub async fn get_game(

@@ -1,10 +1,11 @@
 //! `GET /v1/games/{id}/log` (projected for the caller) and `GET /v1/games/{id}/audit`.
 
+use super::problems::{problems, NoSuchGame};
 use crate::audit::{stored_events, Audit, AuditEntry, StoredAction};
 use crate::auth::identify;
 use crate::ctx::AppCtx;
 use crate::dto::{LogItem, LogPage};
-use crate::error::{ApiError, Problem};
+use crate::error::ApiError;
 use crate::game::{engine_of, load_record, project_events, Narrator};
 use crate::http::{limit_in, Bearer, Params, QueryParams, Reply};
 use crate::time::rfc3339;
@@ -28,6 +29,14 @@ fn visible_action(entry: &LogEntry, viewer: Viewer) -> Value {
     }
 }
 
+problems! {
+    /// How `get_log` refuses a request, beyond the shared refusals it lists.
+    GetLogRefused {
+        400 => "Bad query parameter or header",
+        401 => "The token is not valid for this game",
+    }
+}
+
 /// Read the log
 ///
 /// The game's log as the caller may see it: a seat sees its own sealed choices and private
@@ -45,9 +54,8 @@ fn visible_action(entry: &LogEntry, viewer: Viewer) -> Value {
     security((), ("bearer" = [])),
     responses(
         (status = 200, description = "A page of the log", body = LogPage),
-        (status = 400, description = "Bad query parameter or header", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "The token is not valid for this game", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+        GetLogRefused,
+        NoSuchGame,
     )
 )]
 pub async fn get_log(
@@ -126,6 +134,13 @@ fn next_after(entries: &[LogEntry], record: &store::GameRecord) -> Option<u64> {
 /// Most audit entries one response carries (`limit`'s maximum; the default is 200).
 pub const MAX_AUDIT_PAGE: u32 = 1000;
 
+problems! {
+    /// How `get_audit` refuses a request, beyond the shared refusals it lists.
+    GetAuditRefused {
+        400 => "Bad query parameter",
+    }
+}
+
 /// Audit a game
 ///
 /// While the game runs: the seed commitment and the public log. Once it is finished: also
@@ -142,8 +157,8 @@ pub const MAX_AUDIT_PAGE: u32 = 1000;
     ),
     responses(
         (status = 200, description = "The audit, with one page of its entries", body = Audit),
-        (status = 400, description = "Bad query parameter", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+        GetAuditRefused,
+        NoSuchGame,
     )
 )]
 pub async fn get_audit(

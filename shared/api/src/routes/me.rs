@@ -1,16 +1,24 @@
 //! `GET /v1/me/games`: the games a token is in, for a "my games" page.
 
+use super::problems::{problems, BadHeader};
 use crate::auth::{game_of_token, identify, Caller};
 use crate::clock::Clock;
 use crate::ctx::AppCtx;
 use crate::dto::{MyGame, MyGames};
-use crate::error::{ApiError, Problem};
+use crate::error::ApiError;
 use crate::game::{engine_of, load_record, seat_numbers};
 use crate::http::{Bearer, Reply};
 use crate::time::rfc3339;
 use axum::extract::State;
 use game_core::Seat;
 use std::sync::Arc;
+
+problems! {
+    /// How `my_games` refuses a request, beyond the shared refusals it lists.
+    MyGamesRefused {
+        401 => "No token, or a token no game knows",
+    }
+}
 
 /// List your games
 ///
@@ -25,8 +33,8 @@ use std::sync::Arc;
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The token's games", body = MyGames),
-        (status = 400, description = "Malformed header", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No token, or a token no game knows", body = Problem, content_type = "application/problem+json"),
+        MyGamesRefused,
+        BadHeader,
     )
 )]
 pub async fn my_games(State(ctx): State<Arc<AppCtx>>, bearer: Bearer) -> Result<Reply, ApiError> {

@@ -6,6 +6,7 @@ pub mod games;
 pub mod log;
 pub mod me;
 pub mod play;
+mod problems;
 pub mod rulesets;
 pub mod seats;
 pub mod webhooks;

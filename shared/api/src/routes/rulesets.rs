@@ -1,11 +1,18 @@
 //! `GET /v1/rulesets`.
 
+use super::problems::problems;
 use crate::ctx::AppCtx;
 use crate::dto::RulesetList;
-use crate::error::Problem;
 use crate::http::Reply;
 use axum::extract::State;
 use std::sync::Arc;
+
+problems! {
+    /// How `list_rulesets` refuses a request, beyond the shared refusals it lists.
+    ListRulesetsRefused {
+        413 => "A request body over 64 KiB (this route reads none)",
+    }
+}
 
 /// List the games this server can host
 ///
@@ -18,7 +25,7 @@ use std::sync::Arc;
     tag = "rulesets",
     responses(
         (status = 200, description = "Every ruleset", body = RulesetList),
-        (status = 413, description = "A request body over 64 KiB (this route reads none)", body = Problem, content_type = "application/problem+json"),
+        ListRulesetsRefused,
     )
 )]
 pub async fn list_rulesets(State(ctx): State<Arc<AppCtx>>) -> Reply {

@@ -2,11 +2,12 @@
 //! starts the game. `…/resign` hands a seat to a bot; `…/replace` gives it to a new player.
 
 use super::etag;
+use super::problems::{problems, BadHeader, BadToken, JsonBodyRefused, RetiredRules};
 use crate::audit::{state_hash, StoredAction};
 use crate::auth::{identify, new_token, sha256_hex, Caller, SEAT_PREFIX};
 use crate::ctx::AppCtx;
 use crate::dto::{BotKind, ClaimSeat, ClaimedSeat, ReplaceSeat, Resigned};
-use crate::error::{ApiCode, ApiError, Problem};
+use crate::error::{ApiCode, ApiError};
 use crate::game::{
     load_record, notifications, on_record_change, ruleset_of, update, Change, Guard, Moment,
     Updated,
@@ -18,6 +19,18 @@ use game_core::{SeatSet, Visibility};
 use serde_json::Value;
 use std::sync::Arc;
 use store::{GameRecord, LogEntry, Status};
+
+problems! {
+    /// How `claim_seat` refuses a request, beyond the shared refusals it lists.
+    ClaimSeatRefused {
+        400 => "Malformed body",
+        401 => "Invite-only game and no valid admin token",
+        403 => "Invite-only game and not the admin token",
+        404 => "No such game or seat",
+        409 => "Seat taken or game not open",
+        422 => "Invalid name or entropy",
+    }
+}
 
 /// Claim a seat
 ///
@@ -33,15 +46,9 @@ use store::{GameRecord, LogEntry, Status};
     security((), ("bearer" = [])),
     responses(
         (status = 201, description = "The seat is yours", body = ClaimedSeat),
-        (status = 400, description = "Malformed body", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Invite-only game and no valid admin token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Invite-only game and not the admin token", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game or seat", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "Seat taken or game not open", body = Problem, content_type = "application/problem+json"),
-        (status = 410, description = "The game was recorded under a rules version this server no longer plays", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body over 64 KiB", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body is not JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid name or entropy", body = Problem, content_type = "application/problem+json"),
+        ClaimSeatRefused,
+        RetiredRules,
+        JsonBodyRefused,
     )
 )]
 pub async fn claim_seat(
@@ -266,6 +273,15 @@ fn seat_in(record: &GameRecord, seat_param: &str) -> Result<u8, ApiError> {
         .ok_or_else(|| ApiError::SeatNotFound(seat_param.to_string()))
 }
 
+problems! {
+    /// How `resign_seat` refuses a request, beyond the shared refusals it lists.
+    ResignSeatRefused {
+        403 => "Not this seat's token",
+        404 => "No such game or seat",
+        409 => "The game is not being played, or the seat already resigned",
+    }
+}
+
 /// Resign
 ///
 /// The seat's player leaves the game; a `random` bot plays the seat from then on, so the game
@@ -280,12 +296,10 @@ fn seat_in(record: &GameRecord, seat_param: &str) -> Result<u8, ApiError> {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The seat is a bot's now", body = Resigned, headers(("etag" = String, description = "The new version"))),
-        (status = 400, description = "Malformed header", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Not this seat's token", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game or seat", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The game is not being played, or the seat already resigned", body = Problem, content_type = "application/problem+json"),
-        (status = 410, description = "The game was recorded under a rules version this server no longer plays", body = Problem, content_type = "application/problem+json"),
+        ResignSeatRefused,
+        BadHeader,
+        BadToken,
+        RetiredRules,
     )
 )]
 pub async fn resign_seat(
@@ -355,6 +369,17 @@ pub async fn resign_seat(
         .detail(bots_failed))
 }
 
+problems! {
+    /// How `replace_seat` refuses a request, beyond the shared refusals it lists.
+    ReplaceSeatRefused {
+        400 => "Malformed body",
+        403 => "Not the admin token",
+        404 => "No such game or seat",
+        409 => "The seat is free (claim it instead) or the game is over",
+        422 => "Invalid name",
+    }
+}
+
 /// Give a seat to a new player
 ///
 /// The admin hands a claimed seat to a new player: the answer holds the seat's new token
@@ -370,15 +395,10 @@ pub async fn resign_seat(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The seat's new token", body = ClaimedSeat, headers(("etag" = String, description = "The new version"))),
-        (status = 400, description = "Malformed body", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Not the admin token", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game or seat", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The seat is free (claim it instead) or the game is over", body = Problem, content_type = "application/problem+json"),
-        (status = 410, description = "The game was recorded under a rules version this server no longer plays", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body over 64 KiB", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body is not JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid name", body = Problem, content_type = "application/problem+json"),
+        ReplaceSeatRefused,
+        BadToken,
+        RetiredRules,
+        JsonBodyRefused,
     )
 )]
 pub async fn replace_seat(

@@ -4,13 +4,14 @@
 //! commit like any other change (and bumps the version). Each caller sees and manages only its
 //! own: a seat its seat's, the admin the admin's.
 
+use super::problems::{problems, BadHeader, BadToken, JsonBodyRefused, NoSuchGame};
 use crate::auth::{identify, Caller};
 use crate::ctx::AppCtx;
 use crate::dto::{
     CreateWebhook, CreatedWebhook, Delivery, DeliveryAttempt, DeliveryList, DeliveryStatus,
     Webhook, WebhookEvent, WebhookList,
 };
-use crate::error::{ApiCode, ApiError, Problem};
+use crate::error::{ApiCode, ApiError};
 use crate::game::{load_record, update, Change, Guard};
 use crate::http::{limit_in, Bearer, JsonBody, Params, QueryParams, Reply};
 use crate::time::{now_ms, rfc3339};
@@ -47,6 +48,15 @@ fn webhook_of(hook: &HookRecord) -> Webhook {
     }
 }
 
+problems! {
+    /// How `create_webhook` refuses a request, beyond the shared refusals it lists.
+    CreateWebhookRefused {
+        400 => "Malformed body",
+        409 => "The game is over, or it kept changing",
+        422 => "URL refused, event not allowed for this caller, or too many subscriptions",
+    }
+}
+
 /// Subscribe to notifications
 ///
 /// A seat token subscribes its seat to `turn` (the game now waits on the seat) and `finished`;
@@ -65,13 +75,10 @@ fn webhook_of(hook: &HookRecord) -> Webhook {
     security(("bearer" = [])),
     responses(
         (status = 201, description = "Subscribed; the secret is shown only now", body = CreatedWebhook),
-        (status = 400, description = "Malformed body", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The game is over, or it kept changing", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body over 64 KiB", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body is not JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "URL refused, event not allowed for this caller, or too many subscriptions", body = Problem, content_type = "application/problem+json"),
+        CreateWebhookRefused,
+        BadToken,
+        NoSuchGame,
+        JsonBodyRefused,
     )
 )]
 pub async fn create_webhook(
@@ -175,9 +182,9 @@ fn url_problem(error: url::UrlError) -> ApiError {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "Your subscriptions", body = WebhookList),
-        (status = 400, description = "Malformed header", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+        BadHeader,
+        BadToken,
+        NoSuchGame,
     )
 )]
 pub async fn list_webhooks(
@@ -209,6 +216,14 @@ fn own_hook<'a>(
         .ok_or(ApiError::HookNotFound)
 }
 
+problems! {
+    /// How `delete_webhook` refuses a request, beyond the shared refusals it lists.
+    DeleteWebhookRefused {
+        404 => "No such game or subscription of yours",
+        409 => "The game kept changing",
+    }
+}
+
 /// Unsubscribe
 ///
 /// Deletes one of the caller's subscriptions. Notifications not yet delivered are cancelled.
@@ -223,10 +238,9 @@ fn own_hook<'a>(
     security(("bearer" = [])),
     responses(
         (status = 204, description = "Deleted"),
-        (status = 400, description = "Malformed header", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game or subscription of yours", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The game kept changing", body = Problem, content_type = "application/problem+json"),
+        DeleteWebhookRefused,
+        BadHeader,
+        BadToken,
     )
 )]
 pub async fn delete_webhook(
@@ -246,6 +260,14 @@ pub async fn delete_webhook(
     Ok(Reply::empty(204))
 }
 
+problems! {
+    /// How `list_deliveries` refuses a request, beyond the shared refusals it lists.
+    ListDeliveriesRefused {
+        400 => "Malformed query or header",
+        404 => "No such game or subscription of yours",
+    }
+}
+
 /// List recent deliveries
 ///
 /// One subscription's notifications, newest first, each with its attempts (time, the
@@ -263,9 +285,8 @@ pub async fn delete_webhook(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "One page of deliveries, newest first", body = DeliveryList),
-        (status = 400, description = "Malformed query or header", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game or subscription of yours", body = Problem, content_type = "application/problem+json"),
+        ListDeliveriesRefused,
+        BadToken,
     )
 )]
 pub async fn list_deliveries(
