@@ -44,7 +44,7 @@ async fn views_and_logs_show_each_caller_only_what_it_may_see() {
         let seed = api::audit::seed_of_record(&record).expect("seed");
         vec![
             record.server_secret.clone(),
-            api::auth::hex(&seed),
+            hex::encode(seed),
             game.admin_token.clone(),
         ]
     };

@@ -148,11 +148,11 @@ pub struct BenchArgs {
 /// `beurs bots`.
 #[derive(Clone, Debug, Args)]
 pub struct BotsArgs {
-    /// The bot under test, at one seat: random, basic or strong
-    #[arg(long, default_value = "strong", value_parser = parse_bot)]
+    /// The bot under test, at one seat
+    #[arg(long, value_enum, default_value_t = BotKind::Strong)]
     pub bot: BotKind,
     /// The bot at every other seat
-    #[arg(long, default_value = "random", value_parser = parse_bot)]
+    #[arg(long, value_enum, default_value_t = BotKind::Random)]
     pub against: BotKind,
     /// Games per ruleset
     #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..))]
@@ -169,13 +169,6 @@ pub struct BotsArgs {
     /// The base seed of the games
     #[arg(long, default_value_t = 1637)]
     pub seed: u64,
-}
-
-fn parse_bot(name: &str) -> Result<BotKind, String> {
-    [BotKind::Random, BotKind::Basic, BotKind::Strong]
-        .into_iter()
-        .find(|bot| bot.as_str() == name)
-        .ok_or_else(|| format!("unknown bot '{name}' (random, basic or strong)"))
 }
 
 impl BotsArgs {

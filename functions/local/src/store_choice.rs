@@ -13,25 +13,26 @@ use std::path::Path;
 use std::sync::Arc;
 use store::GameStore;
 
-/// The kinds of store `beurs serve` can use.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// The kinds of store `beurs serve` can use: `sqlite` or `dynamodb` (`dynamo` is accepted
+/// too, in any case; empty is SQLite, so an empty `BEURS_STORE` is the same as none).
+/// [`StoreArgs::store`] stays a string that [`StoreKind::parse`] reads when serving, so that
+/// a bad `BEURS_STORE` in the environment does not break the other commands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum StoreKind {
     /// The embedded SQLite file (`--db`).
     #[default]
+    #[value(alias = "")]
     Sqlite,
     /// A DynamoDB table (`--table`), as the Lambda functions use.
+    #[value(name = "dynamodb", alias = "dynamo")]
     DynamoDb,
 }
 
 impl StoreKind {
-    /// `sqlite` or `dynamodb` (`dynamo` is accepted too, in any case; empty is SQLite, so an
-    /// empty `BEURS_STORE` is the same as none).
+    /// A store's name, as `--store` or `BEURS_STORE` gives it (surrounding blanks ignored).
     pub fn parse(name: &str) -> Result<StoreKind, String> {
-        match name.trim().to_ascii_lowercase().as_str() {
-            "sqlite" | "" => Ok(StoreKind::Sqlite),
-            "dynamodb" | "dynamo" => Ok(StoreKind::DynamoDb),
-            other => Err(format!("unknown store '{other}': use sqlite or dynamodb")),
-        }
+        <StoreKind as clap::ValueEnum>::from_str(name.trim(), true)
+            .map_err(|_| format!("unknown store '{}': use sqlite or dynamodb", name.trim()))
     }
 }
 
@@ -222,6 +223,7 @@ mod tests {
         );
         sqlite.check().unwrap();
         assert_eq!(from_env("sqlite", "").unwrap(), StoreChoice::default());
+        assert_eq!(from_env("DynamoDB", "t").unwrap().kind, StoreKind::DynamoDb);
         let error = from_env("postgres", "").unwrap_err();
         assert!(
             format!("{error:#}").contains("unknown store 'postgres'"),

@@ -1,7 +1,7 @@
 //! Provable fairness (DESIGN.md §3): the seed, state hashes, the audit document and its
 //! offline verification (`beurs verify`).
 
-use crate::auth::{hex, sha256_hex};
+use crate::auth::sha256_hex;
 use game_core::adapter::LoggedJson;
 use game_core::{GameRng, Outcome, Registry, Seat, Visibility};
 use serde::{Deserialize, Serialize};
@@ -152,13 +152,8 @@ pub fn state_hash(state_json: &str) -> String {
 
 /// Parses a 32-byte value from 64 hex digits.
 pub fn parse_hex32(text: &str) -> Option<[u8; 32]> {
-    if text.len() != 64 || !text.is_ascii() {
-        return None;
-    }
     let mut bytes = [0u8; 32];
-    for (index, byte) in bytes.iter_mut().enumerate() {
-        *byte = u8::from_str_radix(&text[2 * index..2 * index + 2], 16).ok()?;
-    }
+    hex::decode_to_slice(text, &mut bytes).ok()?;
     Some(bytes)
 }
 
@@ -169,7 +164,7 @@ pub fn commitment_of(server_secret: &[u8; 32]) -> String {
 
 /// A new server secret, as hex.
 pub fn secret_hex(secret: &[u8; 32]) -> String {
-    hex(secret)
+    hex::encode(secret)
 }
 
 /// The stored form of an entry's action: the action and who may read it.
@@ -634,5 +629,6 @@ mod tests {
         assert_eq!(parse_hex32(&secret_hex(&secret)), Some(secret));
         assert_eq!(parse_hex32("zz"), None);
         assert_eq!(parse_hex32(&"é".repeat(32)), None);
+        assert_eq!(parse_hex32(&"+f".repeat(32)), None, "a sign is not a digit");
     }
 }

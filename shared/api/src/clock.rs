@@ -150,39 +150,28 @@ pub struct SeatClockView {
     pub timeouts: u32,
 }
 
-/// `PT24H`, `P2D`, `PT90S`, `P1DT12H` → milliseconds. Days, hours, minutes and seconds,
-/// integers only (no years, months or weeks: their length varies).
+/// `PT24H`, `P2D`, `PT90S`, `P1DT12H` → milliseconds: an ISO 8601 duration (jiff's parser)
+/// of days, hours, minutes and whole seconds (no years, months or weeks: their length varies;
+/// no fractions; not negative). A day is 24 hours.
 pub fn parse_duration(text: &str) -> Option<u64> {
-    let rest = text.strip_prefix('P')?;
-    let (date, time) = match rest.split_once('T') {
-        Some((date, time)) if !time.is_empty() => (date, Some(time)),
-        Some(_) => return None,
-        None => (rest, None),
-    };
-    let mut total: u64 = 0;
-    let mut any = false;
-    let mut take = |part: &str, units: &[(char, u64)]| -> Option<()> {
-        let mut number = String::new();
-        let mut allowed = units.iter();
-        for ch in part.chars() {
-            if ch.is_ascii_digit() {
-                number.push(ch);
-                continue;
-            }
-            // Units in order, each at most once.
-            let (_, ms) = allowed.by_ref().find(|(unit, _)| *unit == ch)?;
-            let value: u64 = number.parse().ok()?;
-            total = total.checked_add(value.checked_mul(*ms)?)?;
-            number.clear();
-            any = true;
-        }
-        number.is_empty().then_some(())
-    };
-    take(date, &[('D', 86_400_000)])?;
-    if let Some(time) = time {
-        take(time, &[('H', 3_600_000), ('M', 60_000), ('S', 1_000)])?;
+    let span = jiff::fmt::temporal::SpanParser::new()
+        .parse_span(text)
+        .ok()?;
+    let calendar = span.get_years() != 0 || span.get_months() != 0 || span.get_weeks() != 0;
+    let fraction =
+        span.get_milliseconds() != 0 || span.get_microseconds() != 0 || span.get_nanoseconds() != 0;
+    if calendar || fraction || span.is_negative() {
+        return None;
     }
-    any.then_some(total)
+    let parts = [
+        (i64::from(span.get_days()), 86_400_000u64),
+        (i64::from(span.get_hours()), 3_600_000),
+        (span.get_minutes(), 60_000),
+        (span.get_seconds(), 1_000),
+    ];
+    parts.into_iter().try_fold(0u64, |total, (count, ms)| {
+        total.checked_add(u64::try_from(count).ok()?.checked_mul(ms)?)
+    })
 }
 
 fn invalid(message: impl Into<String>) -> ApiError {
@@ -417,7 +406,20 @@ mod tests {
         assert_eq!(parse_duration("PT90S"), Some(90_000));
         assert_eq!(parse_duration("P1DT1H1M1S"), Some(90_061_000));
         for bad in [
-            "", "P", "PT", "24H", "PT1.5S", "PT1S1H", "P1W", "PT-1S", "PTH",
+            "",
+            "P",
+            "PT",
+            "24H",
+            "PT1.5S",
+            "PT1S1H",
+            "P1W",
+            "PT-1S",
+            "PTH",
+            "-PT1S",
+            "P1Y",
+            "P1M",
+            "PT1H extra",
+            "2 hours",
         ] {
             assert_eq!(parse_duration(bad), None, "{bad:?}");
         }

@@ -34,6 +34,7 @@ impl From<Status> for GameStatus {
 
 /// A server-side player for a seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum BotKind {
     /// Picks uniformly among the seat's legal actions (a schema entry is sampled).
