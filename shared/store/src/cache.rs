@@ -5,20 +5,13 @@
 //! that asks for version 7 gets what was kept for version 7, or nothing. The SQLite store keeps
 //! parsed records this way; the API keeps loaded engine states.
 
-use std::collections::{HashMap, VecDeque};
-use std::sync::{Mutex, PoisonError};
+use quick_cache::sync::{Cache, EntryAction, EntryResult};
 
-/// Values by game id, each at one version; at most `capacity` games, the longest-cached
-/// evicted first.
+/// Values by game id, each at one version; at most `capacity` games (quick_cache's S3-FIFO
+/// chooses which to evict).
 pub struct VersionCache<T> {
     capacity: usize,
-    inner: Mutex<Inner<T>>,
-}
-
-struct Inner<T> {
-    games: HashMap<String, (u64, T)>,
-    /// Game ids in the order they entered the cache.
-    order: VecDeque<String>,
+    games: Cache<String, (u64, T)>,
 }
 
 impl<T: Clone> VersionCache<T> {
@@ -26,18 +19,14 @@ impl<T: Clone> VersionCache<T> {
     pub fn new(capacity: usize) -> VersionCache<T> {
         VersionCache {
             capacity,
-            inner: Mutex::new(Inner {
-                games: HashMap::new(),
-                order: VecDeque::new(),
-            }),
+            games: Cache::new(capacity.max(1)),
         }
     }
 
     /// The value kept for game `id` at `version`, if any.
     pub fn get(&self, id: &str, version: u64) -> Option<T> {
-        let inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        match inner.games.get(id) {
-            Some((kept, value)) if *kept == version => Some(value.clone()),
+        match self.games.get(id) {
+            Some((kept, value)) if kept == version => Some(value),
             _ => None,
         }
     }
@@ -48,39 +37,29 @@ impl<T: Clone> VersionCache<T> {
         if self.capacity == 0 {
             return;
         }
-        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some((kept, old)) = inner.games.get_mut(id) {
+        let mut value = Some(value);
+        // One step under the shard's lock, so two writers cannot interleave.
+        let entry = self.games.entry(id, None, |_, (kept, old)| {
             if *kept <= version {
                 *kept = version;
-                *old = value;
+                *old = value.take().expect("the callback runs once");
             }
-            return;
-        }
-        inner.games.insert(id.to_owned(), (version, value));
-        inner.order.push_back(id.to_owned());
-        while inner.games.len() > self.capacity {
-            let Some(oldest) = inner.order.pop_front() else {
-                break;
-            };
-            inner.games.remove(&oldest);
+            EntryAction::Retain(())
+        });
+        if let (EntryResult::Vacant(guard), Some(value)) = (entry, value) {
+            // Nobody else is filling this id: the guard is ours.
+            let _ = guard.insert((version, value));
         }
     }
 
     /// Forgets game `id` (it is gone from the store).
     pub fn remove(&self, id: &str) {
-        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        if inner.games.remove(id).is_some() {
-            inner.order.retain(|kept| kept != id);
-        }
+        self.games.remove(id);
     }
 
     /// How many games are cached.
     pub fn len(&self) -> usize {
-        self.inner
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .games
-            .len()
+        self.games.len()
     }
 
     /// Whether nothing is cached.
@@ -123,26 +102,18 @@ mod tests {
     }
 
     #[test]
-    fn the_longest_cached_game_is_evicted_first() {
-        let cache = VersionCache::new(2);
-        cache.insert("g_a", 1, 'a');
-        cache.insert("g_b", 1, 'b');
-        // A new version of a cached game does not make room.
-        cache.insert("g_a", 2, 'a');
-        assert_eq!(cache.len(), 2);
-        cache.insert("g_c", 1, 'c');
-        assert_eq!(cache.len(), 2);
-        assert_eq!(cache.get("g_a", 2), None);
-        assert_eq!(cache.get("g_b", 1), Some('b'));
-        assert_eq!(cache.get("g_c", 1), Some('c'));
-        cache.remove("g_b");
-        assert_eq!(cache.get("g_b", 1), None);
-        cache.insert("g_d", 1, 'd');
-        assert_eq!(
-            cache.len(),
-            2,
-            "a removed game leaves the eviction order too"
-        );
+    fn at_most_capacity_games_are_kept() {
+        let cache = VersionCache::new(8);
+        for game in 0..100 {
+            cache.insert(&format!("g_{game}"), 1, game);
+            // A new version of a cached game does not take another place.
+            cache.insert(&format!("g_{game}"), 2, game);
+            assert!(cache.len() <= 8, "{} games kept", cache.len());
+        }
+        assert!(!cache.is_empty());
+        assert_eq!(cache.get("g_99", 2), Some(99), "the newest game is kept");
+        cache.remove("g_99");
+        assert_eq!(cache.get("g_99", 2), None);
         let none = VersionCache::new(0);
         none.insert("g_a", 1, 'a');
         assert!(none.is_empty());

@@ -63,56 +63,47 @@ pub fn parse(url: &str, dev: bool) -> Result<WebhookUrl, UrlError> {
             "must be ASCII without spaces or control characters",
         ));
     }
-    let uri: http::Uri = url.parse().map_err(|_| invalid("is not an absolute URL"))?;
+    let parsed = url::Url::parse(url).map_err(|error| match error {
+        url::ParseError::InvalidPort => invalid("has a port that is not 1 to 65535"),
+        url::ParseError::EmptyHost => invalid("has no host"),
+        _ => invalid("is not an absolute URL"),
+    })?;
     let https =
-        match uri.scheme_str() {
-            Some("https") => true,
-            Some("http") if dev => false,
-            Some("http") => return Err(UrlError::Forbidden(
+        match parsed.scheme() {
+            "https" => true,
+            "http" if dev => false,
+            "http" => return Err(UrlError::Forbidden(
                 "webhook url must use https (plain http is allowed only to loopback, in dev mode)"
                     .into(),
             )),
             _ => return Err(invalid("must be an https URL")),
         };
-    let authority = uri.authority().ok_or_else(|| invalid("has no host"))?;
-    if authority.as_str().contains('@') {
+    if !parsed.username().is_empty() || parsed.password().is_some() {
         return Err(invalid("must not carry user information"));
     }
-    if url.contains('#') {
+    if parsed.fragment().is_some() {
         return Err(invalid("must not have a fragment"));
     }
-    let host = authority.host();
-    let host = host
-        .strip_prefix('[')
-        .and_then(|inner| inner.strip_suffix(']'))
-        .unwrap_or(host);
-    if host.is_empty() {
-        return Err(invalid("has no host"));
-    }
-    // The text after the last `:` outside an IPv6 literal's brackets, if any.
-    let port_text = authority
-        .as_str()
-        .rsplit_once(':')
-        .map(|(_, port)| port)
-        .filter(|port| !port.contains(']'));
-    let port = match port_text {
-        None if https => 443,
-        None => 80,
-        Some(text) => text
-            .parse::<u16>()
-            .ok()
-            .filter(|&port| port != 0)
-            .ok_or_else(|| invalid("has a port that is not 1 to 65535"))?,
+    // Domains come lowercased (and internationalised ones in punycode), IPv6 literals without
+    // their brackets, and IPv4 addresses in any of the forms browsers read as one (`0x7f.1`)
+    // as the address itself.
+    let host = match parsed.host() {
+        Some(url::Host::Domain(domain)) if !domain.is_empty() => domain.to_string(),
+        Some(url::Host::Ipv4(address)) => address.to_string(),
+        Some(url::Host::Ipv6(address)) => address.to_string(),
+        _ => return Err(invalid("has no host")),
     };
-    let path_and_query = uri
-        .path_and_query()
-        .map(|pq| pq.as_str())
-        .filter(|pq| !pq.is_empty())
-        .unwrap_or("/")
-        .to_string();
+    let port = parsed
+        .port_or_known_default()
+        .filter(|&port| port != 0)
+        .ok_or_else(|| invalid("has a port that is not 1 to 65535"))?;
+    let path_and_query = match parsed.query() {
+        Some(query) => format!("{}?{query}", parsed.path()),
+        None => parsed.path().to_string(),
+    };
     Ok(WebhookUrl {
         https,
-        host: host.to_ascii_lowercase(),
+        host,
         port,
         path_and_query,
     })
@@ -332,6 +323,12 @@ mod tests {
             parse("https://[2606:4700::1]:8443", false).unwrap().host,
             "2606:4700::1"
         );
+        assert_eq!(
+            parse("https://a.example", false).unwrap().path_and_query,
+            "/"
+        );
+        // An IPv4 address in a form browsers read as one is judged as that address.
+        assert_eq!(parse("http://0x7f.1:9/", true).unwrap().host, "127.0.0.1");
     }
 
     #[test]
@@ -347,6 +344,7 @@ mod tests {
             "https://hooks.example.com:0/",
             "https://hooks.example.com:99999/",
             "javascript:alert(1)",
+            "https://hooks.example.com:65536/",
         ] {
             assert!(
                 matches!(parse(url, true), Err(UrlError::Invalid(_))),
