@@ -35,6 +35,12 @@ pub(crate) fn lobby_limit(limit: usize) -> usize {
     limit.clamp(1, MAX_LOBBY_LIMIT)
 }
 
+/// The first log seq of a page that follows `after` (0 for the first page), or `None` when
+/// nothing can follow it (`after` is `u64::MAX`).
+pub(crate) fn log_start(after: Option<u64>) -> Option<u64> {
+    after.map_or(Some(0), |after| after.checked_add(1))
+}
+
 /// Where a page of the lobby or of a subscription's notifications ended: the sort key
 /// `(created_at, id)` of its last game or notification.
 ///
@@ -140,6 +146,13 @@ mod tests {
                 "{bad:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_log_page_starts_after_its_cursor() {
+        assert_eq!(log_start(None), Some(0));
+        assert_eq!(log_start(Some(4)), Some(5));
+        assert_eq!(log_start(Some(u64::MAX)), None);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use crate::common::{check_commit, lobby_limit, message_page, PageCursor};
+use crate::common::{check_commit, lobby_limit, log_start, message_page, PageCursor};
 use crate::{
     Commit, DeliveryStatus, GameRecord, GameStore, IdempotencyRecord, ListPage, ListQuery,
     LogEntry, MessagePage, OutboxMessage, Status, StoreError,
@@ -111,13 +111,8 @@ impl GameStore for MemoryStore {
         after: Option<u64>,
         limit: usize,
     ) -> Result<Vec<LogEntry>, StoreError> {
-        let start = match after {
-            None => 0,
-            // Nothing can follow u64::MAX.
-            Some(after) => match after.checked_add(1) {
-                Some(start) => start,
-                None => return Ok(Vec::new()),
-            },
+        let Some(start) = log_start(after) else {
+            return Ok(Vec::new());
         };
         let inner = self.lock();
         let range = (id.to_owned(), start)..=(id.to_owned(), u64::MAX);

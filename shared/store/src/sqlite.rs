@@ -19,7 +19,7 @@ use rusqlite::{
 };
 
 use crate::cache::VersionCache;
-use crate::common::{check_commit, lobby_limit, message_page, PageCursor};
+use crate::common::{check_commit, lobby_limit, log_start, message_page, PageCursor};
 use crate::{
     Commit, DeliveryStatus, GameRecord, GameStore, IdempotencyRecord, ListPage, ListQuery,
     LogEntry, MessagePage, OutboxMessage, StoreError,
@@ -658,13 +658,9 @@ impl GameStore for SqliteStore {
         after: Option<u64>,
         limit: usize,
     ) -> Result<Vec<LogEntry>, StoreError> {
-        let start = match after {
-            None => 0,
-            Some(after) => match after.checked_add(1).and_then(|s| i64::try_from(s).ok()) {
-                Some(start) => start,
-                // No stored seq can be that large (inserts refuse seqs beyond i64).
-                None => return Ok(Vec::new()),
-            },
+        // No stored seq is beyond i64 (inserts refuse them).
+        let Some(start) = log_start(after).and_then(|start| i64::try_from(start).ok()) else {
+            return Ok(Vec::new());
         };
         // SQLite's LIMIT is an i64; any larger limit means "all".
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);

@@ -28,7 +28,7 @@ use aws_sdk_dynamodb::types::{
 };
 use aws_sdk_dynamodb::Client;
 
-use crate::common::{check_commit, lobby_limit, message_page, PageCursor};
+use crate::common::{check_commit, lobby_limit, log_start, message_page, PageCursor};
 use crate::{
     Commit, GameRecord, GameStore, IdempotencyRecord, ListPage, ListQuery, LogEntry, MessagePage,
     OutboxMessage, StoreError,
@@ -378,12 +378,9 @@ impl GameStore for DynamoStore {
         after: Option<u64>,
         limit: usize,
     ) -> Result<Vec<LogEntry>, StoreError> {
-        let start = match after {
-            None => 0,
-            Some(after) => after.saturating_add(1),
-        };
-        // Nothing can be stored past MAX_SEQ, and a zero limit asks for nothing.
-        let (Some(from), Some(to)) = (keys::log_sk(start), keys::log_sk(keys::MAX_SEQ)) else {
+        // Nothing can be stored past MAX_SEQ.
+        let from = log_start(after).and_then(keys::log_sk);
+        let (Some(from), Some(to)) = (from, keys::log_sk(keys::MAX_SEQ)) else {
             return Ok(Vec::new());
         };
         let mut entries = Vec::new();
