@@ -96,8 +96,8 @@ pub fn spec(registry: &Registry) -> Value {
     spec_for(registry, &crate::catalog::ruleset_list(registry))
 }
 
-/// [`spec`], given what `GET /v1/rulesets` answers for `registry` (its seat counts come
-/// from trial deals, so a caller that has the list already passes it).
+/// [`spec`], given what `GET /v1/rulesets` answers for `registry` (a caller that has the
+/// list already, built once with the options schemas it inlines, passes it).
 pub fn spec_for(registry: &Registry, rulesets: &dto::RulesetList) -> Value {
     // The paths come from the one route list ([`crate::api_routes`]).
     let (_, openapi) = crate::api_routes().split_for_parts();
