@@ -157,4 +157,9 @@ impl BlackThursday {
             Some(SpaceKind::Window(suit))
         }
     }
+
+    /// Whether `space` is free and in the building.
+    pub fn free(&self, space: Space) -> bool {
+        self.slot_at(space).is_some() && !self.occupied(space)
+    }
 }

@@ -4,7 +4,7 @@
 use crate::ids::{AgreementId, ClaimId, Handle, OfferId, PromiseId, SessionId};
 use crate::pieces::{Piece, Space, Suit};
 use crate::state::{Claim, Offer, SessionStatus};
-use game_core::{Seat, SeatSet};
+use game_core::{Logged, Seat, SeatSet};
 use serde::{Deserialize, Serialize};
 
 /// A coin as an event shows it: the value only where the audience may know it.
@@ -270,3 +270,6 @@ pub enum Event {
         bag: Vec<Piece>,
     },
 }
+
+/// The events of one step, each with its visibility.
+pub type Events = Vec<Logged<Event>>;

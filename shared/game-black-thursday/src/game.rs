@@ -1,14 +1,18 @@
 //! The `game_core::Game` and `Redeal` implementations.
 
-use crate::action::{Action, Error};
+use crate::action::Action;
+use crate::error::Error;
 use crate::event::Event;
 use crate::options::Options;
 use crate::pieces::suit_of;
 use crate::state::{BlackThursday, Phase};
-use crate::view::BlackThursdayView;
+use crate::view::{self, View};
+use crate::{rules, setup, words};
 use game_core::words::Names;
 use game_core::Redeal;
-use game_core::{Game, GameRng, LegalAction, Logged, Outcome, Seat, SeatSet, SetupError, Viewer};
+use game_core::{
+    Game, GameRng, LegalAction, Logged, Outcome, Seat, SeatSet, Setup, SetupError, Viewer,
+};
 
 impl Game for BlackThursday {
     const RULESET: &'static str = "black-thursday";
@@ -36,24 +40,16 @@ impl Game for BlackThursday {
         "waive_promise",
     ];
     const PASSES: &'static [&'static str] = &["leave_session"];
-    const SUMMARY: &'static str = crate::words::SUMMARY;
+    const SUMMARY: &'static str = words::SUMMARY;
 
     type Options = Options;
     type Action = Action;
     type Event = Event;
-    type View = BlackThursdayView;
+    type View = View;
     type Error = Error;
 
-    /// Logs each seat's deal (`coins_drawn`, reason `deal`: values to the seat, suits only to
-    /// the others), the opening roll (`opening_rolled`), and the first turn's events.
-    fn setup(
-        n_seats: u8,
-        options: &Options,
-        rng: &mut GameRng,
-    ) -> Result<(Self, Vec<Logged<Event>>), SetupError> {
-        let mut events = Vec::new();
-        let game = BlackThursday::new_game(n_seats, options, rng, &mut events)?;
-        Ok((game, events))
+    fn setup(n_seats: u8, options: &Options, rng: &mut GameRng) -> Result<Setup<Self>, SetupError> {
+        setup::setup(n_seats, options, rng)
     }
 
     fn n_seats(&self) -> u8 {
@@ -61,7 +57,7 @@ impl Game for BlackThursday {
     }
 
     fn to_act(&self) -> SeatSet {
-        self.seats_to_act()
+        self.to_act()
     }
 
     /// Only the turn player can stall the game.
@@ -74,7 +70,7 @@ impl Game for BlackThursday {
     }
 
     fn legal_actions(&self, seat: Seat) -> Vec<LegalAction<Action>> {
-        self.list_legal(seat)
+        self.legal_actions(seat)
     }
 
     fn apply(
@@ -83,34 +79,19 @@ impl Game for BlackThursday {
         action: Action,
         rng: &mut GameRng,
     ) -> Result<Vec<Logged<Event>>, Error> {
-        self.check(seat, &action)?;
-        let mut events = Vec::new();
-        self.version += 1;
-        match action {
-            Action::PostOffer { .. }
-            | Action::WithdrawOffer { .. }
-            | Action::AcceptOffer { .. }
-            | Action::RevokeAcceptance { .. }
-            | Action::LeaveSession { .. } => self.apply_session(seat, action, rng, &mut events),
-            Action::FileClaim { .. }
-            | Action::ConcedeClaim { .. }
-            | Action::VoteClaim { .. }
-            | Action::WaivePromise { .. } => self.apply_claim(seat, action, rng, &mut events),
-            _ => self.apply_turn(seat, action, rng, &mut events),
-        }
-        Ok(events)
+        rules::apply(self, seat, action, rng)
     }
 
-    fn view(&self, viewer: Viewer) -> BlackThursdayView {
-        self.view_for(viewer)
+    fn view(&self, viewer: Viewer) -> View {
+        view::view(self, viewer)
     }
 
     fn describe_action(action: &Action, seat: Seat, names: &Names) -> String {
-        crate::words::describe_action(action, seat, names)
+        words::describe_action(action, seat, names)
     }
 
     fn describe_event(event: &Event, names: &Names) -> String {
-        crate::words::describe_event(event, names)
+        words::describe_event(event, names)
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -123,21 +104,6 @@ impl Game for BlackThursday {
     /// The standings the end would use, on what each investor holds now.
     fn standing(&self) -> Option<Outcome> {
         Some(self.ranked("standing"))
-    }
-}
-
-impl BlackThursday {
-    /// The investors ranked by what they hold now: the fewest common shares, then the fewest
-    /// certificates.
-    fn ranked(&self, reason: &str) -> Outcome {
-        let standings = self.standings();
-        let scores = standings.iter().map(|s| i64::from(s.common)).collect();
-        // Lower is better: negate for `from_keys`, which ranks higher keys first.
-        let keys: Vec<Vec<i64>> = standings
-            .iter()
-            .map(|s| vec![-i64::from(s.common), -i64::from(s.certs)])
-            .collect();
-        Outcome::from_keys(scores, &keys, reason)
     }
 }
 

@@ -6,7 +6,7 @@ use crate::state::{
 };
 use game_core::{action_object, closed_object, with_unstated_rule, LegalAction, Seat, SeatSet};
 use serde_json::{json, Value};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// The fixed promise texts offered to bots in the `post_offer` schema (any text of
 /// 1..=`max_promise_chars` characters is accepted).
@@ -15,43 +15,6 @@ pub const PROMISE_TEXTS: [&str; 3] = [
     "I obey you next turn.",
     "I flip your tile.",
 ];
-
-/// The last `post_offer` schema a state listed, with the inputs it was built from. A state
-/// keeps it across `apply` (a clone carries it too), so a session's listings build the
-/// schema once per change of its inputs rather than once per listing; the key is checked on
-/// every use, so a stale entry is never served.
-#[derive(Default)]
-pub struct OfferSchemaCache(Mutex<Option<(Vec<u32>, Arc<Value>)>>);
-
-impl OfferSchemaCache {
-    fn entry(&self) -> std::sync::MutexGuard<'_, Option<(Vec<u32>, Arc<Value>)>> {
-        // The entry is a cache: one left behind by a panicking thread is still valid.
-        self.0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-}
-
-impl Clone for OfferSchemaCache {
-    fn clone(&self) -> Self {
-        OfferSchemaCache(Mutex::new(self.entry().clone()))
-    }
-}
-
-/// Every cache equals every other: it is not part of the game.
-impl PartialEq for OfferSchemaCache {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-
-impl Eq for OfferSchemaCache {}
-
-impl std::fmt::Debug for OfferSchemaCache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("OfferSchemaCache")
-    }
-}
 
 impl BlackThursday {
     /// The seats with a claim command available now.
@@ -81,7 +44,7 @@ impl BlackThursday {
     }
 
     /// `to_act` (spec §3.5).
-    pub fn seats_to_act(&self) -> SeatSet {
+    pub fn to_act(&self) -> SeatSet {
         if self.phase == Phase::Ended {
             return SeatSet::default();
         }
@@ -98,7 +61,7 @@ impl BlackThursday {
     }
 
     /// Everything `seat` may do now, in the order of spec §4.7.
-    pub fn list_legal(&self, seat: Seat) -> Vec<LegalAction<Action>> {
+    pub fn legal_actions(&self, seat: Seat) -> Vec<LegalAction<Action>> {
         let mut list = Vec::new();
         if self.phase == Phase::Ended || seat.index() >= self.players.len() {
             return list;

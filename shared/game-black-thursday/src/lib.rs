@@ -7,11 +7,28 @@
 //! brings penalty certificates. Players buy, trade with the bag and negotiate sessions of
 //! binding terms and free-text promises. The fewest shares wins.
 //!
-//! Layout: [`pieces`] (suits, coins, tiles, spaces), [`options`], [`state`] (the full state,
-//! with `pub` fields for scenario tests), [`board`] (geometry), [`rules`] (the single
-//! legality check), [`flow`] (setup, turn machine, turn commands, jump, end), [`trading`]
-//! (sessions, agreements, claims), [`legal`] (`legal_actions`, `to_act`), [`view`],
-//! [`event`], [`words`] (the log in sentences, the summary), [`game`] (trait impls).
+//! # Layout
+//! - `lib.rs`: this documentation, the modules and the re-exports.
+//! - [`game`]: the `Game` and `Redeal` impls, each method a rule of a few lines or a call of
+//!   the function of the same name in its role's file.
+//! - [`options`]: the [`Options`] and the types only options use ([`Layout`], [`Limits`],
+//!   [`StartingCoins`]).
+//! - [`state`]: the full state [`BlackThursday`] (with `pub` fields for scenario tests), its
+//!   [`Phase`] and small accessors.
+//! - [`setup`]: the deal (`setup`) and the opening roll.
+//! - [`action`]: the [`Action`] and its trade [`Term`]s.
+//! - [`event`]: the log's [`Event`].
+//! - [`error`]: the rule [`Error`] and its codes.
+//! - [`rules`]: `check` (the single legality check) and `apply`, which hands each command to
+//!   [`turn`] or [`trading`].
+//! - [`legal`]: `legal_actions` (with the `post_offer` schema) and `to_act`.
+//! - [`view`]: the per-viewer [`View`] and `view`.
+//! - [`words`]: the summary and the log in sentences.
+//! - Concept files: [`pieces`] (suits, coins, tiles, spaces), [`ids`] (handles and the
+//!   session, offer, promise, claim and agreement ids), [`board`] (geometry), [`coins`]
+//!   (portfolios, the bag, draws, what a coin shows to whom), [`turn`] (the turn machine,
+//!   turn commands, the jump, the end check), [`trading`] (sessions, agreements, claims),
+//!   [`scoring`] (standings and ranks).
 //!
 //! Architecture invariant: [`BlackThursday::check`] decides legality; `apply` calls it before
 //! mutating anything, and `legal_actions` lists only what it accepts.
@@ -21,21 +38,26 @@
 
 pub mod action;
 pub mod board;
+pub mod coins;
+pub mod error;
 pub mod event;
-pub mod flow;
 pub mod game;
 pub mod ids;
 pub mod legal;
 pub mod options;
 pub mod pieces;
 pub mod rules;
+pub mod scoring;
+pub mod setup;
 pub mod state;
 pub mod trading;
+pub mod turn;
 pub mod view;
 pub mod words;
 
-pub use action::{Action, Error, Exit, MoveTarget, Term};
+pub use action::{Action, Exit, MoveTarget, Term};
 pub use board::SpaceKind;
+pub use error::Error;
 pub use event::{CoinInfo, Event, Standing, Transfer};
 pub use ids::{AgreementId, ClaimId, Handle, OfferId, PromiseId, SessionId};
 pub use legal::PROMISE_TEXTS;
@@ -45,4 +67,4 @@ pub use state::{
     BlackThursday, Claim, ClaimStatus, Held, Offer, OfferStatus, Phase, Player, Position, Promise,
     PromiseStatus, Session, SessionStatus, Slot, Status, Turn,
 };
-pub use view::BlackThursdayView;
+pub use view::View;

@@ -1,35 +1,47 @@
-//! The single source of legality ([`BlackThursday::check`]) and the effects of every
-//! command (spec §3–§4). `apply` calls `check` first, so an error never mutates.
+//! The single source of legality ([`BlackThursday::check`], spec §3–§4) and [`apply`], the
+//! entry of every command's effects: it calls `check` first, so an error never mutates, then
+//! hands the command to the turn machine (`turn.rs`) or to trading (`trading.rs`).
 
-use crate::action::{Action, Error, MoveTarget, Term};
+use crate::action::{Action, MoveTarget, Term};
+use crate::error::Error;
+use crate::event::Events;
 use crate::ids::{ClaimId, Handle, OfferId, PromiseId};
 use crate::pieces::Suit;
 use crate::state::{
-    BlackThursday, ClaimStatus, OfferStatus, Phase, Position, PromiseStatus, Session,
-    SessionStatus, Status,
+    BlackThursday, ClaimStatus, OfferStatus, Phase, Position, PromiseStatus, Session, Status,
 };
-use game_core::{Seat, SeatSet};
+use game_core::{GameRng, Seat, SeatSet};
 
 /// Result of a check.
 pub type Checked = Result<(), Error>;
 
+/// Checks `action` by `seat`, then applies it with every automatic step that follows, up
+/// to the next command the game waits for. On `Err` nothing has changed.
+pub fn apply(
+    game: &mut BlackThursday,
+    seat: Seat,
+    action: Action,
+    rng: &mut GameRng,
+) -> Result<Events, Error> {
+    game.check(seat, &action)?;
+    let mut events = Vec::new();
+    game.version += 1;
+    match action {
+        Action::PostOffer { .. }
+        | Action::WithdrawOffer { .. }
+        | Action::AcceptOffer { .. }
+        | Action::RevokeAcceptance { .. }
+        | Action::LeaveSession { .. } => game.apply_session(seat, action, rng, &mut events),
+        Action::FileClaim { .. }
+        | Action::ConcedeClaim { .. }
+        | Action::VoteClaim { .. }
+        | Action::WaivePromise { .. } => game.apply_claim(seat, action, rng, &mut events),
+        _ => game.apply_turn(seat, action, rng, &mut events),
+    }
+    Ok(events)
+}
+
 impl BlackThursday {
-    /// The turn player.
-    pub fn active(&self) -> Seat {
-        self.turn.active
-    }
-
-    /// Where coin `handle` is held: `(seat index, position in the portfolio)`.
-    pub fn holder(&self, handle: Handle) -> Option<(usize, usize)> {
-        self.players.iter().enumerate().find_map(|(seat, player)| {
-            player
-                .coins
-                .iter()
-                .position(|held| held.handle == handle)
-                .map(|pos| (seat, pos))
-        })
-    }
-
     /// Whether `seat` holds every one of `handles`, which are distinct.
     fn holds_all(&self, seat: Seat, handles: &[Handle]) -> bool {
         distinct(handles)
@@ -39,70 +51,6 @@ impl BlackThursday {
                     .iter()
                     .any(|held| held.handle == h)
             })
-    }
-
-    /// The open session, if one is open.
-    pub fn open_session(&self) -> Option<&Session> {
-        self.session
-            .as_ref()
-            .filter(|s| s.status == SessionStatus::Open)
-    }
-
-    /// Every group (set of other seats) the turn player may still open a session with,
-    /// ordered by size, then by seat numbers.
-    pub fn available_groups(&self) -> Vec<SeatSet> {
-        let active = self.active();
-        if self.players[active.index()].status == Status::Jumped {
-            return Vec::new();
-        }
-        let others: Vec<Seat> = Seat::all(self.n_seats)
-            .filter(|&s| s != active && self.players[s.index()].status != Status::Jumped)
-            .collect();
-        let mut groups: Vec<(usize, Vec<Seat>, SeatSet)> = Vec::new();
-        for mask in 1u32..(1 << others.len()) {
-            let seats: Vec<Seat> = others
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| mask & (1 << i) != 0)
-                .map(|(_, &s)| s)
-                .collect();
-            let set: SeatSet = seats.iter().copied().collect();
-            if !self.turn.groups_used.contains(&set) {
-                groups.push((seats.len(), seats, set));
-            }
-        }
-        groups.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
-        groups.into_iter().map(|g| g.2).collect()
-    }
-
-    /// Whether the turn player can move now (ignoring AP).
-    pub fn can_move(&self) -> bool {
-        let player = &self.players[self.active().index()];
-        if player.status != Status::InBuilding || self.turn.moved {
-            return false;
-        }
-        match player.position {
-            Position::At(space) => {
-                space.y == self.ground_row()
-                    || self
-                        .down_neighbours(space)
-                        .into_iter()
-                        .any(|s| !self.occupied(s))
-            }
-            _ => false,
-        }
-    }
-
-    /// Whether the turn player has a legal AP command (spec §3.4).
-    pub fn has_ap_command(&self) -> bool {
-        if self.turn.ap == 0 {
-            return false;
-        }
-        let player = &self.players[self.active().index()];
-        let in_market = player.status == Status::InBuilding;
-        self.can_move()
-            || (in_market && !self.bag.is_empty())
-            || !self.available_groups().is_empty()
     }
 
     /// The single source of legality: `Ok` iff `seat` may issue `action` now.

@@ -7,6 +7,8 @@ use crate::options::Options;
 use crate::pieces::{suit_of, Space, Suit};
 use game_core::{Seat, SeatSet};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::sync::{Arc, Mutex};
 
 /// One slot of the building: a tile covering a 2×2 block of spaces (spec §1.2).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -338,5 +340,67 @@ pub struct BlackThursday {
     /// The last `post_offer` schema listed from this state or the state it was applied
     /// from (not part of the game: never serialized, never compared).
     #[serde(skip)]
-    pub(crate) offer_schema: crate::legal::OfferSchemaCache,
+    pub(crate) offer_schema: OfferSchemaCache,
+}
+
+impl BlackThursday {
+    /// The turn player.
+    pub fn active(&self) -> Seat {
+        self.turn.active
+    }
+
+    /// Where coin `handle` is held: `(seat index, position in the portfolio)`.
+    pub fn holder(&self, handle: Handle) -> Option<(usize, usize)> {
+        self.players.iter().enumerate().find_map(|(seat, player)| {
+            player
+                .coins
+                .iter()
+                .position(|held| held.handle == handle)
+                .map(|pos| (seat, pos))
+        })
+    }
+
+    /// The open session, if one is open.
+    pub fn open_session(&self) -> Option<&Session> {
+        self.session
+            .as_ref()
+            .filter(|s| s.status == SessionStatus::Open)
+    }
+}
+
+/// The last `post_offer` schema a state listed, with the inputs it was built from. A state
+/// keeps it across `apply` (a clone carries it too), so a session's listings build the
+/// schema once per change of its inputs rather than once per listing; the key is checked on
+/// every use, so a stale entry is never served.
+#[derive(Default)]
+pub struct OfferSchemaCache(Mutex<Option<(Vec<u32>, Arc<Value>)>>);
+
+impl OfferSchemaCache {
+    pub(crate) fn entry(&self) -> std::sync::MutexGuard<'_, Option<(Vec<u32>, Arc<Value>)>> {
+        // The entry is a cache: one left behind by a panicking thread is still valid.
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+impl Clone for OfferSchemaCache {
+    fn clone(&self) -> Self {
+        OfferSchemaCache(Mutex::new(self.entry().clone()))
+    }
+}
+
+/// Every cache equals every other: it is not part of the game.
+impl PartialEq for OfferSchemaCache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for OfferSchemaCache {}
+
+impl std::fmt::Debug for OfferSchemaCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OfferSchemaCache")
+    }
 }

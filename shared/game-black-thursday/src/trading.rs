@@ -2,8 +2,8 @@
 //! §4.6).
 
 use crate::action::{Action, Term};
-use crate::event::{CoinInfo, Event, Transfer};
-use crate::flow::{coin_info, insert_held, Events};
+use crate::coins::{coin_info, insert_held};
+use crate::event::{CoinInfo, Event, Events, Transfer};
 use crate::ids::{AgreementId, ClaimId, Handle, OfferId, PromiseId};
 use crate::state::{
     BlackThursday, Claim, ClaimStatus, Offer, OfferStatus, Phase, Promise, PromiseStatus,

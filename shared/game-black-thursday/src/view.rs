@@ -1,8 +1,8 @@
 //! What one viewer may see (spec §2.3): public items, plus the values of the coins in the
 //! viewer's knowledge set. After the end everything is public.
 
+use crate::coins::coin_info;
 use crate::event::{CoinInfo, Standing};
-use crate::flow::coin_info;
 use crate::options::Options;
 use crate::pieces::{Piece, Space, Suit};
 use crate::state::{BlackThursday, Claim, Phase, Position, Promise, Session, Status};
@@ -73,7 +73,7 @@ pub struct TurnView {
 /// What one viewer sees.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = black_thursday::BlackThursdayView))]
-pub struct BlackThursdayView {
+pub struct View {
     /// The viewer's seat (null for a spectator).
     pub viewer: Option<Seat>,
     /// The options.
@@ -108,73 +108,71 @@ pub struct BlackThursdayView {
     pub standings: Option<Vec<Standing>>,
 }
 
-impl BlackThursday {
-    /// Builds the view of `viewer`.
-    pub fn view_for(&self, viewer: Viewer) -> BlackThursdayView {
-        let ended = self.phase == Phase::Ended;
-        let me = viewer.seat();
-        let slots = self
-            .slots
-            .iter()
-            .enumerate()
-            .map(|(id, slot)| SlotView {
-                id: id as u16,
-                origin: slot.origin,
-                face_up: slot.face_up,
-                tile: (slot.face_up || ended).then(|| Piece::from_index(slot.tile)),
-                rotation: slot.rotation,
-                last_seen: slot.seen.then(|| Piece::from_index(slot.tile)),
-            })
-            .collect();
-        let players = self
-            .players
-            .iter()
-            .enumerate()
-            .map(|(seat, p)| PlayerView {
-                seat: Seat(seat as u8),
-                pawn_suit: p.pawn_suit,
-                status: p.status,
-                position: p.position,
-                ap_bonus: p.ap_bonus,
-                ap_debt: p.ap_debt,
-                coins: p
-                    .coins
-                    .iter()
-                    .map(|h| coin_info(h, ended || me.is_some_and(|s| h.known_by.contains(s))))
-                    .collect(),
-            })
-            .collect();
-        BlackThursdayView {
-            viewer: me,
-            options: self.options.clone(),
-            version: self.version,
-            ended,
-            slots,
-            bag_count: self.bag.len(),
-            bag_by_suit: self.bag_by_suit(),
-            bag: ended.then(|| self.bag.iter().map(|&c| Piece::from_index(c)).collect()),
-            out_of_play: ended.then(|| {
-                self.out_of_play
-                    .iter()
-                    .map(|&c| Piece::from_index(c))
-                    .collect()
-            }),
-            players,
-            turn: TurnView {
-                number: self.turn.number,
-                active: self.turn.active,
-                phase: self.phase,
-                die: self.turn.die,
-                ap_remaining: self.turn.ap,
-                moved: self.turn.moved,
-                market_traded: self.turn.market_traded,
-                groups_used: self.turn.groups_used.clone(),
-            },
-            session: self.session.clone(),
-            promises: self.promises.clone(),
-            claims: self.claims.clone(),
-            to_act: self.seats_to_act(),
-            standings: ended.then(|| self.standings()),
-        }
+/// Builds the view of `viewer`.
+pub fn view(game: &BlackThursday, viewer: Viewer) -> View {
+    let ended = game.phase == Phase::Ended;
+    let me = viewer.seat();
+    let slots = game
+        .slots
+        .iter()
+        .enumerate()
+        .map(|(id, slot)| SlotView {
+            id: id as u16,
+            origin: slot.origin,
+            face_up: slot.face_up,
+            tile: (slot.face_up || ended).then(|| Piece::from_index(slot.tile)),
+            rotation: slot.rotation,
+            last_seen: slot.seen.then(|| Piece::from_index(slot.tile)),
+        })
+        .collect();
+    let players = game
+        .players
+        .iter()
+        .enumerate()
+        .map(|(seat, p)| PlayerView {
+            seat: Seat(seat as u8),
+            pawn_suit: p.pawn_suit,
+            status: p.status,
+            position: p.position,
+            ap_bonus: p.ap_bonus,
+            ap_debt: p.ap_debt,
+            coins: p
+                .coins
+                .iter()
+                .map(|h| coin_info(h, ended || me.is_some_and(|s| h.known_by.contains(s))))
+                .collect(),
+        })
+        .collect();
+    View {
+        viewer: me,
+        options: game.options.clone(),
+        version: game.version,
+        ended,
+        slots,
+        bag_count: game.bag.len(),
+        bag_by_suit: game.bag_by_suit(),
+        bag: ended.then(|| game.bag.iter().map(|&c| Piece::from_index(c)).collect()),
+        out_of_play: ended.then(|| {
+            game.out_of_play
+                .iter()
+                .map(|&c| Piece::from_index(c))
+                .collect()
+        }),
+        players,
+        turn: TurnView {
+            number: game.turn.number,
+            active: game.turn.active,
+            phase: game.phase,
+            die: game.turn.die,
+            ap_remaining: game.turn.ap,
+            moved: game.turn.moved,
+            market_traded: game.turn.market_traded,
+            groups_used: game.turn.groups_used.clone(),
+        },
+        session: game.session.clone(),
+        promises: game.promises.clone(),
+        claims: game.claims.clone(),
+        to_act: game.to_act(),
+        standings: ended.then(|| game.standings()),
     }
 }

@@ -1,15 +1,18 @@
 //! The `game_core::Game` and `testing::Redeal` implementations.
 
-use crate::action::{Action, TulipBubbleError};
+use crate::action::Action;
+use crate::error::Error;
 use crate::event::Event;
 use crate::options::Options;
 use crate::state::{EndReason, Phase, TulipBubble};
-use crate::view::TulipBubbleView;
+use crate::view::{self, View};
 use crate::words;
+use crate::{rules, setup};
 use game_core::words::Names;
 use game_core::Redeal;
 use game_core::{
-    Game, GameRng, LegalAction, Logged, Outcome, Seat, SeatSet, SetupError, Viewer, Visibility,
+    Game, GameRng, LegalAction, Logged, Outcome, Seat, SeatSet, Setup, SetupError, Viewer,
+    Visibility,
 };
 
 impl Game for TulipBubble {
@@ -36,15 +39,11 @@ impl Game for TulipBubble {
     type Options = Options;
     type Action = Action;
     type Event = Event;
-    type View = TulipBubbleView;
-    type Error = TulipBubbleError;
+    type View = View;
+    type Error = Error;
 
-    fn setup(
-        n_seats: u8,
-        options: &Options,
-        rng: &mut GameRng,
-    ) -> Result<(Self, Vec<Logged<Event>>), SetupError> {
-        TulipBubble::new_game(n_seats, options, rng)
+    fn setup(n_seats: u8, options: &Options, rng: &mut GameRng) -> Result<Setup<Self>, SetupError> {
+        setup::setup(n_seats, options, rng)
     }
 
     fn n_seats(&self) -> u8 {
@@ -72,7 +71,7 @@ impl Game for TulipBubble {
     }
 
     fn legal_actions(&self, seat: Seat) -> Vec<LegalAction<Action>> {
-        self.legal(seat)
+        self.legal_actions(seat)
     }
 
     fn apply(
@@ -80,12 +79,12 @@ impl Game for TulipBubble {
         seat: Seat,
         action: Action,
         rng: &mut GameRng,
-    ) -> Result<Vec<Logged<Event>>, TulipBubbleError> {
-        self.act(seat, action, rng)
+    ) -> Result<Vec<Logged<Event>>, Error> {
+        rules::apply(self, seat, action, rng)
     }
 
-    fn view(&self, viewer: Viewer) -> TulipBubbleView {
-        self.view_for(viewer)
+    fn view(&self, viewer: Viewer) -> View {
+        view::view(self, viewer)
     }
 
     fn outcome(&self) -> Option<Outcome> {

@@ -8,7 +8,7 @@ use serde_json::json;
 
 impl TulipBubble {
     /// Everything `seat` may do now, in the order of §4.12.
-    pub fn legal(&self, seat: Seat) -> Vec<LegalAction<Action>> {
+    pub fn legal_actions(&self, seat: Seat) -> Vec<LegalAction<Action>> {
         let mut candidates: Vec<Action> = Vec::new();
         let mut bid_schema = None;
         if self.is_over() || seat.0 >= self.n_seats {

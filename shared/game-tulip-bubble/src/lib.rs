@@ -6,17 +6,22 @@
 //! in comments refer to that spec.
 //!
 //! # Layout
-//! - [`cards`]: tulips, price chart, collectors and market events (ids, const tables).
-//! - [`track`]: price-marker movement with collisions and boundaries, Market Response.
+//! - `lib.rs`: this documentation, the modules and the re-exports.
+//! - `game`: the `Game` and `testing::Redeal` impls, each method a rule of a few lines or a
+//!   call of the function of the same name in its role's file.
 //! - [`options`]: the [`Options`] of §7.
 //! - [`state`]: the full state [`TulipBubble`] and its phase machine [`Phase`].
-//! - `setup`: the setup procedure (§1.7) in the RNG order of §5.1.
-//! - `rules`: `check` (the single source of legality) and every effect, plus the
-//!   automatic steps (resolution, premium, Cleanup, Event phase, game end).
+//! - `setup`: the deal (`setup`, §1.7) in the RNG order of §5.1.
+//! - [`action`]: the [`Action`] and its [`PaymentMethod`].
+//! - [`event`]: the log's [`Event`].
+//! - [`error`]: the rule [`Error`] and its codes (§4.11).
+//! - `rules`: `check` (the single source of legality) and `apply` with every effect, plus
+//!   the automatic steps (resolution, premium, Cleanup, Event phase, game end).
 //! - `legal`: `legal_actions` in the order of §4.12.
-//! - [`view`]: per-viewer views.
-//! - `game`: the `Game` and `testing::Redeal` impls.
+//! - [`view`]: the per-viewer [`View`] and `view`.
 //! - [`words`]: the summary and the log's sentences.
+//! - [`cards`]: tulips, price chart, collectors and market events (ids, const tables).
+//! - [`track`]: price-marker movement with collisions and boundaries, Market Response.
 //!
 //! # Architecture invariant
 //! No I/O, clock or RNG state: all randomness comes from the `GameRng` passed to `setup`
@@ -37,6 +42,7 @@
 
 pub mod action;
 pub mod cards;
+pub mod error;
 pub mod event;
 mod game;
 mod legal;
@@ -48,11 +54,12 @@ pub mod track;
 pub mod view;
 pub mod words;
 
-pub use action::{Action, PaymentMethod, TulipBubbleError};
+pub use action::{Action, PaymentMethod};
 pub use cards::{
     CardId, Collector, Colour, EventCard, EventEffect, Guilders, Kind, Rank, Tulip,
     COLLECTOR_STACKS,
 };
+pub use error::Error;
 pub use event::Event;
 pub use legal::collector_sets;
 pub use options::Options;
@@ -61,4 +68,4 @@ pub use state::{
     Auction, EndReason, HighBid, Loan, Payment, Phase, Player, Resolution, Slot, TulipBubble,
 };
 pub use track::Track;
-pub use view::{CollectorStackView, PhaseView, PlayerView, TulipBubbleView};
+pub use view::{CollectorStackView, PhaseView, PlayerView, View};

@@ -2,8 +2,9 @@
 //! automatic steps between decision points: resolution bookkeeping, premium, Cleanup, the
 //! Event phase and the end of the game (spec §3–§4, §6).
 
-use crate::action::{Action, PaymentMethod, TulipBubbleError as Error};
+use crate::action::{Action, PaymentMethod};
 use crate::cards::{CardId, Collector, EventEffect, Tulip};
+use crate::error::Error;
 use crate::event::Event;
 use crate::state::{
     Auction, EndReason, HighBid, Loan, Payment, Phase, Resolution, Slot, TulipBubble,
@@ -15,6 +16,41 @@ pub(crate) type Log = Vec<Logged<Event>>;
 
 fn parse(id: &CardId) -> Result<Tulip, Error> {
     id.tulip().ok_or_else(|| Error::UnknownCard(id.0.clone()))
+}
+
+/// Checks and applies `action` by `seat`, then runs the automatic steps up to the next
+/// decision point. On `Err` nothing has changed.
+pub fn apply(
+    game: &mut TulipBubble,
+    seat: Seat,
+    action: Action,
+    rng: &mut GameRng,
+) -> Result<Log, Error> {
+    game.check(seat, &action)?;
+    let mut log = Log::new();
+    // `check` passed, so every id below parses and every lookup succeeds.
+    let tulip_of = |id: &CardId| {
+        id.tulip()
+            .unwrap_or_else(|| unreachable!("checked card id"))
+    };
+    match action {
+        Action::SellToMarket { tulip } => game.sell_to_market(seat, tulip_of(&tulip), &mut log),
+        Action::SellToCollector { collector, tulips } => {
+            let cards: Vec<Tulip> = tulips.iter().map(tulip_of).collect();
+            game.sell_to_collector(seat, collector, cards, &mut log);
+        }
+        Action::BuyBack { tulip } => game.buy_back(seat, tulip_of(&tulip), &mut log),
+        Action::EndSellingTurn {} => game.end_selling_turn(seat, &mut log),
+        Action::BlackTulipDecision { claim } => game.black_tulip_decision(seat, claim, &mut log),
+        Action::PlaceBids { cards } => {
+            let cards: Vec<Tulip> = cards.iter().map(tulip_of).collect();
+            game.place_bids(seat, cards, rng, &mut log);
+        }
+        Action::AuctionBid { amount } => game.auction_bid(seat, amount, &mut log),
+        Action::AuctionPass {} => game.auction_pass(seat, &mut log),
+        Action::ChoosePayment { method } => game.choose_payment(seat, method, rng, &mut log),
+    }
+    Ok(log)
 }
 
 impl TulipBubble {
@@ -218,38 +254,6 @@ impl TulipBubble {
             }
         }
         Ok(())
-    }
-
-    /// Checks and applies `action` by `seat`, then runs the automatic steps up to the next
-    /// decision point. On `Err` nothing has changed.
-    pub fn act(&mut self, seat: Seat, action: Action, rng: &mut GameRng) -> Result<Log, Error> {
-        self.check(seat, &action)?;
-        let mut log = Log::new();
-        // `check` passed, so every id below parses and every lookup succeeds.
-        let tulip_of = |id: &CardId| {
-            id.tulip()
-                .unwrap_or_else(|| unreachable!("checked card id"))
-        };
-        match action {
-            Action::SellToMarket { tulip } => self.sell_to_market(seat, tulip_of(&tulip), &mut log),
-            Action::SellToCollector { collector, tulips } => {
-                let cards: Vec<Tulip> = tulips.iter().map(tulip_of).collect();
-                self.sell_to_collector(seat, collector, cards, &mut log);
-            }
-            Action::BuyBack { tulip } => self.buy_back(seat, tulip_of(&tulip), &mut log),
-            Action::EndSellingTurn {} => self.end_selling_turn(seat, &mut log),
-            Action::BlackTulipDecision { claim } => {
-                self.black_tulip_decision(seat, claim, &mut log)
-            }
-            Action::PlaceBids { cards } => {
-                let cards: Vec<Tulip> = cards.iter().map(tulip_of).collect();
-                self.place_bids(seat, cards, rng, &mut log);
-            }
-            Action::AuctionBid { amount } => self.auction_bid(seat, amount, &mut log),
-            Action::AuctionPass {} => self.auction_pass(seat, &mut log),
-            Action::ChoosePayment { method } => self.choose_payment(seat, method, rng, &mut log),
-        }
-        Ok(log)
     }
 
     // §4.1

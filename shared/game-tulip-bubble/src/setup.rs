@@ -5,7 +5,7 @@ use crate::event::Event;
 use crate::options::Options;
 use crate::state::{Phase, Player, Slot, TulipBubble};
 use crate::track::Track;
-use game_core::{GameRng, Logged, Seat, SetupError};
+use game_core::{GameRng, Logged, Seat, Setup, SetupError};
 
 /// S1 (RNG#1): a uniformly random permutation of R, W, Y onto the levels II, III, IV.
 pub fn initial_track(rng: &mut GameRng) -> Track {
@@ -34,137 +34,135 @@ pub fn event_deck(rng: &mut GameRng) -> (Vec<EventCard>, EventCard) {
 /// The largest amount an option may set, so that no sum of game amounts can overflow.
 pub const MAX_AMOUNT: i64 = 1_000_000_000_000;
 
-impl TulipBubble {
-    /// Deals a new game (§1.7) and logs it, all public: `game_dealt`, the opening
-    /// `market_response` (§7.1, if on), and the setup `market_event` (S6).
-    pub fn new_game(
-        n_seats: u8,
-        options: &Options,
-        rng: &mut GameRng,
-    ) -> Result<(TulipBubble, Vec<Logged<Event>>), SetupError> {
-        if !(3..=5).contains(&n_seats) {
-            return Err(SetupError::SeatCount {
-                min: 3,
-                max: 5,
-                got: n_seats,
-            });
-        }
-        if options
-            .a_price_low
-            .iter()
-            .any(|&price| !(1..=MAX_AMOUNT).contains(&price))
-        {
-            return Err(SetupError::InvalidOptions(
-                "a_price_low values must be between 1 and 10^12".into(),
-            ));
-        }
-        let amounts = [
-            options.starting_cash,
-            options.black_tulip_threshold,
-            // Saturating: a client may send i64::MIN, and this check must not overflow.
-            options.bid_cap.saturating_sub(1),
-        ];
-        if amounts
-            .iter()
-            .any(|amount| !(0..=MAX_AMOUNT).contains(amount))
-        {
-            return Err(SetupError::InvalidOptions(
-                "starting_cash and black_tulip_threshold must be between 0 and 10^12, bid_cap between 1 and 10^12"
-                    .into(),
-            ));
-        }
-        if let Some(seat) = options.start_player {
-            if seat.0 >= n_seats {
-                return Err(SetupError::InvalidOptions(format!(
-                    "start_player {} is not a seat",
-                    seat.0
-                )));
-            }
-        }
-        // S1.
-        let track = initial_track(rng);
-        // S2.
-        let players = (0..n_seats)
-            .map(|_| Player::new(options.starting_cash))
-            .collect();
-        // S3.
-        let mut deck: Vec<Tulip> = Tulip::all().collect();
-        rng.shuffle(&mut deck);
-        let per_area = usize::from(n_seats) + 2;
-        let next_shipment: Vec<Tulip> = deck.drain(..per_area).collect();
-        let new_arrivals: Vec<Slot> = deck.drain(..per_area).map(Slot::new).collect();
-        let just_sold: Vec<Slot> = deck.drain(..per_area).map(Slot::new).collect();
-        // S4.
-        let (event_deck, removed_event) = event_deck(rng);
-        let mut game = TulipBubble {
-            options: options.clone(),
-            n_seats,
-            round: 1,
-            start_player: Seat(0),
-            track,
-            tulip_deck: deck,
-            tulip_discard: Vec::new(),
-            next_shipment,
-            new_arrivals,
-            just_sold,
-            event_deck,
-            removed_event,
-            event_history: Vec::new(),
-            collector_stacks: [Vec::new(), Vec::new(), Vec::new()],
-            collectors_boxed: Vec::new(),
-            black_tulip_available: true,
-            players,
-            phase: Phase::BidPlacement {
-                pass: 1,
-                placer: Seat(0),
-            },
-        };
-        let initial_track = game.track;
-        // S5 (§7.1).
-        let mut events: Vec<Event> = Vec::new();
-        if options.opening_market_response {
-            game.market_response(&mut events);
-        }
-        // S6: the setup event is never BUST (BUST is in the bottom three of ten).
-        let setup_event = game.event_deck.remove(0);
-        game.track.apply_event(setup_event.effect());
-        game.event_history.push(setup_event);
-        events.push(Event::MarketEvent {
-            round: game.round,
-            card: setup_event,
-            track: game.track,
+/// Deals a new game (§1.7) and logs it, all public: `game_dealt`, the opening
+/// `market_response` (§7.1, if on), and the setup `market_event` (S6).
+pub fn setup(
+    n_seats: u8,
+    options: &Options,
+    rng: &mut GameRng,
+) -> Result<Setup<TulipBubble>, SetupError> {
+    if !(3..=5).contains(&n_seats) {
+        return Err(SetupError::SeatCount {
+            min: 3,
+            max: 5,
+            got: n_seats,
         });
-        // S7 (RNG#5–7).
-        for (stack, (_, cards)) in game.collector_stacks.iter_mut().zip(COLLECTOR_STACKS) {
-            *stack = cards.to_vec();
-            rng.shuffle(stack);
-        }
-        // S9 (RNG#8 only when unset).
-        game.start_player = match options.start_player {
-            Some(seat) => seat,
-            None => Seat(rng.below(u64::from(n_seats)) as u8),
-        };
-        // S10: round 1 starts with bid placement.
-        game.phase = Phase::BidPlacement {
-            pass: 1,
-            placer: game.start_player,
-        };
-        let dealt = Event::GameDealt {
-            track: initial_track,
-            next_shipment: game.next_shipment.clone(),
-            new_arrivals: game.new_arrivals.iter().map(|slot| slot.tulip).collect(),
-            just_sold: game.just_sold.iter().map(|slot| slot.tulip).collect(),
-            collectors: game
-                .collector_stacks
-                .iter()
-                .map(|stack| stack.first().copied())
-                .collect(),
-            start_player: game.start_player,
-        };
-        let log = std::iter::once(dealt)
-            .chain(events)
-            .map(Logged::public)
-            .collect();
-        Ok((game, log))
     }
+    if options
+        .a_price_low
+        .iter()
+        .any(|&price| !(1..=MAX_AMOUNT).contains(&price))
+    {
+        return Err(SetupError::InvalidOptions(
+            "a_price_low values must be between 1 and 10^12".into(),
+        ));
+    }
+    let amounts = [
+        options.starting_cash,
+        options.black_tulip_threshold,
+        // Saturating: a client may send i64::MIN, and this check must not overflow.
+        options.bid_cap.saturating_sub(1),
+    ];
+    if amounts
+        .iter()
+        .any(|amount| !(0..=MAX_AMOUNT).contains(amount))
+    {
+        return Err(SetupError::InvalidOptions(
+            "starting_cash and black_tulip_threshold must be between 0 and 10^12, bid_cap between 1 and 10^12"
+                .into(),
+        ));
+    }
+    if let Some(seat) = options.start_player {
+        if seat.0 >= n_seats {
+            return Err(SetupError::InvalidOptions(format!(
+                "start_player {} is not a seat",
+                seat.0
+            )));
+        }
+    }
+    // S1.
+    let track = initial_track(rng);
+    // S2.
+    let players = (0..n_seats)
+        .map(|_| Player::new(options.starting_cash))
+        .collect();
+    // S3.
+    let mut deck: Vec<Tulip> = Tulip::all().collect();
+    rng.shuffle(&mut deck);
+    let per_area = usize::from(n_seats) + 2;
+    let next_shipment: Vec<Tulip> = deck.drain(..per_area).collect();
+    let new_arrivals: Vec<Slot> = deck.drain(..per_area).map(Slot::new).collect();
+    let just_sold: Vec<Slot> = deck.drain(..per_area).map(Slot::new).collect();
+    // S4.
+    let (event_deck, removed_event) = event_deck(rng);
+    let mut game = TulipBubble {
+        options: options.clone(),
+        n_seats,
+        round: 1,
+        start_player: Seat(0),
+        track,
+        tulip_deck: deck,
+        tulip_discard: Vec::new(),
+        next_shipment,
+        new_arrivals,
+        just_sold,
+        event_deck,
+        removed_event,
+        event_history: Vec::new(),
+        collector_stacks: [Vec::new(), Vec::new(), Vec::new()],
+        collectors_boxed: Vec::new(),
+        black_tulip_available: true,
+        players,
+        phase: Phase::BidPlacement {
+            pass: 1,
+            placer: Seat(0),
+        },
+    };
+    let initial_track = game.track;
+    // S5 (§7.1).
+    let mut events: Vec<Event> = Vec::new();
+    if options.opening_market_response {
+        game.market_response(&mut events);
+    }
+    // S6: the setup event is never BUST (BUST is in the bottom three of ten).
+    let setup_event = game.event_deck.remove(0);
+    game.track.apply_event(setup_event.effect());
+    game.event_history.push(setup_event);
+    events.push(Event::MarketEvent {
+        round: game.round,
+        card: setup_event,
+        track: game.track,
+    });
+    // S7 (RNG#5–7).
+    for (stack, (_, cards)) in game.collector_stacks.iter_mut().zip(COLLECTOR_STACKS) {
+        *stack = cards.to_vec();
+        rng.shuffle(stack);
+    }
+    // S9 (RNG#8 only when unset).
+    game.start_player = match options.start_player {
+        Some(seat) => seat,
+        None => Seat(rng.below(u64::from(n_seats)) as u8),
+    };
+    // S10: round 1 starts with bid placement.
+    game.phase = Phase::BidPlacement {
+        pass: 1,
+        placer: game.start_player,
+    };
+    let dealt = Event::GameDealt {
+        track: initial_track,
+        next_shipment: game.next_shipment.clone(),
+        new_arrivals: game.new_arrivals.iter().map(|slot| slot.tulip).collect(),
+        just_sold: game.just_sold.iter().map(|slot| slot.tulip).collect(),
+        collectors: game
+            .collector_stacks
+            .iter()
+            .map(|stack| stack.first().copied())
+            .collect(),
+        start_player: game.start_player,
+    };
+    let log = std::iter::once(dealt)
+        .chain(events)
+        .map(Logged::public)
+        .collect();
+    Ok((game, log))
 }

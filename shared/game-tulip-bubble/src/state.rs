@@ -1,5 +1,5 @@
 //! The complete game state (spec §2.1). Fields are public so that tests and tools can build
-//! any position (see the crate docs); clients only ever see [`crate::TulipBubbleView`].
+//! any position (see the crate docs); clients only ever see [`crate::View`].
 
 use crate::cards::{price, Collector, EventCard, Tulip};
 use crate::options::Options;

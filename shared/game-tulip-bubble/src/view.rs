@@ -11,7 +11,7 @@ use serde::Serialize;
 /// One viewer's picture of the game.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_bubble::View))]
-pub struct TulipBubbleView {
+pub struct View {
     /// The seat looking, or `null` for a spectator.
     pub viewer: Option<Seat>,
     /// The options of this game.
@@ -143,98 +143,96 @@ pub enum PhaseView {
     },
 }
 
-impl TulipBubble {
-    /// The view of `viewer` (§2.2).
-    pub fn view_for(&self, viewer: Viewer) -> TulipBubbleView {
-        let over = self.is_over();
-        let sees_all_of = |seat: Seat| over || viewer.seat() == Some(seat);
-        let phase = match &self.phase {
-            Phase::Selling { seller } => PhaseView::Selling { seller: *seller },
-            Phase::BlackTulipWindow { submitted, claims } => PhaseView::BlackTulipWindow {
-                submitted: *submitted,
-                your_claim: viewer
-                    .seat()
-                    .filter(|seat| submitted.contains(*seat))
-                    .map(|seat| claims.contains(seat)),
-            },
-            Phase::BidPlacement { pass, placer } => PhaseView::BidPlacement {
-                pass: *pass,
-                placer: *placer,
-            },
-            Phase::Auction {
-                resolution,
-                auction,
-            } => PhaseView::Auction {
-                resolution: resolution.clone(),
-                auction: auction.clone(),
-                minimum_bid: self.minimum_bid().unwrap_or(auction.market_price + 1),
-            },
-            Phase::Payment {
-                resolution,
-                payment,
-            } => PhaseView::Payment {
-                resolution: resolution.clone(),
-                payment: payment.clone(),
-            },
-            Phase::GameOver {
-                reason,
-                winners,
-                claimants,
-            } => PhaseView::GameOver {
-                reason: *reason,
-                winners: *winners,
-                claimants: *claimants,
-                scores: self.scores(),
-            },
-        };
-        let players = Seat::all(self.n_seats)
-            .map(|seat| {
-                let player = &self.players[seat.index()];
-                let visible = sees_all_of(seat);
-                PlayerView {
-                    seat,
-                    cash: visible.then_some(player.cash),
-                    concealed: visible.then(|| player.concealed.clone()),
-                    financed: player.financed.clone(),
-                    markers_available: self.markers_available(seat),
-                    collector_used_this_round: player.collector_used_this_round,
-                    selling_done: player.selling_done,
-                }
-            })
-            .collect();
-        let collector_stacks = self
-            .collector_stacks
-            .iter()
-            .zip(COLLECTOR_STACKS)
-            .map(|(stack, (bonus, _))| CollectorStackView {
-                bonus,
-                top: stack.first().copied(),
-                count: stack.len(),
-                cards: over.then(|| stack.clone()),
-            })
-            .collect();
-        TulipBubbleView {
-            viewer: viewer.seat(),
-            options: self.options.clone(),
-            n_seats: self.n_seats,
-            round: self.round,
-            start_player: self.start_player,
-            phase,
-            track: self.track,
-            tulip_deck_count: self.tulip_deck.len(),
-            tulip_deck: over.then(|| self.tulip_deck.clone()),
-            tulip_discard: self.tulip_discard.clone(),
-            next_shipment: self.next_shipment.clone(),
-            new_arrivals: self.new_arrivals.clone(),
-            just_sold: self.just_sold.clone(),
-            event_deck_count: self.event_deck.len(),
-            event_deck: over.then(|| self.event_deck.clone()),
-            removed_event: over.then_some(self.removed_event),
-            event_history: self.event_history.clone(),
-            collector_stacks,
-            collectors_boxed: self.collectors_boxed.clone(),
-            black_tulip_available: self.black_tulip_available,
-            players,
-        }
+/// The view of `viewer` (§2.2).
+pub fn view(game: &TulipBubble, viewer: Viewer) -> View {
+    let over = game.is_over();
+    let sees_all_of = |seat: Seat| over || viewer.seat() == Some(seat);
+    let phase = match &game.phase {
+        Phase::Selling { seller } => PhaseView::Selling { seller: *seller },
+        Phase::BlackTulipWindow { submitted, claims } => PhaseView::BlackTulipWindow {
+            submitted: *submitted,
+            your_claim: viewer
+                .seat()
+                .filter(|seat| submitted.contains(*seat))
+                .map(|seat| claims.contains(seat)),
+        },
+        Phase::BidPlacement { pass, placer } => PhaseView::BidPlacement {
+            pass: *pass,
+            placer: *placer,
+        },
+        Phase::Auction {
+            resolution,
+            auction,
+        } => PhaseView::Auction {
+            resolution: resolution.clone(),
+            auction: auction.clone(),
+            minimum_bid: game.minimum_bid().unwrap_or(auction.market_price + 1),
+        },
+        Phase::Payment {
+            resolution,
+            payment,
+        } => PhaseView::Payment {
+            resolution: resolution.clone(),
+            payment: payment.clone(),
+        },
+        Phase::GameOver {
+            reason,
+            winners,
+            claimants,
+        } => PhaseView::GameOver {
+            reason: *reason,
+            winners: *winners,
+            claimants: *claimants,
+            scores: game.scores(),
+        },
+    };
+    let players = Seat::all(game.n_seats)
+        .map(|seat| {
+            let player = &game.players[seat.index()];
+            let visible = sees_all_of(seat);
+            PlayerView {
+                seat,
+                cash: visible.then_some(player.cash),
+                concealed: visible.then(|| player.concealed.clone()),
+                financed: player.financed.clone(),
+                markers_available: game.markers_available(seat),
+                collector_used_this_round: player.collector_used_this_round,
+                selling_done: player.selling_done,
+            }
+        })
+        .collect();
+    let collector_stacks = game
+        .collector_stacks
+        .iter()
+        .zip(COLLECTOR_STACKS)
+        .map(|(stack, (bonus, _))| CollectorStackView {
+            bonus,
+            top: stack.first().copied(),
+            count: stack.len(),
+            cards: over.then(|| stack.clone()),
+        })
+        .collect();
+    View {
+        viewer: viewer.seat(),
+        options: game.options.clone(),
+        n_seats: game.n_seats,
+        round: game.round,
+        start_player: game.start_player,
+        phase,
+        track: game.track,
+        tulip_deck_count: game.tulip_deck.len(),
+        tulip_deck: over.then(|| game.tulip_deck.clone()),
+        tulip_discard: game.tulip_discard.clone(),
+        next_shipment: game.next_shipment.clone(),
+        new_arrivals: game.new_arrivals.clone(),
+        just_sold: game.just_sold.clone(),
+        event_deck_count: game.event_deck.len(),
+        event_deck: over.then(|| game.event_deck.clone()),
+        removed_event: over.then_some(game.removed_event),
+        event_history: game.event_history.clone(),
+        collector_stacks,
+        collectors_boxed: game.collectors_boxed.clone(),
+        black_tulip_available: game.black_tulip_available,
+        players,
     }
 }

@@ -17,7 +17,7 @@
 use game_core::testing::{PlayoutStats, Playouts};
 use game_core::{Game, Seat, Viewer};
 use game_tulip_bubble::{
-    Collector, EndReason, EventCard, Options, Phase, Tulip, TulipBubble, TulipBubbleView,
+    Collector, EndReason, EventCard, Options, Phase, Tulip, TulipBubble, View as TulipBubbleView,
     COLLECTOR_STACKS,
 };
 

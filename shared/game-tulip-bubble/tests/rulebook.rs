@@ -1065,7 +1065,7 @@ fn remaining_error_codes() {
     reject(&game, ANDY, bids(&["XX"]), "unknown-card");
     reject(&game, ANDY, bids(&["RC1#1"]), "card-not-biddable");
     // Every code is kebab-case and distinct.
-    use game_tulip_bubble::TulipBubbleError as E;
+    use game_tulip_bubble::Error as E;
     let errors = [
         E::GameOver,
         E::WrongPhase,

@@ -1,261 +1,72 @@
-//! Setup (spec §1.5–§1.6), the turn machine (§3.3) and the effects of turn commands (§4.1),
-//! the jump (§4.5) and the end (§6).
+//! The turn machine (spec §3.3): what the turn player can still do, the effects of turn
+//! commands (§4.1), the jump (§4.5) and the end check (§6).
 
 use crate::action::{Action, MoveTarget};
-use crate::board::{validate_origins, SpaceKind};
-use crate::event::{CoinInfo, DrawReason, Event, OpeningRoll, Standing, Transfer};
-use crate::ids::Handle;
-use crate::options::Options;
-use crate::pieces::{suit_of, value_of, Piece, Space, Suit};
+use crate::board::SpaceKind;
+use crate::coins::{coin_info, private_pair, redact, redact_transfers};
+use crate::event::{CoinInfo, DrawReason, Event, Events};
+use crate::pieces::Piece;
 use crate::state::{
-    BlackThursday, ClaimStatus, Counters, Held, Phase, Player, Position, PromiseStatus, Session,
-    SessionStatus, Slot, Status, Turn,
+    BlackThursday, ClaimStatus, Phase, Position, PromiseStatus, Session, SessionStatus, Status,
 };
-use game_core::{GameRng, Logged, Seat, SeatSet, SetupError};
-
-/// Events produced by one step.
-pub type Events = Vec<Logged<Event>>;
-
-/// A coin as seen by someone who knows its value (`full`) or not.
-pub fn coin_info(held: &Held, full: bool) -> CoinInfo {
-    CoinInfo {
-        handle: held.handle,
-        suit: held.suit(),
-        value: full.then(|| value_of(held.coin)),
-    }
-}
-
-/// Pushes a private event for `seat` and its redacted twin for everyone else.
-fn private_pair(events: &mut Events, seat: Seat, full: Event, redacted: Event) {
-    events.push(Logged::private(seat, full));
-    events.push(Logged::others(seat, redacted));
-}
-
-fn redact(coins: &[CoinInfo]) -> Vec<CoinInfo> {
-    coins
-        .iter()
-        .map(|c| CoinInfo {
-            value: None,
-            ..c.clone()
-        })
-        .collect()
-}
-
-fn redact_transfers(transfers: &[Transfer]) -> Vec<Transfer> {
-    transfers
-        .iter()
-        .map(|t| Transfer {
-            coin: CoinInfo {
-                value: None,
-                ..t.coin.clone()
-            },
-            ..t.clone()
-        })
-        .collect()
-}
-
-/// Inserts `held` into a portfolio kept in ascending handle order.
-pub fn insert_held(coins: &mut Vec<Held>, held: Held) {
-    let at = coins.partition_point(|c| c.handle < held.handle);
-    coins.insert(at, held);
-}
+use game_core::{GameRng, Logged, Seat, SeatSet};
 
 impl BlackThursday {
-    /// Deals a new game (spec §1.5).
-    pub fn new_game(
-        n_seats: u8,
-        options: &Options,
-        rng: &mut GameRng,
-        events: &mut Events,
-    ) -> Result<BlackThursday, SetupError> {
-        if !(3..=4).contains(&n_seats) {
-            return Err(SetupError::SeatCount {
-                min: 3,
-                max: 4,
-                got: n_seats,
-            });
+    /// Every group (set of other seats) the turn player may still open a session with,
+    /// ordered by size, then by seat numbers.
+    pub fn available_groups(&self) -> Vec<SeatSet> {
+        let active = self.active();
+        if self.players[active.index()].status == Status::Jumped {
+            return Vec::new();
         }
-        let n = usize::from(n_seats);
-        let invalid = |text: &str| SetupError::InvalidOptions(text.to_string());
-        let origins = options.layout.origins();
-        validate_origins(&origins).map_err(SetupError::InvalidOptions)?;
-        let starting = options
-            .starting_coins
-            .per_seat(n)
-            .ok_or_else(|| invalid("starting_coins needs one number per seat"))?;
-        if starting.iter().map(|&c| u32::from(c)).sum::<u32>() > 24 {
-            return Err(invalid("at most 24 starting coins in total"));
-        }
-        let mut suits = options.pawn_suits.clone();
-        suits.sort();
-        if suits != Suit::ALL {
-            return Err(invalid(
-                "pawn_suits must be a permutation of the four suits",
-            ));
-        }
-        let limits = &options.limits;
-        if limits.max_offers_per_session == 0
-            || limits.max_terms_per_offer == 0
-            || limits.max_promise_chars == 0
-            || options.max_ap_per_term == 0
-        {
-            return Err(invalid("limits must be at least 1"));
-        }
-
-        let mut tiles: Vec<u8> = (0..24).collect();
-        rng.shuffle(&mut tiles);
-        let slots = origins
-            .iter()
-            .zip(&tiles)
-            .map(|(&origin, &tile)| Slot {
-                origin,
-                tile,
-                face_up: false,
-                rotation: None,
-                seen: false,
-            })
+        let others: Vec<Seat> = Seat::all(self.n_seats)
+            .filter(|&s| s != active && self.players[s.index()].status != Status::Jumped)
             .collect();
-        let mut out_of_play = tiles[origins.len()..].to_vec();
-        out_of_play.sort_unstable();
-        let players = (0..n)
-            .map(|seat| Player {
-                pawn_suit: options.pawn_suits[seat],
-                status: Status::InBuilding,
-                position: Position::Unplaced,
-                ap_bonus: 0,
-                ap_debt: 0,
-                coins: Vec::new(),
-            })
-            .collect();
-        let mut game = BlackThursday {
-            options: options.clone(),
-            n_seats,
-            version: 0,
-            slots,
-            out_of_play,
-            bag: (0..24).collect(),
-            players,
-            counters: Counters::default(),
-            turn: Turn {
-                number: 0,
-                active: Seat(0),
-                die: None,
-                ap: 0,
-                moved: false,
-                market_traded: false,
-                groups_used: Vec::new(),
-            },
-            phase: Phase::Place,
-            session: None,
-            promises: Vec::new(),
-            claims: Vec::new(),
-            offer_schema: Default::default(),
-        };
-        for (seat, &count) in starting.iter().enumerate() {
-            let seat = Seat(seat as u8);
-            let drawn: Vec<CoinInfo> = (0..count).map(|_| game.draw_to(seat, rng)).collect();
-            if !drawn.is_empty() {
-                private_pair(
-                    events,
-                    seat,
-                    Event::CoinsDrawn {
-                        seat,
-                        reason: DrawReason::Deal,
-                        coins: drawn.clone(),
-                    },
-                    Event::CoinsDrawn {
-                        seat,
-                        reason: DrawReason::Deal,
-                        coins: redact(&drawn),
-                    },
-                );
-            }
-        }
-        // Opening roll (spec §1.6).
-        let mut contenders: Vec<Seat> = Seat::all(n_seats).collect();
-        let mut rounds = Vec::new();
-        let first = loop {
-            let mut round = Vec::new();
-            for &seat in &contenders {
-                let mut rolls = Vec::new();
-                loop {
-                    let roll = rng.below(6) as u8;
-                    rolls.push(roll);
-                    if roll != 0 {
-                        break;
-                    }
-                }
-                round.push(OpeningRoll { seat, rolls });
-            }
-            let last = |r: &OpeningRoll| *r.rolls.last().unwrap_or(&0);
-            let lowest = round.iter().map(last).min().unwrap_or(1);
-            contenders = round
+        let mut groups: Vec<(usize, Vec<Seat>, SeatSet)> = Vec::new();
+        for mask in 1u32..(1 << others.len()) {
+            let seats: Vec<Seat> = others
                 .iter()
-                .filter(|r| last(r) == lowest)
-                .map(|r| r.seat)
+                .enumerate()
+                .filter(|(i, _)| mask & (1 << i) != 0)
+                .map(|(_, &s)| s)
                 .collect();
-            rounds.push(round);
-            if contenders.len() == 1 {
-                break contenders[0];
-            }
-        };
-        events.push(Logged::public(Event::OpeningRolled { rounds, first }));
-        game.turn.active = first;
-        game.begin_turn(rng, events);
-        Ok(game)
-    }
-
-    /// Draws a coin (spec §5.4) and gives it to `seat` with a fresh handle.
-    fn draw_to(&mut self, seat: Seat, rng: &mut GameRng) -> CoinInfo {
-        let coin = self.bag.remove(rng.index(self.bag.len()));
-        let handle = Handle(self.counters.handle);
-        self.counters.handle += 1;
-        let held = Held {
-            handle,
-            coin,
-            known_by: SeatSet::only(seat),
-        };
-        let info = coin_info(&held, true);
-        insert_held(&mut self.players[seat.index()].coins, held);
-        info
-    }
-
-    /// Returns coins to the bag (their handles retire).
-    fn return_to_bag(&mut self, seat: Seat, handles: &[Handle]) -> Vec<CoinInfo> {
-        let mut returned = Vec::new();
-        for &handle in handles {
-            let coins = &mut self.players[seat.index()].coins;
-            if let Some(pos) = coins.iter().position(|c| c.handle == handle) {
-                let held = coins.remove(pos);
-                returned.push(coin_info(&held, true));
-                let at = self.bag.partition_point(|&c| c < held.coin);
-                self.bag.insert(at, held.coin);
+            let set: SeatSet = seats.iter().copied().collect();
+            if !self.turn.groups_used.contains(&set) {
+                groups.push((seats.len(), seats, set));
             }
         }
-        returned
+        groups.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+        groups.into_iter().map(|g| g.2).collect()
     }
 
-    /// Moves a uniform random `m`-subset of `from`'s coins to `to` (spec §5.6).
-    pub(crate) fn move_random(
-        &mut self,
-        from: Seat,
-        to: Seat,
-        m: usize,
-        rng: &mut GameRng,
-    ) -> Vec<Transfer> {
-        let mut moved = Vec::new();
-        for _ in 0..m.min(self.players[from.index()].coins.len()) {
-            let coins = &mut self.players[from.index()].coins;
-            let mut held = coins.remove(rng.index(coins.len()));
-            held.known_by.insert(to);
-            moved.push(Transfer {
-                from,
-                to,
-                coin: coin_info(&held, true),
-            });
-            insert_held(&mut self.players[to.index()].coins, held);
+    /// Whether the turn player can move now (ignoring AP).
+    pub fn can_move(&self) -> bool {
+        let player = &self.players[self.active().index()];
+        if player.status != Status::InBuilding || self.turn.moved {
+            return false;
         }
-        moved
+        match player.position {
+            Position::At(space) => {
+                space.y == self.ground_row()
+                    || self
+                        .down_neighbours(space)
+                        .into_iter()
+                        .any(|s| !self.occupied(s))
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the turn player has a legal AP command (spec §3.4).
+    pub fn has_ap_command(&self) -> bool {
+        if self.turn.ap == 0 {
+            return false;
+        }
+        let player = &self.players[self.active().index()];
+        let in_market = player.status == Status::InBuilding;
+        self.can_move()
+            || (in_market && !self.bag.is_empty())
+            || !self.available_groups().is_empty()
     }
 
     /// TURN_START (and the internal steps after it) until a phase that waits for a command.
@@ -383,29 +194,6 @@ impl BlackThursday {
             bag,
         }));
         true
-    }
-
-    /// The scoring keys and ranks (spec §6.3–§6.5).
-    pub fn standings(&self) -> Vec<Standing> {
-        let keys: Vec<(u32, u32)> = self
-            .players
-            .iter()
-            .map(|p| {
-                (
-                    p.coins.iter().map(|h| u32::from(value_of(h.coin))).sum(),
-                    p.coins.len() as u32,
-                )
-            })
-            .collect();
-        keys.iter()
-            .enumerate()
-            .map(|(seat, &(common, certs))| Standing {
-                seat: Seat(seat as u8),
-                common,
-                certs,
-                rank: 1 + keys.iter().filter(|&&k| k < (common, certs)).count() as u8,
-            })
-            .collect()
     }
 
     /// Applies a turn command that `check` accepted.
@@ -642,19 +430,5 @@ impl BlackThursday {
                 received: redact_transfers(&received),
             },
         );
-    }
-
-    /// The public suits of coins in the bag, per suit (derivable: 6 minus those held).
-    pub fn bag_by_suit(&self) -> Vec<u8> {
-        let mut counts = vec![0u8; 4];
-        for &coin in &self.bag {
-            counts[suit_of(coin).index()] += 1;
-        }
-        counts
-    }
-
-    /// Whether `space` is free and in the building.
-    pub fn free(&self, space: Space) -> bool {
-        self.slot_at(space).is_some() && !self.occupied(space)
     }
 }
