@@ -5,7 +5,7 @@ use game_core::Seat;
 
 /// Why an action was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum TulipError {
+pub enum Error {
     /// The game is over.
     #[error("the game is over")]
     GameOver,
@@ -112,33 +112,33 @@ pub enum TulipError {
 }
 
 game_core::rule_error! {
-    TulipError {
-        TulipError::GameOver => "game-over", GameOver;
-        TulipError::NotYourTurn(_) => "not-your-turn", Turn;
-        TulipError::WrongPhase => "wrong-phase", Rule;
-        TulipError::UnknownCell(_) => "unknown-cell", Rule;
-        TulipError::CardNotInHand => "card-not-in-hand", Rule;
-        TulipError::DuplicateCard => "duplicate-card", Rule;
-        TulipError::WrongCardCount { .. } => "wrong-card-count", Rule;
-        TulipError::UnknownOption(_) => "unknown-option", Rule;
-        TulipError::OptionUnaffordable { .. } => "option-unaffordable", Rule;
-        TulipError::IllegalSide => "illegal-side", Rule;
-        TulipError::SourceNotInCrisis(_) => "source-not-in-crisis", Rule;
-        TulipError::TargetInCrisis(_) => "target-in-crisis", Rule;
-        TulipError::SameCell => "same-cell", Rule;
-        TulipError::NoSharedAttribute(..) => "no-shared-attribute", Rule;
-        TulipError::FeeUnaffordable { .. } => "fee-unaffordable", Rule;
-        TulipError::CellInCrisis(_) => "cell-in-crisis", Rule;
-        TulipError::AmountNotPositive => "amount-not-positive", Rule;
-        TulipError::AllocationSumMismatch { .. } => "allocation-sum-mismatch", Rule;
-        TulipError::BuyerNotAllowed(_) => "buyer-not-allowed", Rule;
-        TulipError::DeclaredTooLow { .. } => "declared-too-low", Rule;
-        TulipError::DeclaredTooHigh { .. } => "declared-too-high", Rule;
-        TulipError::BuyUnaffordable => "buy-unaffordable", Rule;
-        TulipError::LiquidationNotAllowed => "liquidation-not-allowed", Rule;
-        TulipError::LiquidationInsufficient => "liquidation-insufficient", Rule;
-        TulipError::LiquidationExcessive => "liquidation-excessive", Rule;
-        TulipError::NotATulip => "not-a-tulip", Rule;
-        TulipError::NoCompletePortfolio => "no-complete-portfolio", Rule;
+    Error {
+        Error::GameOver => "game-over", GameOver;
+        Error::NotYourTurn(_) => "not-your-turn", Turn;
+        Error::WrongPhase => "wrong-phase", Rule;
+        Error::UnknownCell(_) => "unknown-cell", Rule;
+        Error::CardNotInHand => "card-not-in-hand", Rule;
+        Error::DuplicateCard => "duplicate-card", Rule;
+        Error::WrongCardCount { .. } => "wrong-card-count", Rule;
+        Error::UnknownOption(_) => "unknown-option", Rule;
+        Error::OptionUnaffordable { .. } => "option-unaffordable", Rule;
+        Error::IllegalSide => "illegal-side", Rule;
+        Error::SourceNotInCrisis(_) => "source-not-in-crisis", Rule;
+        Error::TargetInCrisis(_) => "target-in-crisis", Rule;
+        Error::SameCell => "same-cell", Rule;
+        Error::NoSharedAttribute(..) => "no-shared-attribute", Rule;
+        Error::FeeUnaffordable { .. } => "fee-unaffordable", Rule;
+        Error::CellInCrisis(_) => "cell-in-crisis", Rule;
+        Error::AmountNotPositive => "amount-not-positive", Rule;
+        Error::AllocationSumMismatch { .. } => "allocation-sum-mismatch", Rule;
+        Error::BuyerNotAllowed(_) => "buyer-not-allowed", Rule;
+        Error::DeclaredTooLow { .. } => "declared-too-low", Rule;
+        Error::DeclaredTooHigh { .. } => "declared-too-high", Rule;
+        Error::BuyUnaffordable => "buy-unaffordable", Rule;
+        Error::LiquidationNotAllowed => "liquidation-not-allowed", Rule;
+        Error::LiquidationInsufficient => "liquidation-insufficient", Rule;
+        Error::LiquidationExcessive => "liquidation-excessive", Rule;
+        Error::NotATulip => "not-a-tulip", Rule;
+        Error::NoCompletePortfolio => "no-complete-portfolio", Rule;
     }
 }

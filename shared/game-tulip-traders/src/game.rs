@@ -1,88 +1,25 @@
-//! The `game_core::Game` implementation: `apply` = `check`, then the phase's effect, then the
-//! automatic steps.
+//! The `game_core::Game` and `game_core::Redeal` implementations: the constants, the
+//! associated types and every trait method, each either the rule itself or a call of the
+//! function of the same name in its role's file.
 
-use crate::actions::Action;
-use crate::error::TulipError;
-use crate::events::Event;
+use crate::action::Action;
+use crate::error::Error;
+use crate::event::Event;
 use crate::options::Options;
-use crate::state::{Phase, TulipTraders};
-use crate::view::TulipView;
+use crate::state::TulipTraders;
+use crate::view::{self, View};
+use crate::{rules, scoring, setup, words};
 use game_core::words::Names;
 use game_core::Redeal;
 use game_core::{
     Game, GameRng, LegalAction, Logged, Outcome, Seat, SeatSet, SetupError, Viewer, Visibility,
 };
 
-impl TulipTraders {
-    /// Applies a checked action's own effect (no validation, no automatic steps).
-    fn effect(&mut self, seat: Seat, action: Action, events: &mut Vec<Logged<Event>>) {
-        match action {
-            Action::DeclareInvestment { option } => {
-                let index = self
-                    .options
-                    .investment_options
-                    .iter()
-                    .position(|o| o.name == option)
-                    .unwrap_or(0);
-                self.declare(seat, index, events);
-            }
-            Action::Discard { cards } | Action::ReturnExcess { cards } => {
-                self.put_away(seat, &cards, events)
-            }
-            Action::AddMarketLine { side } => {
-                self.add_line(side, events);
-                self.enter_phase3();
-            }
-            Action::MoveCrisis { from, to } => self.move_crisis(seat, from, to, events),
-            Action::PassManipulation {} => {
-                self.players[seat.index()].manipulated = true;
-                events.push(Logged::public(Event::ManipulationPassed { seat }));
-            }
-            Action::PlaceInvestment { alloc } => self.place_investment(seat, &alloc, events),
-            Action::OfferLot {
-                cards,
-                buyer,
-                declared,
-            } => self.offer_lot(seat, &cards, buyer, declared, events),
-            Action::Buy { liquidate } => self.buy(&liquidate, events),
-            Action::Accuse {} => self.accuse(events),
-            Action::Liquidate { cards } => self.liquidate_debt(&cards, events),
-            Action::RevealPortfolio {} => {
-                self.players[seat.index()].reveal_decided = true;
-                events.push(Logged::public(Event::PortfolioRevealed { seat }));
-                self.finish(crate::state::EndReason::Reveal, events);
-            }
-            Action::DeclineReveal {} => {
-                self.players[seat.index()].reveal_decided = true;
-                events.push(Logged::public(Event::RevealDeclined { seat }));
-            }
-        }
-    }
-
-    /// With `auto_single_choice`, the one legal action when there is exactly one (never a
-    /// reveal prompt).
-    fn forced_action(&self) -> Option<(Seat, Action)> {
-        if !self.options.auto_single_choice || matches!(self.phase, Phase::Reveal | Phase::GameOver)
-        {
-            return None;
-        }
-        let seat = self.actor()?;
-        let mut legal = self.legal(seat);
-        if legal.len() != 1 {
-            return None;
-        }
-        match legal.pop() {
-            Some(LegalAction::Action { action }) => Some((seat, action)),
-            _ => None,
-        }
-    }
-}
-
 impl Game for TulipTraders {
     const RULESET: &'static str = "tulip-traders";
     const NAME: &'static str = "Tulip Traders";
     const RULES_VERSION: u32 = 2;
-    const SUMMARY: &'static str = crate::words::SUMMARY;
+    const SUMMARY: &'static str = words::SUMMARY;
 
     /// Rules v1 games keep their v1 behaviour: their stored options read as
     /// `portfolio_rules: "v1"` with the v1 tables (docs decision 11; tests/rules_versions.rs).
@@ -112,8 +49,8 @@ impl Game for TulipTraders {
     type Options = Options;
     type Action = Action;
     type Event = Event;
-    type View = TulipView;
-    type Error = TulipError;
+    type View = View;
+    type Error = Error;
 
     /// Logs the opening market (`market_card_placed`, `boom`), each seat's dealt card
     /// (`cards_drawn`, private with its redacted twin), `round_started`, and any forced step.
@@ -122,14 +59,7 @@ impl Game for TulipTraders {
         options: &Options,
         rng: &mut GameRng,
     ) -> Result<(Self, Vec<Logged<Event>>), SetupError> {
-        let (mut game, mut events) = TulipTraders::new_game(n_seats, options, rng)?;
-        // Round 1 can have no automatic step before the first declaration, but the auto
-        // option may already apply (a single affordable option).
-        while let Some((seat, action)) = game.forced_action() {
-            game.effect(seat, action, &mut events);
-            game.advance(rng, &mut events);
-        }
-        Ok((game, events))
+        setup::setup(n_seats, options, rng)
     }
 
     fn n_seats(&self) -> u8 {
@@ -141,7 +71,7 @@ impl Game for TulipTraders {
     }
 
     fn legal_actions(&self, seat: Seat) -> Vec<LegalAction<Action>> {
-        self.legal(seat)
+        self.legal_actions(seat)
     }
 
     fn apply(
@@ -149,24 +79,16 @@ impl Game for TulipTraders {
         seat: Seat,
         action: Action,
         rng: &mut GameRng,
-    ) -> Result<Vec<Logged<Event>>, TulipError> {
-        self.check(seat, &action)?;
-        let mut events = Vec::new();
-        self.effect(seat, action, &mut events);
-        self.advance(rng, &mut events);
-        while let Some((seat, action)) = self.forced_action() {
-            self.effect(seat, action, &mut events);
-            self.advance(rng, &mut events);
-        }
-        Ok(events)
+    ) -> Result<Vec<Logged<Event>>, Error> {
+        rules::apply(self, seat, action, rng)
     }
 
-    fn view(&self, viewer: Viewer) -> TulipView {
-        self.view_for(viewer)
+    fn view(&self, viewer: Viewer) -> View {
+        view::view(self, viewer)
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        self.game_outcome()
+        scoring::outcome(self)
     }
 
     fn action_visibility(action: &Action, seat: Seat) -> Visibility {
@@ -180,16 +102,16 @@ impl Game for TulipTraders {
     }
 
     fn describe_action(action: &Action, seat: Seat, names: &Names) -> String {
-        crate::words::describe_action(action, seat, names)
+        words::describe_action(action, seat, names)
     }
 
     fn describe_event(event: &Event, names: &Names) -> String {
-        crate::words::describe_event(event, names)
+        words::describe_event(event, names)
     }
 }
 
 impl Redeal for TulipTraders {
     fn redeal(&self, viewer: Viewer, rng: &mut GameRng) -> Self {
-        self.redeal_for(viewer, rng)
+        setup::redeal(self, viewer, rng)
     }
 }

@@ -11,7 +11,7 @@
 //!   probability 1/5 (and whenever it must), so lies still surface and crises still happen;
 //! - it never moves a crisis, and it reveals whenever it may.
 
-use crate::actions::Action;
+use crate::action::Action;
 use crate::cards::Card;
 use crate::state::{Phase, TulipTraders};
 use game_core::{Game, GameRng, LegalAction, Seat, Viewer};

@@ -2,29 +2,12 @@
 //! (§3.5).
 
 use crate::cards::Card;
-use crate::events::{Event, PaymentKind};
+use crate::event::{private_pair, Event, PaymentKind};
 use crate::state::{Continuation, Debt, EndReason, Offer, Phase, TulipTraders};
 use game_core::{Logged, Seat, SeatSet};
 
 /// The overflow guard on declarations (§4.1, D-40).
 pub const MAX_DECLARED: u32 = 1_000_000;
-
-/// Events only `seat` sees, plus the redacted twin for everyone else.
-pub(crate) fn private_pair(
-    events: &mut Vec<Logged<Event>>,
-    seats: SeatSet,
-    full: Event,
-    redacted: Event,
-) {
-    events.push(Logged {
-        visibility: game_core::Visibility::Seats(seats),
-        event: full,
-    });
-    events.push(Logged {
-        visibility: game_core::Visibility::AllExcept(seats),
-        event: redacted,
-    });
-}
 
 impl TulipTraders {
     /// BecomeSeller(p, draw, min) (§3.4).
@@ -440,40 +423,5 @@ impl TulipTraders {
             }
         }
         sets
-    }
-
-    /// Checks a liquidation set for `seat` owing `owed` (A8, A10).
-    pub(crate) fn check_liquidation(
-        &self,
-        seat: Seat,
-        owed: u32,
-        cards: &[Card],
-    ) -> Result<(), crate::TulipError> {
-        use crate::TulipError;
-        let player = self.player(seat);
-        if player.purse >= owed {
-            return if cards.is_empty() {
-                Ok(())
-            } else {
-                Err(TulipError::LiquidationNotAllowed)
-            };
-        }
-        if self.cap(seat) < u64::from(owed) {
-            return Err(TulipError::BuyUnaffordable);
-        }
-        crate::rounds::check_cards_in_hand(player, cards)?;
-        if cards.iter().any(|c| !c.is_tulip()) {
-            return Err(TulipError::NotATulip);
-        }
-        let need = u64::from(owed - player.purse);
-        let values: Vec<u64> = cards.iter().map(|&c| u64::from(self.mv(c))).collect();
-        let sum: u64 = values.iter().sum();
-        if sum < need {
-            return Err(TulipError::LiquidationInsufficient);
-        }
-        if values.iter().any(|&v| sum - v >= need) {
-            return Err(TulipError::LiquidationExcessive);
-        }
-        Ok(())
     }
 }

@@ -2,7 +2,7 @@
 //! investment and disruption.
 
 use crate::cards::{Card, Cell};
-use crate::events::Event;
+use crate::event::Event;
 use crate::state::{Grid, GridCell, TulipTraders};
 use game_core::{Logged, Seat};
 use serde::{Deserialize, Serialize};

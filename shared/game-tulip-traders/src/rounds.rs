@@ -1,99 +1,12 @@
-//! Setup (§1.8) and the round machine (§3.2): Phases 1–4 and 6 and the transitions between
-//! all phases.
+//! The round machine (§3.2): Phases 1–4 and 6 and the transitions between all phases.
 
-use crate::cards::{Card, ALL_CARDS, ALL_CELLS};
-use crate::error::TulipError;
-use crate::events::Event;
-use crate::options::{Options, PortfolioRules};
-use crate::state::{EndReason, Grid, Phase, Player, TulipTraders};
-use game_core::{GameRng, Logged, Seat, SeatSet, SetupError};
-
-/// Checks that `cards` are distinct cards of `player`'s hand.
-pub(crate) fn check_cards_in_hand(player: &Player, cards: &[Card]) -> Result<(), TulipError> {
-    for (i, card) in cards.iter().enumerate() {
-        if cards[..i].contains(card) {
-            return Err(TulipError::DuplicateCard);
-        }
-        if !player.hand.contains(card) {
-            return Err(TulipError::CardNotInHand);
-        }
-    }
-    Ok(())
-}
+use crate::cards::Card;
+use crate::event::{private_pair, Event};
+use crate::options::PortfolioRules;
+use crate::state::{EndReason, Phase, TulipTraders};
+use game_core::{GameRng, Logged, Seat, SeatSet};
 
 impl TulipTraders {
-    /// §1.8 setup for `n_seats` seats, with its events: the opening market
-    /// (`market_card_placed`, and any `boom`), each seat's dealt card (`cards_drawn`: the card
-    /// to the seat, the count to the others), and `round_started` with the first player.
-    pub fn new_game(
-        n_seats: u8,
-        options: &Options,
-        rng: &mut GameRng,
-    ) -> Result<(TulipTraders, Vec<Logged<Event>>), SetupError> {
-        let min = if options.allow_two_players { 2 } else { 3 };
-        if !(min..=4).contains(&n_seats) {
-            return Err(SetupError::SeatCount {
-                min,
-                max: 4,
-                got: n_seats,
-            });
-        }
-        options
-            .validate(n_seats)
-            .map_err(SetupError::InvalidOptions)?;
-        let mut portfolio_deck: Vec<Card> = ALL_CARDS[..30].to_vec();
-        rng.shuffle(&mut portfolio_deck);
-        let mut market_deck = ALL_CELLS.to_vec();
-        rng.shuffle(&mut market_deck);
-        let mut game = TulipTraders {
-            options: options.clone(),
-            n_seats,
-            round: 1,
-            fp: Seat(0),
-            phase: Phase::Declare,
-            grid: Grid::empty(3, 3),
-            market_deck,
-            portfolio_deck,
-            sack_supply: (1..=10).map(Card::sack).collect(),
-            bank_issued: i64::from(options.starting_purse) * i64::from(n_seats),
-            collapse_flag: false,
-            offer: None,
-            players: (0..n_seats)
-                .map(|_| Player::new(options.starting_purse))
-                .collect(),
-            elimination_order: Vec::new(),
-            result: None,
-        };
-        let mut events = Vec::new();
-        let rv = game.options.round_table[0].rv;
-        for slot in 0..9 {
-            let cell = game.market_deck.remove(0);
-            game.place_market_card(slot, cell, rv, &mut events);
-        }
-        for seat in Seat::all(n_seats) {
-            let card = game.portfolio_deck.remove(0);
-            game.players[seat.index()].add_card(card);
-            let dealt = |cards| Event::CardsDrawn {
-                seat,
-                count: 1,
-                cards,
-                sacks: Vec::new(),
-            };
-            crate::lots::private_pair(
-                &mut events,
-                SeatSet::only(seat),
-                dealt(Some(vec![card])),
-                dealt(None),
-            );
-        }
-        game.fp = match options.first_player {
-            Some(fp) => Seat(fp),
-            None => Seat(rng.below(u64::from(n_seats)) as u8),
-        };
-        game.start_round(rng, &mut events);
-        Ok((game, events))
-    }
-
     /// ROUND_START(r) (§3.2): reset flags, reshuffle the Portfolio deck (RNG-4), Phase 1.
     pub(crate) fn start_round(&mut self, rng: &mut GameRng, events: &mut Vec<Logged<Event>>) {
         for player in &mut self.players {
@@ -130,7 +43,7 @@ impl TulipTraders {
                 cards,
                 sacks: Vec::new(),
             };
-            crate::lots::private_pair(
+            private_pair(
                 events,
                 SeatSet::only(seat),
                 drawn(Some(vec![card])),
@@ -163,7 +76,7 @@ impl TulipTraders {
             self.players[seat.index()].remove_card(card);
             self.dispose(card);
         }
-        crate::lots::private_pair(
+        private_pair(
             events,
             SeatSet::only(seat),
             Event::CardsPutAway {

@@ -1,7 +1,7 @@
 //! Complete portfolios (§6.2), scores (§6.3) and the ranking (§6.4).
 
 use crate::cards::{Card, ALL_CELLS};
-use crate::events::Event;
+use crate::event::Event;
 use crate::options::{BonusTable, Options};
 use crate::state::{EndReason, GameResult, Phase, TulipTraders};
 use game_core::{Logged, Outcome, Seat};
@@ -226,23 +226,23 @@ impl TulipTraders {
             hands,
         }));
     }
+}
 
-    /// The game_core outcome: ranks follow the full ranking (no shared ranks, §6.4).
-    pub fn game_outcome(&self) -> Option<Outcome> {
-        let result = self.result.as_ref()?;
-        let n = usize::from(self.n_seats);
-        let mut ranks = vec![0u8; n];
-        for (i, seat) in result.ranking.iter().enumerate() {
-            ranks[seat.index()] = i as u8 + 1;
-        }
-        let scores = (0..n)
-            .map(|s| result.scores.as_ref().and_then(|sc| sc[s]).unwrap_or(0))
-            .collect();
-        Some(Outcome {
-            scores,
-            ranks,
-            winners: game_core::SeatSet::only(result.ranking[0]),
-            reason: result.reason.name().to_string(),
-        })
+/// The game_core outcome: ranks follow the full ranking (no shared ranks, §6.4).
+pub fn outcome(game: &TulipTraders) -> Option<Outcome> {
+    let result = game.result.as_ref()?;
+    let n = usize::from(game.n_seats);
+    let mut ranks = vec![0u8; n];
+    for (i, seat) in result.ranking.iter().enumerate() {
+        ranks[seat.index()] = i as u8 + 1;
     }
+    let scores = (0..n)
+        .map(|s| result.scores.as_ref().and_then(|sc| sc[s]).unwrap_or(0))
+        .collect();
+    Some(Outcome {
+        scores,
+        ranks,
+        winners: game_core::SeatSet::only(result.ranking[0]),
+        reason: result.reason.name().to_string(),
+    })
 }

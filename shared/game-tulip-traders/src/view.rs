@@ -1,9 +1,9 @@
-//! Per-viewer views (§2.4) and the re-deal used by the no-leak property.
+//! Per-viewer views (§2.4): `View` and `view`.
 
 use crate::cards::{Card, Cell};
 use crate::options::Options;
 use crate::state::{GameResult, Phase, TulipTraders};
-use game_core::{GameRng, Seat, Viewer};
+use game_core::{Seat, Viewer};
 use serde::Serialize;
 
 /// One grid cell as shown to everyone.
@@ -75,7 +75,7 @@ pub struct PlayerView {
 /// Everything one viewer may see.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_traders::View))]
-pub struct TulipView {
+pub struct View {
     /// The options.
     pub options: Options,
     /// The round.
@@ -114,121 +114,70 @@ pub struct TulipView {
     pub result: Option<GameResult>,
 }
 
-impl TulipTraders {
-    /// §2.4 view for `viewer`.
-    pub fn view_for(&self, viewer: Viewer) -> TulipView {
-        let over = self.phase == Phase::GameOver;
-        let me = viewer.seat();
-        TulipView {
-            options: self.options.clone(),
-            round: self.round,
-            fp: self.fp,
-            phase: self.phase.clone(),
-            actor: self.actor(),
-            rows: self.grid.rows,
-            cols: self.grid.cols,
-            grid: self
-                .grid
-                .slots
-                .iter()
-                .enumerate()
-                .filter_map(|(i, slot)| {
-                    slot.map(|c| CellView {
-                        cell: c.cell,
-                        row: i / self.grid.cols,
-                        col: i % self.grid.cols,
-                        tokens: c.tokens,
-                        crisis: c.crisis,
-                    })
+/// §2.4 view for `viewer`.
+pub fn view(game: &TulipTraders, viewer: Viewer) -> View {
+    let over = game.phase == Phase::GameOver;
+    let me = viewer.seat();
+    View {
+        options: game.options.clone(),
+        round: game.round,
+        fp: game.fp,
+        phase: game.phase.clone(),
+        actor: game.actor(),
+        rows: game.grid.rows,
+        cols: game.grid.cols,
+        grid: game
+            .grid
+            .slots
+            .iter()
+            .enumerate()
+            .filter_map(|(i, slot)| {
+                slot.map(|c| CellView {
+                    cell: c.cell,
+                    row: i / game.grid.cols,
+                    col: i % game.grid.cols,
+                    tokens: c.tokens,
+                    crisis: c.crisis,
                 })
-                .collect(),
-            crisis_count: self.crisis_count(),
-            market_deck_size: self.market_deck.len(),
-            portfolio_deck_size: self.portfolio_deck.len(),
-            sack_supply: self.sack_supply.clone(),
-            bank_issued: self.bank_issued,
-            collapse_flag: self.collapse_flag,
-            offer: self.offer.as_ref().map(|o| OfferView {
-                seller: o.seller,
-                buyer: o.buyer,
-                declared: o.declared,
-                min: o.min,
-                final_offer: o.final_offer,
-                revealed: o.revealed,
-                lot_size: o.lot.len(),
-                lot: (o.revealed || me == Some(o.seller)).then(|| o.lot.clone()),
-            }),
-            players: self
-                .players
-                .iter()
-                .enumerate()
-                .map(|(i, p)| PlayerView {
-                    purse: p.purse,
-                    option: p
-                        .option
-                        .map(|k| self.options.investment_options[k].name.clone()),
-                    earmark: p.earmark,
-                    limit: p.limit,
-                    hand_size: p.hand.len(),
-                    hand: (over || me == Some(Seat(i as u8))).then(|| p.hand.clone()),
-                    sold: p.sold,
-                    bought: p.bought,
-                    manipulated: p.manipulated,
-                    reveal_decided: p.reveal_decided,
-                    bankrupt: p.bankrupt,
-                })
-                .collect(),
-            elimination_order: self.elimination_order.clone(),
-            result: self.result.clone(),
-        }
-    }
-
-    /// Re-deals everything `viewer` cannot see among the places it cannot see: the Portfolio
-    /// deck, other seats' hands (while the game runs) and a sealed lot it did not offer; the
-    /// Market deck is reshuffled.
-    pub fn redeal_for(&self, viewer: Viewer, rng: &mut GameRng) -> TulipTraders {
-        let mut twin = self.clone();
-        let over = self.phase == Phase::GameOver;
-        let me = viewer.seat();
-        let mut pool: Vec<Card> = twin.portfolio_deck.clone();
-        let hidden_hands: Vec<usize> = (0..self.players.len())
-            .filter(|&i| !over && me != Some(Seat(i as u8)))
-            .collect();
-        for &i in &hidden_hands {
-            pool.extend(twin.players[i].hand.iter().copied());
-        }
-        let lot_hidden = self
-            .offer
-            .as_ref()
-            .is_some_and(|o| !o.revealed && me != Some(o.seller));
-        if lot_hidden {
-            pool.extend(
-                twin.offer
-                    .as_ref()
-                    .map(|o| o.lot.clone())
-                    .unwrap_or_default(),
-            );
-        }
-        // Pools are sorted first, so the re-deal depends only on what the viewer sees
-        // (game_core::Redeal).
-        pool.sort_unstable();
-        rng.shuffle(&mut pool);
-        let mut rest = pool.into_iter();
-        let size = twin.portfolio_deck.len();
-        twin.portfolio_deck = rest.by_ref().take(size).collect();
-        for &i in &hidden_hands {
-            let size = twin.players[i].hand.len();
-            let mut hand: Vec<Card> = rest.by_ref().take(size).collect();
-            hand.sort();
-            twin.players[i].hand = hand;
-        }
-        if lot_hidden {
-            if let Some(offer) = twin.offer.as_mut() {
-                offer.lot = rest.by_ref().take(offer.lot.len()).collect();
-            }
-        }
-        twin.market_deck.sort_unstable();
-        rng.shuffle(&mut twin.market_deck);
-        twin
+            })
+            .collect(),
+        crisis_count: game.crisis_count(),
+        market_deck_size: game.market_deck.len(),
+        portfolio_deck_size: game.portfolio_deck.len(),
+        sack_supply: game.sack_supply.clone(),
+        bank_issued: game.bank_issued,
+        collapse_flag: game.collapse_flag,
+        offer: game.offer.as_ref().map(|o| OfferView {
+            seller: o.seller,
+            buyer: o.buyer,
+            declared: o.declared,
+            min: o.min,
+            final_offer: o.final_offer,
+            revealed: o.revealed,
+            lot_size: o.lot.len(),
+            lot: (o.revealed || me == Some(o.seller)).then(|| o.lot.clone()),
+        }),
+        players: game
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| PlayerView {
+                purse: p.purse,
+                option: p
+                    .option
+                    .map(|k| game.options.investment_options[k].name.clone()),
+                earmark: p.earmark,
+                limit: p.limit,
+                hand_size: p.hand.len(),
+                hand: (over || me == Some(Seat(i as u8))).then(|| p.hand.clone()),
+                sold: p.sold,
+                bought: p.bought,
+                manipulated: p.manipulated,
+                reveal_decided: p.reveal_decided,
+                bankrupt: p.bankrupt,
+            })
+            .collect(),
+        elimination_order: game.elimination_order.clone(),
+        result: game.result.clone(),
     }
 }

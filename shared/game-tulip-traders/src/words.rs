@@ -5,9 +5,9 @@
 //! twin has `cards: None`): the sentence names cards only when the event carries them, so the
 //! twin's sentence gives the count alone.
 
-use crate::actions::Action;
+use crate::action::Action;
 use crate::cards::{Card, Cell};
-use crate::events::{Event, PaymentKind};
+use crate::event::{Event, PaymentKind};
 use crate::market::Side;
 use crate::state::EndReason;
 use game_core::words::{guilders, join_words, ordinal, plural, Names};

@@ -3,9 +3,9 @@
 
 use game_core::words::Names;
 use game_core::{Game, Seat};
-use game_tulip_traders::actions::Action;
+use game_tulip_traders::action::Action;
 use game_tulip_traders::cards::{Card, Cell};
-use game_tulip_traders::events::{Event, PaymentKind};
+use game_tulip_traders::event::{Event, PaymentKind};
 use game_tulip_traders::state::EndReason;
 use game_tulip_traders::TulipTraders;
 use std::collections::BTreeMap;

@@ -4,8 +4,7 @@
 //! [`RECONSTRUCTED_V1`] (spec §1.5.3) or any replacement given through the `board` option,
 //! checked by [`Board::resolve`] against the validation rules of spec §1.5.7.
 
-use crate::options::BottomDescent;
-use crate::types::Florins;
+use crate::pieces::Florins;
 use serde::{Deserialize, Serialize};
 
 /// An index into [`Board::spaces`].
@@ -80,6 +79,18 @@ impl Default for BoardOption {
     fn default() -> Self {
         BoardOption::Named(BoardName::ReconstructedV1)
     }
+}
+
+/// The burst descent from a bottom-row space.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulipmania::BottomDescent))]
+pub enum BottomDescent {
+    /// Follow the bottom row's pink arrow to the next lower current price; ƒ25 stays.
+    #[default]
+    FollowLeftArrow,
+    /// The price stays where it is once the descent reaches a space worth ƒ100 or less.
+    Stay,
 }
 
 /// The built-in boards.

@@ -1,6 +1,6 @@
 //! Game options (spec §7.1). `Default` is the standard game; unknown fields are rejected.
 
-use crate::board::BoardOption;
+use crate::board::{BoardOption, BottomDescent};
 use serde::{Deserialize, Serialize};
 
 /// The options chosen when a game is created.
@@ -50,18 +50,6 @@ pub enum IdleRoundRule {
     /// At least `n` consecutive idle turns, counted when the current player card returns to
     /// the first player (a whole round from the first player was idle).
     Anchored,
-}
-
-/// The burst descent from a bottom-row space.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulipmania::BottomDescent))]
-pub enum BottomDescent {
-    /// Follow the bottom row's pink arrow to the next lower current price; ƒ25 stays.
-    #[default]
-    FollowLeftArrow,
-    /// The price stays where it is once the descent reaches a space worth ƒ100 or less.
-    Stay,
 }
 
 /// How equal final cash is ranked.

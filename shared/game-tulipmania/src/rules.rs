@@ -1,17 +1,45 @@
 //! Legality (`check`) and the state machine (`apply` and the system steps of spec §3.2, §4).
 //!
-//! `check` is the single source of legality: `apply` calls it before mutating anything and
-//! `legal_actions` filters candidates through it, so an `Err` never changes the state.
+//! `check` is the single source of legality: [`apply`] calls it before mutating anything and
+//! `legal_actions` (in [`crate::legal`]) filters candidates through it, so an `Err` never
+//! changes the state.
 
-use crate::action::{Action, EndReason, Event, Payer, Pile, RevealedCard, TulipError};
+use crate::action::Action;
 use crate::board::SpaceKind;
+use crate::error::Error;
+use crate::event::{Event, Payer, Pile, RevealedCard};
 use crate::options::{IdleRoundRule, IllegalCardPolicy};
-use crate::state::{Phase, Tulipmania};
-use crate::types::{Card, Colour, DiscardReason, DiscardedBuyer, Florins};
-use game_core::{LegalAction, Logged, Outcome, Seat};
+use crate::pieces::{Card, Colour, DiscardReason, DiscardedBuyer, Florins};
+use crate::state::{EndReason, Phase, Tulipmania};
+use game_core::{Logged, Outcome, Seat};
 
 /// The events of one accepted action, with their visibility.
 pub type Log = Vec<Logged<Event>>;
+
+/// Validates and applies `action` by `seat`, then runs every system step up to the next
+/// quiescent state (spec §0). On `Err` nothing has changed.
+pub fn apply(game: &mut Tulipmania, seat: Seat, action: Action) -> Result<Log, Error> {
+    game.check(seat, &action)?;
+    let mut log = Log::new();
+    match action {
+        Action::SellTulip { colour } => game.sell_tulip(colour, &mut log),
+        Action::SkipSale {} => {
+            log.push(Logged::public(Event::SaleSkipped { seat }));
+            game.draw_step(&mut log);
+        }
+        Action::CommitCard { card } => game.commit_card(seat, card, &mut log),
+        Action::PlaySellerCard { card } => game.play_seller_card(card, &mut log),
+        Action::DrawBuyer { face_up } => {
+            game.draw_buyer(face_up.map(|slot| slot as usize), &mut log)
+        }
+        Action::BuyTulip { colour } => game.buy_tulip(colour, &mut log),
+        Action::SkipPurchase {} => {
+            log.push(Logged::public(Event::PurchaseSkipped { seat }));
+            game.turn_end(&mut log);
+        }
+    }
+    Ok(log)
+}
 
 impl Tulipmania {
     /// Whether `card` is legal for `seat` in the sale now under way (spec §4.1.4 table).
@@ -39,45 +67,45 @@ impl Tulipmania {
 
     /// Why the current player may not buy a tulip of `colour` now, if he may not
     /// (the preconditions of spec §4.1.7, in the order of §4.0).
-    fn buy_error(&self, colour: Colour) -> Option<TulipError> {
+    pub(crate) fn buy_error(&self, colour: Colour) -> Option<Error> {
         let Some(price) = self.price(colour) else {
-            return Some(TulipError::ColourNotLive(colour));
+            return Some(Error::ColourNotLive(colour));
         };
         if self.sold_colour_this_turn == Some(colour) {
-            return Some(TulipError::SameColourAsSold(colour));
+            return Some(Error::SameColourAsSold(colour));
         }
         if self.stock[colour.index()] == 0 {
-            return Some(TulipError::NoStock(colour));
+            return Some(Error::NoStock(colour));
         }
         let cash = self.cash[self.current_player.index()];
         if cash < price {
-            return Some(TulipError::InsufficientCash { price, cash });
+            return Some(Error::InsufficientCash { price, cash });
         }
         None
     }
 
     /// The single source of legality (spec §4.0: the checks run in the listed order).
-    pub fn check(&self, seat: Seat, action: &Action) -> Result<(), TulipError> {
+    pub fn check(&self, seat: Seat, action: &Action) -> Result<(), Error> {
         if let Phase::GameOver { .. } = self.phase {
-            return Err(TulipError::GameOver);
+            return Err(Error::GameOver);
         }
         if let Phase::Commit { commits } = &self.phase {
             if seat != self.current_player && commits.get(seat.index()).is_some_and(Option::is_some)
             {
-                return Err(TulipError::AlreadyCommitted);
+                return Err(Error::AlreadyCommitted);
             }
         }
         if !self.acting_seats().contains(seat) {
-            return Err(TulipError::NotYourTurn(seat));
+            return Err(Error::NotYourTurn(seat));
         }
         let current = self.current_player.index();
         match (&self.phase, action) {
             (Phase::SellChoice, Action::SellTulip { colour }) => {
                 if !self.is_live(*colour) {
-                    return Err(TulipError::ColourNotLive(*colour));
+                    return Err(Error::ColourNotLive(*colour));
                 }
                 if self.tulips[current][colour.index()] == 0 {
-                    return Err(TulipError::NoSuchTulip(*colour));
+                    return Err(Error::NoSuchTulip(*colour));
                 }
                 Ok(())
             }
@@ -86,31 +114,31 @@ impl Tulipmania {
                 if held == 1 {
                     Ok(())
                 } else {
-                    Err(TulipError::MustSell(held))
+                    Err(Error::MustSell(held))
                 }
             }
             (Phase::Commit { .. }, Action::CommitCard { card }) => {
                 if self.options.illegal_card_policy == IllegalCardPolicy::RejectOnCommit
                     && !self.card_is_legal(seat, *card)
                 {
-                    return Err(TulipError::IllegalCard(*card));
+                    return Err(Error::IllegalCard(*card));
                 }
                 Ok(())
             }
             (Phase::SellerCard { .. }, Action::PlaySellerCard { card }) => {
                 if matches!(card, Card::Speculate | Card::Purchase) {
-                    return Err(TulipError::SellerCardNotAllowed(*card));
+                    return Err(Error::SellerCardNotAllowed(*card));
                 }
                 if self.options.illegal_card_policy == IllegalCardPolicy::RejectOnCommit
                     && !self.card_is_legal(seat, *card)
                 {
-                    return Err(TulipError::IllegalCard(*card));
+                    return Err(Error::IllegalCard(*card));
                 }
                 Ok(())
             }
             (Phase::Draw, Action::DrawBuyer { face_up }) => match face_up {
                 Some(index) if *index as usize >= self.face_up.len() => {
-                    Err(TulipError::BadFaceUpIndex {
+                    Err(Error::BadFaceUpIndex {
                         index: *index,
                         len: self.face_up.len(),
                     })
@@ -122,91 +150,10 @@ impl Tulipmania {
                 None => Ok(()),
             },
             (Phase::Purchase, Action::SkipPurchase {}) => Ok(()),
-            _ => Err(TulipError::WrongPhase {
+            _ => Err(Error::WrongPhase {
                 action: action.kind(),
                 phase: self.phase.name(),
             }),
-        }
-    }
-
-    /// Everything `seat` may do now, in the order of spec §4.0.
-    pub fn legal_action_list(&self, seat: Seat) -> Vec<LegalAction<Action>> {
-        if !self.acting_seats().contains(seat) {
-            return Vec::new();
-        }
-        let current = self.current_player.index();
-        let candidates: Vec<Action> = match &self.phase {
-            Phase::SellChoice => {
-                let mut list: Vec<Action> = self
-                    .live_colours()
-                    .filter(|colour| self.tulips[current][colour.index()] >= 1)
-                    .map(|colour| Action::SellTulip { colour })
-                    .collect();
-                list.push(Action::SkipSale {});
-                list
-            }
-            Phase::Commit { .. } => Card::ALL
-                .iter()
-                .map(|&card| Action::CommitCard { card })
-                .collect(),
-            Phase::SellerCard { .. } => Card::SELLER
-                .iter()
-                .map(|&card| Action::PlaySellerCard { card })
-                .collect(),
-            Phase::Draw => std::iter::once(None)
-                .chain((0..self.face_up.len() as u32).map(Some))
-                .map(|face_up| Action::DrawBuyer { face_up })
-                .collect(),
-            Phase::Purchase => {
-                let mut list: Vec<Action> = self
-                    .live_colours()
-                    .filter(|&colour| self.buy_error(colour).is_none())
-                    .map(|colour| Action::BuyTulip { colour })
-                    .collect();
-                list.push(Action::SkipPurchase {});
-                list
-            }
-            Phase::GameOver { .. } => Vec::new(),
-        };
-        candidates
-            .into_iter()
-            .filter(|action| self.check(seat, action).is_ok())
-            .map(LegalAction::action)
-            .collect()
-    }
-
-    /// Validates and applies `action` by `seat`, then runs every system step up to the next
-    /// quiescent state (spec §0). On `Err` nothing has changed.
-    pub fn apply_action(&mut self, seat: Seat, action: Action) -> Result<Log, TulipError> {
-        self.check(seat, &action)?;
-        let mut log = Log::new();
-        match action {
-            Action::SellTulip { colour } => self.sell_tulip(colour, &mut log),
-            Action::SkipSale {} => {
-                log.push(Logged::public(Event::SaleSkipped { seat }));
-                self.draw_step(&mut log);
-            }
-            Action::CommitCard { card } => self.commit_card(seat, card, &mut log),
-            Action::PlaySellerCard { card } => self.play_seller_card(card, &mut log),
-            Action::DrawBuyer { face_up } => {
-                self.draw_buyer(face_up.map(|slot| slot as usize), &mut log)
-            }
-            Action::BuyTulip { colour } => self.buy_tulip(colour, &mut log),
-            Action::SkipPurchase {} => {
-                log.push(Logged::public(Event::PurchaseSkipped { seat }));
-                self.turn_end(&mut log);
-            }
-        }
-        Ok(log)
-    }
-
-    /// The result once the game is over (spec §6): score = cash, shared ranks.
-    pub fn result(&self) -> Option<Outcome> {
-        match self.phase {
-            Phase::GameOver { reason } => {
-                Some(Outcome::from_scores(self.cash.clone(), reason.as_str()))
-            }
-            _ => None,
         }
     }
 

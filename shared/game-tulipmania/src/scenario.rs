@@ -10,11 +10,11 @@
 
 use crate::board::Board;
 use crate::options::Options;
-use crate::setup::tulips_in_circulation;
-use crate::state::{Phase, Tulipmania};
-use crate::types::{
+use crate::pieces::{
     Colour, DiscardReason, DiscardedBuyer, Florins, BUYERS_PER_COLOUR, STARTING_CASH, TOTAL_MONEY,
 };
+use crate::setup::tulips_in_circulation;
+use crate::state::{Phase, Tulipmania};
 use game_core::Seat;
 use std::sync::Arc;
 

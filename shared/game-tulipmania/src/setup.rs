@@ -1,14 +1,16 @@
-//! Setup (spec §1.2, §1.3) and the normative deal order of spec §5.
+//! Setup (spec §1.2, §1.3) and the normative deal order of spec §5; also the re-deal of what
+//! a viewer cannot see (`game_core::Redeal`, for the no-leak test and the bots).
 
-use crate::action::Event;
 use crate::board::Board;
+use crate::event::Event;
 use crate::options::Options;
-use crate::rules::Log;
-use crate::state::{Phase, Tulipmania};
-use crate::types::{
+use crate::pieces::Card;
+use crate::pieces::{
     counts_map, total, Colour, Florins, BUYERS_DEALT, BUYERS_PER_COLOUR, STARTING_CASH, TOTAL_MONEY,
 };
-use game_core::{GameRng, Logged, Seat, SetupError};
+use crate::rules::Log;
+use crate::state::{Phase, Tulipmania};
+use game_core::{GameRng, Logged, Seat, SetupError, Viewer};
 use std::sync::Arc;
 
 /// The fewest players.
@@ -62,7 +64,7 @@ pub fn tulips_in_circulation(n_seats: u8) -> u8 {
 
 /// Deals a new game (spec §1.3 with the draws of spec §5) and logs the deal: a public
 /// `game_dealt`, then per seat a private `buyers_dealt` with its twin for the others.
-pub fn new_game(
+pub fn setup(
     n_seats: u8,
     options: &Options,
     rng: &mut GameRng,
@@ -169,4 +171,49 @@ pub fn new_game(
     }
     game.turn_start(&mut log);
     Ok((game, log))
+}
+
+/// A state `viewer` cannot tell from this one: the buyer cards it cannot see (other hands,
+/// deck, reserve) are shuffled together and dealt back in the same sizes, hands getting
+/// only live colours as the rules guarantee; other seats' sealed cards are re-drawn.
+pub fn redeal(game: &Tulipmania, viewer: Viewer, rng: &mut GameRng) -> Tulipmania {
+    let mut twin = game.clone();
+    let hidden: Vec<Seat> = Seat::all(game.n_seats)
+        .filter(|&seat| viewer.seat() != Some(seat))
+        .collect();
+    let mut pool: Vec<Colour> = Vec::new();
+    for &seat in &hidden {
+        for colour in Colour::ALL {
+            for _ in 0..game.buyers[seat.index()][colour.index()] {
+                pool.push(colour);
+            }
+        }
+    }
+    pool.extend_from_slice(&game.deck);
+    pool.extend_from_slice(&game.reserve);
+    // Sorted first, so the re-deal depends only on what the viewer sees (Redeal).
+    pool.sort_unstable();
+    rng.shuffle(&mut pool);
+    for &seat in &hidden {
+        let wanted = total(&game.buyers[seat.index()]);
+        let mut hand = [0u8; 5];
+        for _ in 0..wanted {
+            let at = pool
+                .iter()
+                .position(|&card| game.is_live(card))
+                .expect("the hands held this many live cards");
+            hand[pool.remove(at).index()] += 1;
+        }
+        twin.buyers[seat.index()] = hand;
+    }
+    twin.reserve = pool.split_off(game.deck.len());
+    twin.deck = pool;
+    if let Phase::Commit { commits } = &mut twin.phase {
+        for &seat in &hidden {
+            if let Some(card) = commits[seat.index()].as_mut() {
+                *card = Card::ALL[rng.index(Card::ALL.len())];
+            }
+        }
+    }
+    twin
 }

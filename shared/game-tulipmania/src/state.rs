@@ -2,11 +2,10 @@
 //! build arbitrary positions (see [`crate::scenario`]); clients only ever see a
 //! [`crate::View`].
 
-use crate::action::EndReason;
 use crate::board::{Board, SpaceIdx, SpaceKind};
 use crate::options::Options;
-use crate::types::{Card, Colour, Counts, DiscardedBuyer, Florins};
-use game_core::{Seat, SeatSet};
+use crate::pieces::{Card, Colour, Counts, DiscardedBuyer, Florins};
+use game_core::{Game, Seat, SeatSet};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -38,6 +37,30 @@ pub enum Phase {
         /// Why the game ended.
         reason: EndReason,
     },
+}
+
+/// Why the game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulipmania::EndReason))]
+pub enum EndReason {
+    /// `FINAL_BURST`: only one colour was left, and it burst at once.
+    FinalBurst,
+    /// `ALL_DECLINE`: a full round of idle turns; every tulip was liquidated.
+    AllDecline,
+    /// `TURN_CAP`: the `max_turns` option was reached; every tulip was liquidated.
+    TurnCap,
+}
+
+impl EndReason {
+    /// The reason as reported in `Outcome::reason`: `final_burst`, `all_decline`, `turn_cap`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EndReason::FinalBurst => "final_burst",
+            EndReason::AllDecline => "all_decline",
+            EndReason::TurnCap => "turn_cap",
+        }
+    }
 }
 
 impl Phase {
@@ -273,23 +296,18 @@ impl Tulipmania {
 
     /// The number of tulips a seat holds.
     pub fn tulip_count(&self, seat: Seat) -> u32 {
-        crate::types::total(&self.tulips[seat.index()])
+        crate::pieces::total(&self.tulips[seat.index()])
     }
 
     /// The number of buyer cards a seat holds.
     pub fn buyer_count(&self, seat: Seat) -> u32 {
-        crate::types::total(&self.buyers[seat.index()])
+        crate::pieces::total(&self.buyers[seat.index()])
     }
 
-    /// The seats that may act now (spec §3.1).
+    /// The seats that may act now (spec §3.1): the same as [`Game::to_act`], for callers
+    /// without the trait in scope.
     pub fn acting_seats(&self) -> SeatSet {
-        match &self.phase {
-            Phase::GameOver { .. } => SeatSet::EMPTY,
-            Phase::Commit { commits } => Seat::all(self.n_seats)
-                .filter(|&seat| seat != self.current_player && commits[seat.index()].is_none())
-                .collect(),
-            _ => SeatSet::only(self.current_player),
-        }
+        Game::to_act(self)
     }
 
     /// The kind of the space a live colour's marker is on.

@@ -1,12 +1,11 @@
 //! What one viewer may see (spec §2): public elements plus the viewer's own private ones.
-//! Also the re-deal used by the no-leak property test.
 
-use crate::action::{EndReason, RevealedCard};
+use crate::event::RevealedCard;
 use crate::options::Options;
+use crate::pieces::{counts_map, total, Card, Colour, DiscardedBuyer};
 use crate::setup::Parameters;
-use crate::state::{Phase, Tulipmania};
-use crate::types::{counts_map, total, Card, Colour, DiscardedBuyer};
-use game_core::{GameRng, Seat, SeatSet, Viewer};
+use crate::state::{EndReason, Phase, Tulipmania};
+use game_core::{Game, Seat, SeatSet, Viewer};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -140,151 +139,101 @@ pub struct ResultView {
     pub winners: SeatSet,
 }
 
-impl Tulipmania {
-    /// Builds the view of `viewer` field by field (spec §2 visibility column).
-    pub fn view_for(&self, viewer: Viewer) -> View {
-        let me = viewer.seat();
-        let commits = match &self.phase {
-            Phase::Commit { commits } => Some(commits),
-            _ => None,
-        };
-        let players = Seat::all(self.n_seats)
-            .map(|seat| {
-                let own = me == Some(seat);
-                let sealed = commits.and_then(|commits| commits[seat.index()]);
-                PlayerView {
-                    seat,
-                    cash: self.cash[seat.index()],
-                    tulips: counts_map(&self.tulips[seat.index()], self.n_seats),
-                    buyer_count: total(&self.buyers[seat.index()]),
-                    buyers: own.then(|| counts_map(&self.buyers[seat.index()], self.n_seats)),
-                    committed: sealed.is_some(),
-                    sealed_card: if own { sealed } else { None },
-                }
-            })
-            .collect();
-        let markers = self
-            .colours()
-            .iter()
-            .map(|&colour| MarkerView {
-                colour,
-                space: self.marker_id(colour).map(str::to_owned),
-                price: self.price(colour),
-                speculate_price: self.markers[colour.index()]
-                    .and_then(|space| self.board.space(space).speculate_via)
-                    .map(|via| self.board.value(via)),
-                all_pass_price: self.markers[colour.index()].map(|space| {
-                    let space = self.board.space(space);
-                    space
-                        .sale_via
-                        .map_or(space.value, |via| self.board.value(via))
-                }),
-            })
-            .collect();
-        let revealed = match &self.phase {
-            Phase::SellerCard { revealed } => Some(
-                Seat::all(self.n_seats)
-                    .filter_map(|seat| {
-                        revealed[seat.index()].map(|card| RevealedCard { seat, card })
-                    })
-                    .collect(),
-            ),
-            _ => None,
-        };
-        let result = self.result().map(|outcome| ResultView {
-            reason: match self.phase {
-                Phase::GameOver { reason } => reason,
-                _ => unreachable!("a result exists only when the game is over"),
-            },
-            cash: outcome.scores,
-            ranks: outcome.ranks,
-            winners: outcome.winners,
-        });
-        View {
-            viewer: me,
-            n_seats: self.n_seats,
-            colours: self.colours().to_vec(),
-            removed_at_setup: RemovedAtSetup {
-                colours: Colour::ALL[self.colours().len()..].to_vec(),
-                tulips_per_colour_in_play: 11
-                    - Parameters::for_seats(self.n_seats).tulips_per_colour,
-            },
-            options: self.options.clone(),
-            first_player: self.first_player,
-            turn_number: self.turn_number,
-            phase: self.phase.name().to_owned(),
-            to_act: self.acting_seats(),
-            current_player: self.current_player,
-            priority_holder: self.priority_holder,
-            players,
-            bank: self.bank,
-            stock: counts_map(&self.stock, self.n_seats),
-            markers,
-            burst_order: self.burst_order.clone(),
-            deck_count: self.deck.len(),
-            face_up: self.face_up.clone(),
-            deck_exhausted: self.deck_exhausted,
-            reserve_count: self.reserve.len(),
-            buyer_discard: self.buyer_discard.clone(),
-            in_transit: self.in_transit,
-            sold_colour_this_turn: self.sold_colour_this_turn,
-            did_sell: self.did_sell,
-            did_draw: self.did_draw,
-            did_buy: self.did_buy,
-            idle_turns: self.idle_turns,
-            draws: self.draws,
-            committed: commits.map(|commits| {
-                Seat::all(self.n_seats)
-                    .filter(|seat| commits[seat.index()].is_some())
-                    .collect()
+/// Builds the view of `viewer` field by field (spec §2 visibility column).
+pub fn view(game: &Tulipmania, viewer: Viewer) -> View {
+    let me = viewer.seat();
+    let commits = match &game.phase {
+        Phase::Commit { commits } => Some(commits),
+        _ => None,
+    };
+    let players = Seat::all(game.n_seats)
+        .map(|seat| {
+            let own = me == Some(seat);
+            let sealed = commits.and_then(|commits| commits[seat.index()]);
+            PlayerView {
+                seat,
+                cash: game.cash[seat.index()],
+                tulips: counts_map(&game.tulips[seat.index()], game.n_seats),
+                buyer_count: total(&game.buyers[seat.index()]),
+                buyers: own.then(|| counts_map(&game.buyers[seat.index()], game.n_seats)),
+                committed: sealed.is_some(),
+                sealed_card: if own { sealed } else { None },
+            }
+        })
+        .collect();
+    let markers = game
+        .colours()
+        .iter()
+        .map(|&colour| MarkerView {
+            colour,
+            space: game.marker_id(colour).map(str::to_owned),
+            price: game.price(colour),
+            speculate_price: game.markers[colour.index()]
+                .and_then(|space| game.board.space(space).speculate_via)
+                .map(|via| game.board.value(via)),
+            all_pass_price: game.markers[colour.index()].map(|space| {
+                let space = game.board.space(space);
+                space
+                    .sale_via
+                    .map_or(space.value, |via| game.board.value(via))
             }),
-            revealed,
-            result,
-        }
-    }
-
-    /// A state `viewer` cannot tell from this one: the buyer cards it cannot see (other hands,
-    /// deck, reserve) are shuffled together and dealt back in the same sizes, hands getting
-    /// only live colours as the rules guarantee; other seats' sealed cards are re-drawn.
-    pub fn redeal_for(&self, viewer: Viewer, rng: &mut GameRng) -> Tulipmania {
-        let mut twin = self.clone();
-        let hidden: Vec<Seat> = Seat::all(self.n_seats)
-            .filter(|&seat| viewer.seat() != Some(seat))
-            .collect();
-        let mut pool: Vec<Colour> = Vec::new();
-        for &seat in &hidden {
-            for colour in Colour::ALL {
-                for _ in 0..self.buyers[seat.index()][colour.index()] {
-                    pool.push(colour);
-                }
-            }
-        }
-        pool.extend_from_slice(&self.deck);
-        pool.extend_from_slice(&self.reserve);
-        // Sorted first, so the re-deal depends only on what the viewer sees (Redeal).
-        pool.sort_unstable();
-        rng.shuffle(&mut pool);
-        for &seat in &hidden {
-            let wanted = total(&self.buyers[seat.index()]);
-            let mut hand = [0u8; 5];
-            for _ in 0..wanted {
-                let at = pool
-                    .iter()
-                    .position(|&card| self.is_live(card))
-                    .expect("the hands held this many live cards");
-                hand[pool.remove(at).index()] += 1;
-            }
-            twin.buyers[seat.index()] = hand;
-        }
-        twin.reserve = pool.split_off(self.deck.len());
-        twin.deck = pool;
-        if let Phase::Commit { commits } = &mut twin.phase {
-            for &seat in &hidden {
-                if let Some(card) = commits[seat.index()].as_mut() {
-                    *card = Card::ALL[rng.index(Card::ALL.len())];
-                }
-            }
-        }
-        twin
+        })
+        .collect();
+    let revealed = match &game.phase {
+        Phase::SellerCard { revealed } => Some(
+            Seat::all(game.n_seats)
+                .filter_map(|seat| revealed[seat.index()].map(|card| RevealedCard { seat, card }))
+                .collect(),
+        ),
+        _ => None,
+    };
+    let result = game.outcome().map(|outcome| ResultView {
+        reason: match game.phase {
+            Phase::GameOver { reason } => reason,
+            _ => unreachable!("a result exists only when the game is over"),
+        },
+        cash: outcome.scores,
+        ranks: outcome.ranks,
+        winners: outcome.winners,
+    });
+    View {
+        viewer: me,
+        n_seats: game.n_seats,
+        colours: game.colours().to_vec(),
+        removed_at_setup: RemovedAtSetup {
+            colours: Colour::ALL[game.colours().len()..].to_vec(),
+            tulips_per_colour_in_play: 11 - Parameters::for_seats(game.n_seats).tulips_per_colour,
+        },
+        options: game.options.clone(),
+        first_player: game.first_player,
+        turn_number: game.turn_number,
+        phase: game.phase.name().to_owned(),
+        to_act: game.to_act(),
+        current_player: game.current_player,
+        priority_holder: game.priority_holder,
+        players,
+        bank: game.bank,
+        stock: counts_map(&game.stock, game.n_seats),
+        markers,
+        burst_order: game.burst_order.clone(),
+        deck_count: game.deck.len(),
+        face_up: game.face_up.clone(),
+        deck_exhausted: game.deck_exhausted,
+        reserve_count: game.reserve.len(),
+        buyer_discard: game.buyer_discard.clone(),
+        in_transit: game.in_transit,
+        sold_colour_this_turn: game.sold_colour_this_turn,
+        did_sell: game.did_sell,
+        did_draw: game.did_draw,
+        did_buy: game.did_buy,
+        idle_turns: game.idle_turns,
+        draws: game.draws,
+        committed: commits.map(|commits| {
+            Seat::all(game.n_seats)
+                .filter(|seat| commits[seat.index()].is_some())
+                .collect()
+        }),
+        revealed,
+        result,
     }
 }

@@ -8,8 +8,10 @@
 //! The price moves are told as a direction ("the purple price rose"), not as an amount: the
 //! events carry the board's space ids, not their values, and the board is an option.
 
-use crate::action::{Action, EndReason, Event, Payer, Pile, RevealedCard};
-use crate::types::{Card, Colour, DiscardReason};
+use crate::action::Action;
+use crate::event::{Event, Payer, Pile, RevealedCard};
+use crate::pieces::{Card, Colour, DiscardReason};
+use crate::state::EndReason;
 use game_core::words::{guilders, join_words, Names};
 use game_core::Seat;
 use std::collections::BTreeMap;

@@ -9,8 +9,8 @@
 
 use game_core::testing::{PlayoutStats, Playouts};
 use game_core::{Game, Seat, Viewer};
+use game_tulipmania::pieces::{total, BUYERS_PER_COLOUR, TOTAL_MONEY};
 use game_tulipmania::setup::{tulips_in_circulation, Parameters};
-use game_tulipmania::types::{total, BUYERS_PER_COLOUR, TOTAL_MONEY};
 use game_tulipmania::{
     BottomDescent, EndReason, IdleRoundRule, IllegalCardPolicy, Options, Phase, SpaceKind,
     Tulipmania,
@@ -317,7 +317,7 @@ fn short_turn_cap() {
 fn step_invariants_from_events() {
     use game_core::testing::game_seed;
     use game_core::{GameRng, LegalAction, Visibility};
-    use game_tulipmania::action::Event;
+    use game_tulipmania::event::Event;
     use game_tulipmania::{Card, Colour};
 
     for n_seats in [3u8, 4, 5] {
@@ -413,10 +413,10 @@ fn step_invariants_from_events() {
                             );
                         }
                         Event::BuyersDiscarded { reason, count, .. } => match reason {
-                            game_tulipmania::types::DiscardReason::BurstPenalty => {
+                            game_tulipmania::pieces::DiscardReason::BurstPenalty => {
                                 assert_eq!(*count, 1)
                             }
-                            game_tulipmania::types::DiscardReason::Proxy => {
+                            game_tulipmania::pieces::DiscardReason::Proxy => {
                                 assert!(*count == 1 || *count == 2)
                             }
                             _ => assert!(*count >= 1),

@@ -5,9 +5,10 @@
 
 use game_core::words::{check_sentence, Names};
 use game_core::{Game, Logged, Seat, Viewer};
-use game_tulipmania::action::Event;
+use game_tulipmania::event::Event;
+use game_tulipmania::pieces::DiscardReason;
+use game_tulipmania::rules::apply;
 use game_tulipmania::scenario::{balance_buyers, burst_colour, table, ANN, BILL, CHARLES, DAVE};
-use game_tulipmania::types::DiscardReason;
 use game_tulipmania::{Action, Card, Colour, EndReason, Phase, Tulipmania};
 use std::collections::BTreeMap;
 
@@ -46,7 +47,7 @@ fn told(log: &[Logged<Event>], viewer: Viewer) -> Vec<String> {
 }
 
 fn act(game: &mut Tulipmania, seat: Seat, action: Action) -> Vec<Logged<Event>> {
-    game.apply_action(seat, action)
+    apply(game, seat, action)
         .unwrap_or_else(|error| panic!("{action:?} by {seat} was refused: {error}"))
 }
 
@@ -257,7 +258,7 @@ fn a_won_sale_names_buyer_price_and_direction() {
         winner: Some(ANN),
         card: Card::Purchase,
         price: 250,
-        paid_by: game_tulipmania::action::Payer::Winner,
+        paid_by: game_tulipmania::event::Payer::Winner,
         tulip_to: Some(ANN),
         from: "r2c1".to_string(),
         to: "r2c2".to_string(),

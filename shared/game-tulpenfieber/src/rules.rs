@@ -1,28 +1,148 @@
-//! The turn state machine (§3, §4): `check` is the single source of legality; `execute`
-//! mutates only after `check` passed; `legal_actions` filters canonical candidates through
-//! `check`.
+//! The turn state machine (§3, §4): `check` is the single source of legality; [`apply`]
+//! mutates only after `check` passed; `legal_actions` (in [`crate::legal`]) filters canonical
+//! candidates through `check`.
 
-use crate::action::{Action, Event, RolledDie, TulpenfieberError as Error};
-use crate::board::{
-    Cell, DiceSummary, Side, Space, Tile, TileKind, WinCondition, COLS, MAX_DICE, ROWS,
-};
+use crate::action::Action;
+use crate::board::{Cell, Side, Space, Tile, TileKind, WinCondition, COLS, MAX_DICE, ROWS};
+use crate::dice::DiceSummary;
+use crate::error::Error;
+use crate::event::{Event, RolledDie};
 use crate::options::{AbovePlacement, Board};
 use crate::state::{
-    BonusTile, Die, GameResult, Phase, Player, SoloTier, TileRef, Tulpenfieber, Turn,
+    phase_name, BonusTile, Die, GameResult, Phase, Player, SoloTier, TileRef, Tulpenfieber, Turn,
 };
-use game_core::{GameRng, LegalAction, Logged, Seat};
+use game_core::{GameRng, Logged, Seat};
 
-/// The phase's name as used in `wrong-phase` messages.
-pub fn phase_name(phase: &Phase) -> &'static str {
-    match phase {
-        Phase::AwaitBonusDice => "await_bonus_dice",
-        Phase::AwaitFirstRoll => "await_first_roll",
-        Phase::Rolling => "rolling",
-        Phase::RollBought => "roll_bought",
-        Phase::AfterPlacement => "after_placement",
-        Phase::SoloBetweenRounds { .. } => "solo_between_rounds",
-        Phase::GameOver => "game_over",
+/// Validates `action` by `seat` with `check`, then applies it. Draws dice from `rng` in
+/// ascending die order. On `Err` nothing has changed.
+pub fn apply(
+    game: &mut Tulpenfieber,
+    seat: Seat,
+    action: Action,
+    rng: &mut GameRng,
+) -> Result<Vec<Logged<Event>>, Error> {
+    game.check(seat, &action)?;
+    let seat = game.active;
+    let mut events = Vec::new();
+    match action {
+        Action::SetBonusDie { bonus, face } => {
+            game.turn.dice[bonus as usize] = Die {
+                value: Some(face as u8),
+                on_bonus: Some(bonus as u8),
+            };
+            events.push(Event::BonusDieSet {
+                seat,
+                bonus: bonus as u8,
+                face: face as u8,
+            });
+            let k = game.wheelbarrow_dice();
+            if game.turn.dice[..k].iter().all(|die| die.on_bonus.is_some()) {
+                game.phase = Phase::AwaitFirstRoll;
+            }
+        }
+        Action::Roll {} => {
+            // Wheelbarrow dice keep their chosen faces (§3.4).
+            let mut indices = [0usize; MAX_DICE];
+            let mut count = 0;
+            for (i, die) in game.turn.dice.iter().enumerate() {
+                if die.on_bonus.is_none() {
+                    indices[count] = i;
+                    count += 1;
+                }
+            }
+            events.push(game.roll_dice(&indices[..count], rng));
+        }
+        Action::Reroll { dice } => {
+            // §5: draws go to the rolled dice in ascending die order.
+            let mut indices = [0usize; MAX_DICE];
+            for (slot, &die) in indices.iter_mut().zip(&dice) {
+                *slot = die as usize;
+            }
+            let indices = &mut indices[..dice.len()];
+            indices.sort_unstable();
+            events.push(game.roll_dice(indices, rng));
+        }
+        Action::BuyRoll { flip } => {
+            let player = &mut game.players[seat.index()];
+            for tile_ref in flip {
+                match tile_ref {
+                    TileRef::Field(space) => {
+                        if let Cell::Covered { tile, .. } = player.field.cell_mut(space) {
+                            tile.side = Side::Moneybag;
+                        }
+                    }
+                    TileRef::Above(index) => player.above[index as usize].side = Side::Moneybag,
+                }
+            }
+            game.turn.rolls_bought += 1;
+            game.phase = Phase::RollBought;
+            events.push(Event::RollBought {
+                seat,
+                flipped: flip,
+                rolls_bought: game.turn.rolls_bought,
+            });
+        }
+        Action::Place { space } => {
+            *game.players[seat.index()].field.cell_mut(space) = Cell::Covered {
+                tile: Tile::TULIP,
+                bonus: None,
+            };
+            game.turn.placed = Some(TileRef::Field(space));
+            events.push(Event::TilePlaced { seat, space });
+            game.check_win(&mut events);
+        }
+        Action::PlaceAbove {} => {
+            let player = &mut game.players[seat.index()];
+            player.above.push(Tile::TULIP);
+            let index = (player.above.len() - 1) as u32;
+            game.turn.placed = Some(TileRef::Above(index));
+            events.push(Event::TilePlacedAbove { seat, index });
+            game.check_win(&mut events);
+        }
+        Action::ClaimBonus {
+            row,
+            col,
+            height,
+            width,
+        } => {
+            let area = BonusTile {
+                row: row as u8,
+                col: col as u8,
+                height: height as u8,
+                width: width as u8,
+            };
+            let player = &mut game.players[seat.index()];
+            let id = player.bonus_tiles.len() as u8;
+            for space in area.spaces() {
+                if let Cell::Covered { bonus, .. } = player.field.cell_mut(space) {
+                    *bonus = Some(id);
+                }
+            }
+            player.bonus_tiles.push(area);
+            game.bonus_supply -= 1;
+            game.turn.bonus_claims += 1;
+            events.push(Event::BonusClaimed {
+                seat,
+                bonus: id,
+                area,
+                supply_left: game.bonus_supply,
+            });
+        }
+        Action::EndTurn {} => {
+            let player = &mut game.players[seat.index()];
+            // §3.3 / D20: dice earned this turn are used from the next turn on.
+            player.dice_count = player.field.dice_for();
+            events.push(Event::TurnEnded {
+                seat,
+                dice_count: player.dice_count as u8,
+            });
+            game.active = seat.left(game.players.len() as u8);
+            game.turn_number += 1;
+            game.start_turn(&mut events);
+        }
+        Action::StartNextRound { multicolor } => game.start_next_round(multicolor, &mut events),
     }
+    Ok(events.into_iter().map(Logged::public).collect())
 }
 
 impl Tulpenfieber {
@@ -233,131 +353,6 @@ impl Tulpenfieber {
         }
     }
 
-    /// Applies an action that `check` accepted. Draws dice from `rng` in ascending die order.
-    pub(crate) fn execute(&mut self, action: Action, rng: &mut GameRng) -> Vec<Logged<Event>> {
-        let seat = self.active;
-        let mut events = Vec::new();
-        match action {
-            Action::SetBonusDie { bonus, face } => {
-                self.turn.dice[bonus as usize] = Die {
-                    value: Some(face as u8),
-                    on_bonus: Some(bonus as u8),
-                };
-                events.push(Event::BonusDieSet {
-                    seat,
-                    bonus: bonus as u8,
-                    face: face as u8,
-                });
-                let k = self.wheelbarrow_dice();
-                if self.turn.dice[..k].iter().all(|die| die.on_bonus.is_some()) {
-                    self.phase = Phase::AwaitFirstRoll;
-                }
-            }
-            Action::Roll {} => {
-                // Wheelbarrow dice keep their chosen faces (§3.4).
-                let mut indices = [0usize; MAX_DICE];
-                let mut count = 0;
-                for (i, die) in self.turn.dice.iter().enumerate() {
-                    if die.on_bonus.is_none() {
-                        indices[count] = i;
-                        count += 1;
-                    }
-                }
-                events.push(self.roll_dice(&indices[..count], rng));
-            }
-            Action::Reroll { dice } => {
-                // §5: draws go to the rolled dice in ascending die order.
-                let mut indices = [0usize; MAX_DICE];
-                for (slot, &die) in indices.iter_mut().zip(&dice) {
-                    *slot = die as usize;
-                }
-                let indices = &mut indices[..dice.len()];
-                indices.sort_unstable();
-                events.push(self.roll_dice(indices, rng));
-            }
-            Action::BuyRoll { flip } => {
-                let player = &mut self.players[seat.index()];
-                for tile_ref in flip {
-                    match tile_ref {
-                        TileRef::Field(space) => {
-                            if let Cell::Covered { tile, .. } = player.field.cell_mut(space) {
-                                tile.side = Side::Moneybag;
-                            }
-                        }
-                        TileRef::Above(index) => player.above[index as usize].side = Side::Moneybag,
-                    }
-                }
-                self.turn.rolls_bought += 1;
-                self.phase = Phase::RollBought;
-                events.push(Event::RollBought {
-                    seat,
-                    flipped: flip,
-                    rolls_bought: self.turn.rolls_bought,
-                });
-            }
-            Action::Place { space } => {
-                *self.players[seat.index()].field.cell_mut(space) = Cell::Covered {
-                    tile: Tile::TULIP,
-                    bonus: None,
-                };
-                self.turn.placed = Some(TileRef::Field(space));
-                events.push(Event::TilePlaced { seat, space });
-                self.check_win(&mut events);
-            }
-            Action::PlaceAbove {} => {
-                let player = &mut self.players[seat.index()];
-                player.above.push(Tile::TULIP);
-                let index = (player.above.len() - 1) as u32;
-                self.turn.placed = Some(TileRef::Above(index));
-                events.push(Event::TilePlacedAbove { seat, index });
-                self.check_win(&mut events);
-            }
-            Action::ClaimBonus {
-                row,
-                col,
-                height,
-                width,
-            } => {
-                let area = BonusTile {
-                    row: row as u8,
-                    col: col as u8,
-                    height: height as u8,
-                    width: width as u8,
-                };
-                let player = &mut self.players[seat.index()];
-                let id = player.bonus_tiles.len() as u8;
-                for space in area.spaces() {
-                    if let Cell::Covered { bonus, .. } = player.field.cell_mut(space) {
-                        *bonus = Some(id);
-                    }
-                }
-                player.bonus_tiles.push(area);
-                self.bonus_supply -= 1;
-                self.turn.bonus_claims += 1;
-                events.push(Event::BonusClaimed {
-                    seat,
-                    bonus: id,
-                    area,
-                    supply_left: self.bonus_supply,
-                });
-            }
-            Action::EndTurn {} => {
-                let player = &mut self.players[seat.index()];
-                // §3.3 / D20: dice earned this turn are used from the next turn on.
-                player.dice_count = player.field.dice_for();
-                events.push(Event::TurnEnded {
-                    seat,
-                    dice_count: player.dice_count as u8,
-                });
-                self.active = seat.left(self.players.len() as u8);
-                self.turn_number += 1;
-                self.start_turn(&mut events);
-            }
-            Action::StartNextRound { multicolor } => self.start_next_round(multicolor, &mut events),
-        }
-        events.into_iter().map(Logged::public).collect()
-    }
-
     fn roll_dice(&mut self, indices: &[usize], rng: &mut GameRng) -> Event {
         let mut rolled = Vec::with_capacity(indices.len());
         for &i in indices {
@@ -508,145 +503,4 @@ impl Tulpenfieber {
         events.push(Event::RoundStarted { round, multicolor });
         self.start_turn(events);
     }
-
-    /// Every action `seat` may take now as concrete actions, in the canonical order of §4
-    /// (up to 127 rerolls and every pair of flippable tiles). `legal_actions` lists the same
-    /// actions but folds the `reroll` and `buy_roll` families into one schema entry each.
-    pub fn canonical_legal_actions(&self, seat: Seat) -> Vec<Action> {
-        self.candidates(seat, false)
-            .into_iter()
-            .filter_map(|entry| match entry {
-                Candidate::Action(action) => Some(action),
-                Candidate::Rerolls | Candidate::BuyRolls(_) => None,
-            })
-            .collect()
-    }
-
-    /// `Game::legal_actions`: concrete actions, except that `reroll` and `buy_roll` are one
-    /// `LegalAction::Schema` entry each (a die subset, a pair of flippable tiles), so that a
-    /// client or random bot sees one entry per kind of choice rather than 127 rerolls.
-    pub fn legal_action_list(&self, seat: Seat) -> Vec<LegalAction<Action>> {
-        let n_dice = self.turn.dice.len();
-        self.candidates(seat, true)
-            .into_iter()
-            .map(|entry| match entry {
-                Candidate::Action(action) => LegalAction::action(action),
-                Candidate::Rerolls => LegalAction::closed_schema(
-                    "reroll: any non-empty set of distinct dice",
-                    "reroll",
-                    serde_json::json!({
-                        "dice": {"type": "array", "items": {"enum": (0..n_dice).collect::<Vec<usize>>()}, "minItems": 1, "maxItems": n_dice, "uniqueItems": true}
-                    }),
-                ),
-                Candidate::BuyRolls(flippable) => LegalAction::closed_schema(
-                    "buy_roll: flip two distinct flippable tiles",
-                    "buy_roll",
-                    serde_json::json!({
-                        "flip": {"type": "array", "items": {"enum": flippable}, "minItems": 2, "maxItems": 2, "uniqueItems": true}
-                    }),
-                ),
-            })
-            .collect()
-    }
-
-    /// The legal actions in canonical order; with `compact`, the reroll and buy families
-    /// become single markers.
-    fn candidates(&self, seat: Seat, compact: bool) -> Vec<Candidate> {
-        if self.phase == Phase::GameOver || seat != self.active {
-            return Vec::new();
-        }
-        let mut candidates: Vec<Action> = Vec::new();
-        let mut entries: Vec<Candidate> = Vec::new();
-        match &self.phase {
-            Phase::AwaitBonusDice => {
-                for bonus in 0..self.wheelbarrow_dice() as u32 {
-                    for face in 1..=6 {
-                        candidates.push(Action::SetBonusDie { bonus, face });
-                    }
-                }
-            }
-            Phase::AwaitFirstRoll => candidates.push(Action::Roll {}),
-            Phase::Rolling | Phase::RollBought => {
-                let n = self.turn.dice.len() as u32;
-                let may_reroll = self.phase == Phase::RollBought
-                    || self.turn.roll_number < self.turn.roll_budget();
-                if may_reroll {
-                    if compact {
-                        entries.push(Candidate::Rerolls);
-                    } else {
-                        for mask in 1u32..(1 << n) {
-                            let dice = (0..n).filter(|i| mask & (1 << i) != 0).collect();
-                            candidates.push(Action::Reroll { dice });
-                        }
-                    }
-                }
-                if self.phase == Phase::Rolling {
-                    if self.turn.roll_number == self.turn.roll_budget()
-                        && self.turn.rolls_bought < 2
-                    {
-                        let flippable = self.active_player().flippable();
-                        if compact {
-                            if flippable.len() >= 2 {
-                                entries.push(Candidate::BuyRolls(flippable));
-                            }
-                        } else {
-                            for (i, &first) in flippable.iter().enumerate() {
-                                for &second in &flippable[i + 1..] {
-                                    candidates.push(Action::BuyRoll {
-                                        flip: [first, second],
-                                    });
-                                }
-                            }
-                        }
-                    }
-                    let legal = self.legal_spaces();
-                    let any_legal = !legal.is_empty();
-                    candidates.extend(legal.into_iter().map(|space| Action::Place { space }));
-                    if !any_legal || self.options.above_placement == AbovePlacement::Always {
-                        candidates.push(Action::PlaceAbove {});
-                    }
-                }
-            }
-            Phase::AfterPlacement => {
-                for space in Space::all() {
-                    for (height, width) in [(2, 3), (3, 2)] {
-                        candidates.push(Action::ClaimBonus {
-                            row: i64::from(space.row),
-                            col: i64::from(space.col),
-                            height,
-                            width,
-                        });
-                    }
-                }
-                candidates.push(Action::EndTurn {});
-            }
-            Phase::SoloBetweenRounds { eligible } => {
-                if eligible.is_empty() {
-                    candidates.push(Action::StartNextRound { multicolor: None });
-                } else {
-                    candidates.extend(eligible.iter().map(|&space| Action::StartNextRound {
-                        multicolor: Some(space),
-                    }));
-                }
-            }
-            Phase::GameOver => {}
-        }
-        entries.extend(
-            candidates
-                .into_iter()
-                .filter(|action| self.check(seat, action).is_ok())
-                .map(Candidate::Action),
-        );
-        entries
-    }
-}
-
-/// One entry of the legal-action list before it is rendered.
-enum Candidate {
-    /// A concrete action.
-    Action(Action),
-    /// Every reroll (a legal die subset).
-    Rerolls,
-    /// Every pair of these flippable tiles.
-    BuyRolls(Vec<TileRef>),
 }

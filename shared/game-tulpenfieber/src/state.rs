@@ -297,6 +297,19 @@ pub struct Tulpenfieber {
     pub result: Option<GameResult>,
 }
 
+/// The phase's name as used in `wrong-phase` messages.
+pub fn phase_name(phase: &Phase) -> &'static str {
+    match phase {
+        Phase::AwaitBonusDice => "await_bonus_dice",
+        Phase::AwaitFirstRoll => "await_first_roll",
+        Phase::Rolling => "rolling",
+        Phase::RollBought => "roll_bought",
+        Phase::AfterPlacement => "after_placement",
+        Phase::SoloBetweenRounds { .. } => "solo_between_rounds",
+        Phase::GameOver => "game_over",
+    }
+}
+
 impl Tulpenfieber {
     /// The active player.
     pub fn active_player(&self) -> &Player {

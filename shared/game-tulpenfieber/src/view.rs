@@ -5,7 +5,7 @@
 use crate::board::{Cell, Space, COLS, ROWS};
 use crate::options::Board;
 use crate::state::{BonusTile, GameResult, Phase, Solo, Tulpenfieber, Turn};
-use game_core::Seat;
+use game_core::{Seat, Viewer};
 use serde::Serialize;
 
 /// One player's board as shown to everyone.
@@ -33,7 +33,7 @@ pub struct PlayerView {
 /// The whole game as any viewer sees it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulpenfieber::View))]
-pub struct TulpenfieberView {
+pub struct View {
     /// Every player, by seat.
     pub players: Vec<PlayerView>,
     /// The seat whose turn it is.
@@ -66,48 +66,53 @@ pub fn cell_char(cell: Cell) -> char {
     }
 }
 
+/// Builds the view of `viewer`: everything is public (§2), so every viewer gets the same.
+pub fn view(game: &Tulpenfieber, _viewer: Viewer) -> View {
+    let players = game
+        .players
+        .iter()
+        .enumerate()
+        .map(|(seat, player)| PlayerView {
+            seat: Seat(seat as u8),
+            board: player.board,
+            field: (1..=ROWS)
+                .map(|row| {
+                    (1..=COLS)
+                        .map(|col| cell_char(player.field.cell(Space::new(row, col))))
+                        .collect()
+                })
+                .collect(),
+            above: player
+                .above
+                .iter()
+                .map(|&tile| cell_char(Cell::Covered { tile, bonus: None }))
+                .collect(),
+            bonus_tiles: player.bonus_tiles.clone(),
+            dice_count: player.dice_count,
+            tiles_total: player.tiles_total(),
+        })
+        .collect();
+    let legal_spaces = if game.phase == Phase::Rolling {
+        game.legal_spaces()
+    } else {
+        Vec::new()
+    };
+    View {
+        players,
+        active: game.active,
+        phase: game.phase.clone(),
+        turn: game.turn.clone(),
+        legal_spaces,
+        bonus_supply: game.bonus_supply,
+        turn_number: game.turn_number,
+        solo: game.solo.clone(),
+        result: game.result.clone(),
+    }
+}
+
 impl Tulpenfieber {
-    /// Builds the (viewer-independent) view.
-    pub fn build_view(&self) -> TulpenfieberView {
-        let players = self
-            .players
-            .iter()
-            .enumerate()
-            .map(|(seat, player)| PlayerView {
-                seat: Seat(seat as u8),
-                board: player.board,
-                field: (1..=ROWS)
-                    .map(|row| {
-                        (1..=COLS)
-                            .map(|col| cell_char(player.field.cell(Space::new(row, col))))
-                            .collect()
-                    })
-                    .collect(),
-                above: player
-                    .above
-                    .iter()
-                    .map(|&tile| cell_char(Cell::Covered { tile, bonus: None }))
-                    .collect(),
-                bonus_tiles: player.bonus_tiles.clone(),
-                dice_count: player.dice_count,
-                tiles_total: player.tiles_total(),
-            })
-            .collect();
-        let legal_spaces = if self.phase == Phase::Rolling {
-            self.legal_spaces()
-        } else {
-            Vec::new()
-        };
-        TulpenfieberView {
-            players,
-            active: self.active,
-            phase: self.phase.clone(),
-            turn: self.turn.clone(),
-            legal_spaces,
-            bonus_supply: self.bonus_supply,
-            turn_number: self.turn_number,
-            solo: self.solo.clone(),
-            result: self.result.clone(),
-        }
+    /// The view, the same for every viewer: [`view`] for a spectator.
+    pub fn build_view(&self) -> View {
+        view(self, Viewer::Spectator)
     }
 }

@@ -4,8 +4,9 @@
 //! compile without its sentence. Tulpenfieber has no hidden information: every sentence
 //! may say everything its event says.
 
-use crate::action::{Action, Event, RolledDie};
+use crate::action::Action;
 use crate::board::{Space, WinCondition};
+use crate::event::{Event, RolledDie};
 use crate::options::Board;
 use crate::state::{BonusTile, GameResult, SoloTier, TileRef};
 use game_core::words::{join_words, plural, Names};

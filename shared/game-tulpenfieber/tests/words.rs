@@ -2,8 +2,9 @@
 
 use game_core::words::Names;
 use game_core::{Game, Seat};
-use game_tulpenfieber::action::{Action, Event, RolledDie};
+use game_tulpenfieber::action::Action;
 use game_tulpenfieber::board::{Space, WinCondition};
+use game_tulpenfieber::event::{Event, RolledDie};
 use game_tulpenfieber::state::{BonusTile, GameResult, SoloTier, TileRef};
 use game_tulpenfieber::Tulpenfieber;
 

@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use game_core::{Game, GameRng, LegalAction, Seat};
-use game_tulip_traders::{Action, Card, Cell, Event, Options, Phase, TulipError, TulipTraders};
+use game_tulip_traders::{Action, Card, Cell, Error, Event, Options, Phase, TulipTraders};
 
 pub const A: Seat = Seat(0);
 pub const B: Seat = Seat(1);
@@ -88,7 +88,7 @@ pub fn act(g: &mut TulipTraders, seat: Seat, action: Action) -> Vec<game_core::L
         .unwrap_or_else(|e| panic!("{action:?} by {seat} refused: {e}"))
 }
 
-pub fn refused(g: &TulipTraders, seat: Seat, action: Action) -> TulipError {
+pub fn refused(g: &TulipTraders, seat: Seat, action: Action) -> Error {
     let mut copy = g.clone();
     let err = copy
         .apply(seat, action, &mut rng())
@@ -97,7 +97,7 @@ pub fn refused(g: &TulipTraders, seat: Seat, action: Action) -> TulipError {
     err
 }
 
-pub fn code(e: &TulipError) -> &'static str {
+pub fn code(e: &Error) -> &'static str {
     game_core::RuleError::code(e)
 }
 

@@ -3,7 +3,7 @@
 
 use crate::cards::{Card, Cell};
 use crate::state::EndReason;
-use game_core::Seat;
+use game_core::{Logged, Seat, SeatSet};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -242,4 +242,16 @@ pub enum Event {
         /// Every hand, by seat.
         hands: Vec<Vec<Card>>,
     },
+}
+
+/// Events only `seat` sees, plus the redacted twin for everyone else.
+pub fn private_pair(events: &mut Vec<Logged<Event>>, seats: SeatSet, full: Event, redacted: Event) {
+    events.push(Logged {
+        visibility: game_core::Visibility::Seats(seats),
+        event: full,
+    });
+    events.push(Logged {
+        visibility: game_core::Visibility::AllExcept(seats),
+        event: redacted,
+    });
 }
