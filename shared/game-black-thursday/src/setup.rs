@@ -4,9 +4,9 @@ use crate::board::validate_origins;
 use crate::coins::{private_pair, redact};
 use crate::event::{CoinInfo, DrawReason, Event, Events, OpeningRoll};
 use crate::options::Options;
-use crate::pieces::Suit;
+use crate::pieces::{suit_of, Suit};
 use crate::state::{BlackThursday, Counters, Phase, Player, Position, Slot, Status, Turn};
-use game_core::{GameRng, Logged, Seat, Setup, SetupError};
+use game_core::{GameRng, Logged, Seat, Setup, SetupError, Viewer};
 
 /// Deals a new game (spec §1.5): each seat's coins (`coins_drawn`, reason `deal`: values to
 /// the seat, suits only to the others), the opening roll (`opening_rolled`) and the first
@@ -165,4 +165,62 @@ impl BlackThursday {
         game.begin_turn(rng, events);
         Ok(game)
     }
+}
+
+/// Re-deals what `viewer` cannot see: never-seen face-down and out-of-play tiles among
+/// themselves, and, per suit, the values of held coins outside the viewer's knowledge
+/// together with the bag's coins of that suit (suits of held coins are public).
+pub(crate) fn redeal(game: &BlackThursday, viewer: Viewer, rng: &mut GameRng) -> BlackThursday {
+    let mut twin = game.clone();
+    if game.phase == Phase::Ended {
+        return twin;
+    }
+    let hidden_slots: Vec<usize> = (0..twin.slots.len())
+        .filter(|&i| !twin.slots[i].face_up && !twin.slots[i].seen)
+        .collect();
+    let mut tiles: Vec<u8> = hidden_slots.iter().map(|&i| twin.slots[i].tile).collect();
+    tiles.extend(twin.out_of_play.iter().copied());
+    // Pools are sorted first, so the re-deal depends only on what the viewer sees
+    // (game_core::Redeal).
+    tiles.sort_unstable();
+    rng.shuffle(&mut tiles);
+    for (k, &i) in hidden_slots.iter().enumerate() {
+        twin.slots[i].tile = tiles[k];
+    }
+    twin.out_of_play = tiles[hidden_slots.len()..].to_vec();
+    twin.out_of_play.sort_unstable();
+
+    let me = viewer.seat();
+    for suit in 0..4u8 {
+        let mut places: Vec<(usize, usize)> = Vec::new();
+        for (seat, player) in twin.players.iter().enumerate() {
+            for (pos, held) in player.coins.iter().enumerate() {
+                let known = me.is_some_and(|s| held.known_by.contains(s));
+                if suit_of(held.coin).index() == usize::from(suit) && !known {
+                    places.push((seat, pos));
+                }
+            }
+        }
+        let mut pool: Vec<u8> = places
+            .iter()
+            .map(|&(s, p)| twin.players[s].coins[p].coin)
+            .collect();
+        let bag_coins: Vec<u8> = twin
+            .bag
+            .iter()
+            .copied()
+            .filter(|&c| suit_of(c).index() == usize::from(suit))
+            .collect();
+        pool.extend(&bag_coins);
+        pool.sort_unstable();
+        rng.shuffle(&mut pool);
+        for (k, &(s, p)) in places.iter().enumerate() {
+            twin.players[s].coins[p].coin = pool[k];
+        }
+        twin.bag
+            .retain(|&c| suit_of(c).index() != usize::from(suit));
+        twin.bag.extend(&pool[places.len()..]);
+    }
+    twin.bag.sort_unstable();
+    twin
 }

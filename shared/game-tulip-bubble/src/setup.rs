@@ -5,7 +5,7 @@ use crate::event::Event;
 use crate::options::Options;
 use crate::state::{Phase, Player, Slot, TulipBubble};
 use crate::track::Track;
-use game_core::{GameRng, Logged, Seat, Setup, SetupError};
+use game_core::{GameRng, Logged, Seat, Setup, SetupError, Viewer};
 
 /// S1 (RNG#1): a uniformly random permutation of R, W, Y onto the levels II, III, IV.
 pub fn initial_track(rng: &mut GameRng) -> Track {
@@ -165,4 +165,74 @@ pub fn setup(
         .map(Logged::public)
         .collect();
     Ok((game, log))
+}
+
+/// Re-deals what `viewer` cannot see: the other seats' concealed tulips and the tulip
+/// deck (same sizes), the event deck with the removed card, each collector stack below
+/// its top card, the other seats' cash (keeping whether each can afford a buy-back, which
+/// `to_act` shows) and the other seats' sealed Black Tulip decisions.
+pub(crate) fn redeal(game: &TulipBubble, viewer: Viewer, rng: &mut GameRng) -> TulipBubble {
+    let mut twin = game.clone();
+    if game.is_over() {
+        return twin;
+    }
+    let hidden_seats: Vec<Seat> = Seat::all(game.n_seats)
+        .filter(|&seat| viewer.seat() != Some(seat))
+        .collect();
+    // Tulips.
+    let mut pool = twin.tulip_deck.clone();
+    for seat in &hidden_seats {
+        pool.extend(&twin.players[seat.index()].concealed);
+    }
+    // Pools are sorted before shuffling, so the re-deal depends only on what the viewer
+    // sees (game_core::Redeal).
+    pool.sort_unstable();
+    rng.shuffle(&mut pool);
+    let deck_size = twin.tulip_deck.len();
+    twin.tulip_deck = pool.drain(..deck_size).collect();
+    for seat in &hidden_seats {
+        let player = &mut twin.players[seat.index()];
+        let size = player.concealed.len();
+        player.concealed = pool.drain(..size).collect();
+        player.concealed.sort();
+    }
+    // Events.
+    let mut events = twin.event_deck.clone();
+    events.push(twin.removed_event);
+    events.sort_unstable();
+    rng.shuffle(&mut events);
+    if let Some(removed) = events.pop() {
+        twin.removed_event = removed;
+    }
+    twin.event_deck = events;
+    // Collector stacks below the face-up card.
+    for stack in &mut twin.collector_stacks {
+        if stack.len() > 2 {
+            stack[1..].sort_unstable();
+            rng.shuffle(&mut stack[1..]);
+        }
+    }
+    // Cash.
+    for seat in &hidden_seats {
+        let player = &mut twin.players[seat.index()];
+        let smallest_loan = player.financed.iter().map(|loan| loan.loan).min();
+        player.cash = match smallest_loan {
+            Some(loan) if player.cash >= loan => loan + rng.below(200) as i64,
+            Some(loan) => rng.below(loan.max(1) as u64) as i64,
+            None => rng.below(300) as i64,
+        };
+    }
+    // Sealed decisions.
+    if let Phase::BlackTulipWindow { submitted, claims } = &mut twin.phase {
+        for seat in &hidden_seats {
+            if submitted.contains(*seat) {
+                if rng.below(2) == 0 {
+                    claims.insert(*seat);
+                } else {
+                    claims.remove(*seat);
+                }
+            }
+        }
+    }
+    twin
 }
