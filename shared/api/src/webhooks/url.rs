@@ -78,6 +78,14 @@ pub fn parse(url: &str, dev: bool) -> Result<WebhookUrl, UrlError> {
             )),
             _ => return Err(invalid("must be an https URL")),
         };
+    // WHATWG reads `https:///host` and `https:host` as `https://host/`; a URL whose
+    // authority is not where RFC 3986 puts it is refused rather than guessed at.
+    let authority_start = url
+        .split_once("://")
+        .and_then(|(_, rest)| rest.chars().next());
+    if !authority_start.is_some_and(|first| first != '/' && first != '\\') {
+        return Err(invalid("has no host"));
+    }
     if !parsed.username().is_empty() || parsed.password().is_some() {
         return Err(invalid("must not carry user information"));
     }
@@ -345,6 +353,10 @@ mod tests {
             "https://hooks.example.com:99999/",
             "javascript:alert(1)",
             "https://hooks.example.com:65536/",
+            "https:///nohost",
+            "https:hooks.example.com/",
+            "https:\\\\hooks.example.com/",
+            "https:/\\hooks.example.com/",
         ] {
             assert!(
                 matches!(parse(url, true), Err(UrlError::Invalid(_))),
