@@ -2,6 +2,7 @@
 //! concern, as zero2prod and ripgrep do).
 
 mod audit;
+mod bots;
 mod clocks;
 mod concurrency;
 mod contention;

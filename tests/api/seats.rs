@@ -89,14 +89,6 @@ async fn one_player_finishes_every_ruleset_against_random_bots() {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn one_player_finishes_against_basic_and_strong_bots() {
-    let app = spawn_app().await;
-    for ruleset in ["tulip-bubble", "tulipmania-1637"] {
-        one_player_against(&app, ruleset, 3, &["basic", "strong"]).await;
-    }
-}
-
 /// A game of `ruleset` where seat 0 is a player and every other seat a random bot, played to
 /// the end by the player alone; its audit verifies and shows every seat moving.
 pub async fn one_player_against_bots(app: &TestApp, ruleset: &str, seats: u8) {

@@ -115,6 +115,12 @@ pub fn temp_db(label: &str) -> PathBuf {
 
 /// Starts a server on `127.0.0.1:0` over a new temporary SQLite database.
 pub async fn spawn_app() -> TestApp {
+    spawn_app_configured(|ctx| ctx).await
+}
+
+/// [`spawn_app`] with the context changed by `configure` (e.g. `strong` bots that think for
+/// a few milliseconds).
+pub async fn spawn_app_configured(configure: impl FnOnce(api::AppCtx) -> api::AppCtx) -> TestApp {
     let db = temp_db("api");
     let store: Arc<dyn store::GameStore> =
         Arc::new(store::SqliteStore::open(&db).expect("open the test database"));
@@ -122,7 +128,7 @@ pub async fn spawn_app() -> TestApp {
         .await
         .expect("bind a free port");
     let addr = listener.local_addr().expect("local address");
-    let ctx = Arc::new(api::AppCtx::new(store.clone()));
+    let ctx = Arc::new(configure(api::AppCtx::new(store.clone())));
     let server = tokio::spawn(local::serve::serve(listener, ctx));
     TestApp {
         addr,

@@ -148,8 +148,10 @@ pub fn play_game(ruleset: &dyn DynRuleset, config: &Config, index: u64) -> anyho
         streak.moved(seat);
         step += 1;
         let mut dice = GameRng::for_entry(seed, step);
-        let moved = (0..=SAMPLES).any(|attempt| {
-            bot.choose(&input, attempt, &mut rng)
+        let tries = SAMPLES + u32::from(input.proposal.is_some());
+        let moved = (0..=tries).any(|attempt| {
+            input
+                .attempt(attempt, &mut rng)
                 .is_some_and(|action| engine.apply_json(seat, &action, &mut dice).is_ok())
         });
         if !moved {

@@ -95,6 +95,10 @@ pub struct BotInput {
     pub proposal: Option<Value>,
     /// Whether a searching bot chose to let another waiting seat move first.
     pub waits: bool,
+    /// Sensible random moves (`DynGame::sensible_moves`, drawn in a world re-dealt for the
+    /// seat): the `random` bot's moves, and what any bot tries after its proposal while the
+    /// rules refuse what it tried.
+    pub samples: Vec<Value>,
 }
 
 impl BotInput {
@@ -107,7 +111,13 @@ impl BotInput {
             legal: engine.legal_actions(seat),
             proposal: None,
             waits: false,
+            samples: Vec::new(),
         }
+    }
+
+    /// Draws [`SAMPLES`] sensible random moves for the seat ([`BotInput::samples`]).
+    pub fn sample(&mut self, engine: &dyn DynGame, rng: &mut GameRng) {
+        self.samples = engine.sensible_moves(self.seat, SAMPLES, rng);
     }
 
     /// [`BotInput::of`] with what `bot` thought (see [`BotKind::think`]), searched on a
@@ -117,14 +127,17 @@ impl BotInput {
         seat: Seat,
         bot: BotKind,
         may_wait: bool,
+        allowance: Allowance,
     ) -> Result<BotInput, ApiError> {
-        if bot == BotKind::Random {
-            return Ok(BotInput::of(engine.as_ref(), seat));
-        }
         let mut rng = GameRng::for_entry(random_bytes::<32>()?, 0);
+        if bot == BotKind::Random {
+            let mut input = BotInput::of(engine.as_ref(), seat);
+            input.think(bot, engine.as_ref(), may_wait, allowance, &mut rng);
+            return Ok(input);
+        }
         tokio::task::spawn_blocking(move || {
             let mut input = BotInput::of(engine.as_ref(), seat);
-            input.think(bot, engine.as_ref(), may_wait, Allowance::SERVER, &mut rng);
+            input.think(bot, engine.as_ref(), may_wait, allowance, &mut rng);
             input
         })
         .await
@@ -134,8 +147,8 @@ impl BotInput {
     /// Lets a searching `bot` think about `engine`'s game for its seat and keeps what it
     /// concluded: a proposal, or to wait (only if `may_wait`: another seat the game waits on
     /// could move first). It searches worlds re-dealt for the seat, never `engine`'s state.
-    /// `strong` searches within `allowance`. The `random` bot does not think; it samples in
-    /// [`BotKind::choose`].
+    /// `strong` searches within `allowance`. The `random` bot does not search; every bot
+    /// draws its [`BotInput::samples`] here.
     pub fn think(
         &mut self,
         bot: BotKind,
@@ -144,6 +157,7 @@ impl BotInput {
         allowance: Allowance,
         rng: &mut GameRng,
     ) -> Option<Choice<Value>> {
+        self.sample(engine, rng);
         let choice = match bot {
             BotKind::Random => None,
             BotKind::Basic => {
@@ -200,20 +214,31 @@ impl Streak {
     }
 }
 
-impl BotKind {
-    /// The bot's next move, or `None` when it has none to offer. `attempt` counts the moves
-    /// of this turn the rules refused so far: the proposal first, then samples like the
-    /// `random` bot's.
-    pub fn choose(self, input: &BotInput, attempt: u32, rng: &mut GameRng) -> Option<Value> {
-        match &input.proposal {
-            Some(proposal) if attempt == 0 => Some(proposal.clone()),
-            _ if attempt < SAMPLES => game_core::sample::random_action(&input.legal, rng),
-            // Every sample was refused (a constraint no schema states): any complete action.
-            _ => input
-                .legal
-                .iter()
-                .find_map(|entry| entry.get("action").cloned()),
+impl BotInput {
+    /// The bot's move to try after `attempt` moves of this turn were refused: its proposal,
+    /// then its sensible samples, then a sample of its legal list (as a person would pick it:
+    /// [`game_core::sample::Spread::Sensible`]), and once [`SAMPLES`] were refused, a
+    /// complete listed action. `None` when it has nothing to offer.
+    pub fn attempt(&self, attempt: u32, rng: &mut GameRng) -> Option<Value> {
+        let tried = self.proposal.iter().chain(&self.samples);
+        if let Some(action) = tried.clone().nth(attempt as usize) {
+            return Some(action.clone());
         }
+        if attempt < SAMPLES {
+            let entry = rng.choose(&self.legal)?;
+            if let Some(action) = entry.get("action") {
+                return Some(action.clone());
+            }
+            if let Some(action) = entry.get("schema").and_then(|schema| {
+                game_core::sample::sample_spread(schema, game_core::sample::Spread::Sensible, rng)
+            }) {
+                return Some(action);
+            }
+        }
+        // Every try was refused (a constraint no schema states): any complete action.
+        self.legal
+            .iter()
+            .find_map(|entry| entry.get("action").cloned())
     }
 }
 
@@ -251,25 +276,23 @@ pub(crate) fn split_waiting(
     (bots, players)
 }
 
-/// Plays the bots game `id` waits on, one committed move at a time, until it waits on a
-/// player, is over, or [`MAX_MOVES_PER_DRIVE`] moves or [`DRIVE_BUDGET`] were spent. Returns
-/// how many were played.
+/// Plays the bots game `id` waits on, one committed move at a time, until it waits on
+/// players alone, is over, or [`MAX_MOVES_PER_DRIVE`] moves or [`DRIVE_BUDGET`] were spent.
+/// Returns how many were played.
 ///
 /// Each move is conditioned on the version the bot decided at: if anything else landed
 /// first (a player's move, another request driving the same bots), the bot looks again.
 ///
-/// Where the game waits on several seats at once (sealed bids, a negotiation), a searching
-/// bot may choose to wait for another seat to move first; the last bot the game waits on
-/// with no player waiting must move. A bot moves at most once per call while a player is
-/// also waited on, so a bot in an open negotiation answers each player's move once instead of
-/// trading with itself until the budget runs out.
+/// Every bot the game waits on moves, whether players are waited on beside it or not (a
+/// sealed choice, an answer to an offer): no table waits on a bot once the request that made
+/// it due has returned. Where several bots are waited on at once, a searching bot may choose
+/// to let another of them move first; the last one must move.
 pub async fn drive(ctx: &AppCtx, id: &str) -> Result<u32, ApiError> {
     let mut rng = GameRng::for_entry(random_bytes::<32>()?, 0);
     let mut played = 0;
     let started = std::time::Instant::now();
-    // Bots that chose to wait since the last move, and bots that moved beside a player.
+    // Bots that chose to wait since the last move.
     let mut declined = SeatSet::EMPTY;
-    let mut answered = SeatSet::EMPTY;
     let mut streak = Streak::default();
     // Each round loads the game once; a round that commits nothing (a lost race) still counts,
     // so the loop ends whatever happens.
@@ -284,14 +307,15 @@ pub async fn drive(ctx: &AppCtx, id: &str) -> Result<u32, ApiError> {
         let Some(engine) = engine_of(ctx, &record)? else {
             break;
         };
-        let (bots, players) = split_waiting(&record, engine.waiting_on());
-        let ready = |seat: Seat| !declined.contains(seat) && !answered.contains(seat);
-        let Some(&(seat, bot)) = bots.iter().find(|(seat, _)| ready(*seat)) else {
+        let (bots, _players) = split_waiting(&record, engine.waiting_on());
+        let Some(&(seat, bot)) = bots.iter().find(|(seat, _)| !declined.contains(*seat)) else {
             break;
         };
-        let may_wait =
-            !players.is_empty() || bots.iter().any(|&(other, _)| other != seat && ready(other));
-        let mut input = BotInput::prepared(engine, seat, bot, may_wait).await?;
+        let may_wait = bots
+            .iter()
+            .any(|&(other, _)| other != seat && !declined.contains(other));
+        let mut input =
+            BotInput::prepared(engine, seat, bot, may_wait, ctx.strong_allowance).await?;
         streak.curb(&mut input);
         if input.waits {
             declined.insert(seat);
@@ -311,9 +335,6 @@ pub async fn drive(ctx: &AppCtx, id: &str) -> Result<u32, ApiError> {
             played += 1;
             streak.moved(seat);
             declined = SeatSet::EMPTY;
-            if !players.is_empty() {
-                answered.insert(seat);
-            }
         }
     }
     Ok(played)
@@ -335,8 +356,9 @@ pub(crate) async fn play_one(
     decorate: Decorate<'_>,
 ) -> Result<bool, ApiError> {
     let guard = Guard::at(record.version);
-    for attempt in 0..=SAMPLES {
-        let Some(action) = bot.choose(input, attempt, rng) else {
+    let tries = SAMPLES + u32::from(input.proposal.is_some());
+    for attempt in 0..=tries {
+        let Some(action) = input.attempt(attempt, rng) else {
             break;
         };
         let body = SubmitAction { action };
@@ -453,6 +475,7 @@ mod tests {
             legal: vec![],
             proposal: Some(serde_json::json!({"type": "pass"})),
             waits: false,
+            samples: Vec::new(),
         };
         let mut streak = Streak::default();
         for _ in 0..STREAK_LIMIT - 1 {
@@ -585,7 +608,8 @@ mod tests {
     }
 
     #[test]
-    fn the_random_bot_picks_listed_actions_and_falls_back_to_a_complete_one() {
+    fn a_bot_tries_its_proposal_then_its_samples_then_the_list_then_a_complete_action() {
+        let bid = |amount: i64| serde_json::json!({"type": "bid", "amount": amount});
         let input = BotInput {
             seat: Seat(0),
             view: serde_json::json!({}),
@@ -593,15 +617,18 @@ mod tests {
                 serde_json::json!({"action": {"type": "pass"}}),
                 serde_json::json!({"label": "bid", "schema": {"type": "object", "properties": {"type": {"const": "bid"}, "amount": {"type": "integer", "minimum": 1, "maximum": 3}}}}),
             ],
-            proposal: None,
+            proposal: Some(bid(3)),
             waits: false,
+            samples: vec![bid(1), bid(2)],
         };
         let mut rng = GameRng::for_entry([7; 32], 0);
+        assert_eq!(input.attempt(0, &mut rng), Some(bid(3)));
+        assert_eq!(input.attempt(1, &mut rng), Some(bid(1)));
+        assert_eq!(input.attempt(2, &mut rng), Some(bid(2)));
+        // The samples spent: draws from the listed actions.
         let mut seen_bid = false;
         for _ in 0..50 {
-            let action = BotKind::Random
-                .choose(&input, 0, &mut rng)
-                .expect("an action");
+            let action = input.attempt(3, &mut rng).expect("an action");
             match action["type"].as_str() {
                 Some("pass") => {}
                 Some("bid") => {
@@ -613,15 +640,61 @@ mod tests {
             }
         }
         assert!(seen_bid, "the schema entry is never sampled");
-        // Once the samples are spent, a complete listed action.
+        // Once every try is spent, a complete listed action.
         assert_eq!(
-            BotKind::Random.choose(&input, SAMPLES, &mut rng),
+            input.attempt(SAMPLES + 3, &mut rng),
             Some(serde_json::json!({"type": "pass"}))
         );
         let empty = BotInput {
             legal: Vec::new(),
+            proposal: None,
+            samples: Vec::new(),
             ..input
         };
-        assert_eq!(BotKind::Random.choose(&empty, 0, &mut rng), None);
+        assert_eq!(empty.attempt(0, &mut rng), None);
+    }
+
+    /// The `random` bot's samples are the game's sensible moves: in Tulip Bubble's auctions
+    /// no sampled bid is above what the lot could bring back (at most 40 fl), where a uniform
+    /// draw up to the 1,000,000 safety cap would almost always be.
+    #[test]
+    fn the_random_bots_bids_stay_within_the_worth_of_the_lot() {
+        let registry = crate::catalog::registry();
+        let ruleset = registry
+            .get("tulip-bubble")
+            .expect("Tulip Bubble is registered");
+        let mut bids = 0;
+        for game in 0..20 {
+            let mut engine = ruleset
+                .setup(3, &serde_json::json!({}), game_seed(21, game))
+                .expect("a deal");
+            let mut rng = GameRng::for_entry(game_seed(22, game), 0);
+            while engine.outcome().is_none() {
+                let seat = engine.waiting_on().iter().next().expect("someone to move");
+                let mut input = BotInput::of(engine.as_ref(), seat);
+                input.think(
+                    BotKind::Random,
+                    engine.as_ref(),
+                    false,
+                    Allowance::CPU_ONLY,
+                    &mut rng,
+                );
+                let moved = (0..=SAMPLES).any(|attempt| {
+                    let Some(action) = input.attempt(attempt, &mut rng) else {
+                        return false;
+                    };
+                    if action["type"] == "auction_bid" {
+                        bids += 1;
+                        assert!(
+                            action["amount"].as_i64().is_some_and(|amount| amount <= 40),
+                            "{action}"
+                        );
+                    }
+                    engine.apply_json(seat, &action, &mut rng).is_ok()
+                });
+                assert!(moved, "the random bot found no move");
+            }
+        }
+        assert!(bids > 20, "only {bids} bids in 20 games");
     }
 }

@@ -346,8 +346,8 @@ impl Clock {
 
 /// Brings `next` (a record about to be committed at `now`, with `engine` its state, `None`
 /// before the deal) up to date: its clock, if it has one, and its `due_at`: the next deadline
-/// or reminder, or `now` when the game waits on bots alone (so a bot left unplayed by a crash
-/// is found by the deadline worker), or nothing once the game is over.
+/// or reminder, or `now` when the game waits on a bot (so a bot left unplayed by a crash is
+/// found by the deadline worker), or nothing once the game is over.
 pub fn on_commit(
     next: &mut GameRecord,
     engine: Option<&dyn DynGame>,
@@ -370,15 +370,15 @@ pub fn on_commit(
         due = clock.next_event();
         clock.save(next);
     }
-    // Waiting on bots alone: nobody else will move the game on, so the worker must (a bot a
-    // crash left unplayed). A bot waiting beside a player is driven by the player's move.
-    let bots_alone = !waiting.is_empty()
-        && waiting.iter().all(|seat| {
-            next.seats
-                .get(usize::from(seat.0))
-                .is_some_and(|seat| seat.bot.is_some())
-        });
-    if bots_alone {
+    // Waiting on a bot: every request drives the bots it leaves due, so this is a bot that a
+    // crash or the drive's time budget left unplayed, and the worker must play it (alone or
+    // beside a player: no table waits on a bot).
+    let waits_on_a_bot = waiting.iter().any(|seat| {
+        next.seats
+            .get(usize::from(seat.0))
+            .is_some_and(|seat| seat.bot.is_some())
+    });
+    if waits_on_a_bot {
         due = Some(now);
     }
     next.due_at = due;

@@ -1,7 +1,7 @@
 //! What every handler and worker needs: the store, the registered games, the caches and the
 //! webhook configuration, built once per process (or Lambda cold start).
 
-use crate::{catalog, dto, states, webhooks};
+use crate::{bots, catalog, dto, states, webhooks};
 use game_core::Registry;
 use std::sync::Arc;
 use store::GameStore;
@@ -25,6 +25,9 @@ pub struct AppCtx {
     pub states: states::StateCache,
     /// Seeds of started games already derived, by game.
     pub seeds: states::SeedCache,
+    /// What a `strong` bot may spend on one move ([`bots::Allowance::SERVER`] unless a test
+    /// asks for less).
+    pub strong_allowance: bots::Allowance,
 }
 
 /// How many change notices a slow long-poll may fall behind before it re-reads the store
@@ -46,6 +49,7 @@ impl AppCtx {
             changes: tokio::sync::broadcast::channel(CHANGES_BUFFER).0,
             states: states::StateCache::new(states::DEFAULT_CAPACITY),
             seeds: states::SeedCache::new(states::DEFAULT_CAPACITY),
+            strong_allowance: bots::Allowance::SERVER,
         }
     }
 
@@ -53,6 +57,14 @@ impl AppCtx {
     pub fn rulesets(&self) -> &dto::RulesetList {
         self.rulesets
             .get_or_init(|| catalog::ruleset_list(&self.registry))
+    }
+
+    /// The same context with `strong` bots thinking within `allowance`: tests that play
+    /// whole games against `strong` bots give it a few milliseconds, so that they measure
+    /// the bots' behaviour, not their patience.
+    pub fn with_strong_allowance(mut self, allowance: bots::Allowance) -> AppCtx {
+        self.strong_allowance = allowance;
+        self
     }
 
     /// The same context with another webhook configuration (dev mode, a test schedule).

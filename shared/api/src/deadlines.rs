@@ -149,9 +149,11 @@ async fn timeouts(
                     Ok(())
                 };
                 let mut input = BotInput::of(engine.as_ref(), seat);
+                input.sample(engine.as_ref(), &mut rng);
                 if clock.rules.on_timeout == TimeoutPolicy::Pass {
                     let ruleset = ruleset_of(ctx, &record)?;
                     input.legal = without_any_time(ruleset.any_time(), input.legal);
+                    input.samples = without_any_time_moves(ruleset.any_time(), input.samples);
                     input.proposal = pass_in(ruleset.passes(), &input.legal);
                 }
                 let moved = bots::play_one(
@@ -204,6 +206,22 @@ fn without_any_time(any_time: &[&str], legal: Vec<serde_json::Value>) -> Vec<ser
     legal
         .into_iter()
         .filter(|entry| !is_any_time(entry))
+        .collect()
+}
+
+/// `moves` without the ruleset's any-time moves: the clock's samples under the `pass` policy
+/// (when nothing else is left, the bot falls back to [`without_any_time`]'s list).
+fn without_any_time_moves(
+    any_time: &[&str],
+    moves: Vec<serde_json::Value>,
+) -> Vec<serde_json::Value> {
+    moves
+        .into_iter()
+        .filter(|action| {
+            !action["type"]
+                .as_str()
+                .is_some_and(|kind| any_time.contains(&kind))
+        })
         .collect()
 }
 

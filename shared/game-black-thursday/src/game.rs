@@ -59,13 +59,19 @@ impl Game for BlackThursday {
         self.to_act()
     }
 
-    /// Only the turn player can stall the game.
+    /// The turn player, except in a session whose newest live offer awaits answers: then
+    /// the participants it awaits (docs/rules/black-thursday.md, "Who the game waits on in a
+    /// session"). The turn player can still leave the session at any time.
     fn waiting_on(&self) -> SeatSet {
         if self.phase == Phase::Ended {
-            SeatSet::default()
-        } else {
-            SeatSet::only(self.active())
+            return SeatSet::default();
         }
+        let awaited = self
+            .open_session()
+            .filter(|_| self.phase == Phase::Session)
+            .and_then(|session| session.awaited())
+            .filter(|seats| !seats.is_empty());
+        awaited.unwrap_or(SeatSet::only(self.active()))
     }
 
     fn legal_actions(&self, seat: Seat) -> Vec<LegalAction<Action>> {
@@ -83,6 +89,12 @@ impl Game for BlackThursday {
 
     fn view(&self, viewer: Viewer) -> View {
         view::view(self, viewer)
+    }
+
+    /// Offers that ask for something and repeat nothing, acceptances that give nothing away
+    /// for nothing (`sensible::sensible`).
+    fn sensible(&self, seat: Seat, action: &Action) -> bool {
+        crate::sensible::sensible(self, seat, action)
     }
 
     fn describe_action(action: &Action, seat: Seat, names: &Names) -> String {

@@ -28,7 +28,7 @@
 //!   session, offer, promise, claim and agreement ids), [`board`] (geometry), [`coins`]
 //!   (portfolios, the bag, draws, what a coin shows to whom), [`turn`] (the turn machine,
 //!   turn commands, the jump, the end check), [`trading`] (sessions, agreements, claims),
-//!   [`scoring`] (standings and ranks).
+//!   [`scoring`] (standings and ranks), `sensible` (what the bots call a sensible move).
 //!
 //! Architecture invariant: [`BlackThursday::check`] decides legality; `apply` calls it before
 //! mutating anything, and `legal_actions` lists only what it accepts.
@@ -48,6 +48,7 @@ pub mod options;
 pub mod pieces;
 pub mod rules;
 pub mod scoring;
+mod sensible;
 pub mod setup;
 pub mod state;
 pub mod trading;

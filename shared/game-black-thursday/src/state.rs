@@ -204,6 +204,24 @@ impl Session {
     pub fn offer(&self, id: OfferId) -> Option<&Offer> {
         self.offers.iter().find(|offer| offer.id == id)
     }
+
+    /// The participants whose answer the newest live offer awaits (those whose pointer does
+    /// not name it), or `None` while no offer is live. Beurs waits on them before the
+    /// initiator (docs/rules/black-thursday.md, "Who the game waits on in a session").
+    pub fn awaited(&self) -> Option<SeatSet> {
+        let newest = self
+            .offers
+            .iter()
+            .rev()
+            .find(|offer| offer.status == OfferStatus::Live)?;
+        let mut seats = SeatSet::EMPTY;
+        for seat in self.participants.iter() {
+            if self.pointers.get(seat.index()).copied().flatten() != Some(newest.id) {
+                seats.insert(seat);
+            }
+        }
+        Some(seats)
+    }
 }
 
 /// Promise status.

@@ -1583,3 +1583,52 @@ fn setup_logs_the_deal_and_the_opening_roll() {
     let json = serde_json::to_value(&rolled.event).unwrap();
     assert_eq!(json["first"], json!(g.active().0));
 }
+
+/// docs/rules/black-thursday.md, "Who the game waits on in a session" (refines D39): the game
+/// waits on the participants the newest live offer awaits, and on the initiator while no
+/// offer is live.
+#[test]
+fn waiting_on_in_a_session_follows_the_newest_live_offer() {
+    let mut g = fixture(4, P0, 3);
+    ok(&mut g, P0, json!({"type": "open_session", "with": [1, 3]}));
+    // Nothing posted yet: the initiator.
+    assert_eq!(g.waiting_on(), SeatSet::only(P0));
+    let ap_to = |to: u8| json!([{"kind": "action_points", "from": 0, "to": to, "amount": 1}]);
+    ok(
+        &mut g,
+        P0,
+        json!({"type": "post_offer", "session": "s1", "terms": ap_to(1)}),
+    );
+    // The initiator's offer awaits both others.
+    assert_eq!(g.waiting_on(), [P1, P3].into_iter().collect());
+    ok(&mut g, P1, json!({"type": "accept_offer", "offer": "o1"}));
+    assert_eq!(g.waiting_on(), SeatSet::only(P3));
+    // A counter-offer by P3 awaits the two who have not accepted it.
+    ok(
+        &mut g,
+        P3,
+        json!({"type": "post_offer", "session": "s1", "terms": ap_to(3), "counters": "o1"}),
+    );
+    assert_eq!(g.waiting_on(), [P0, P1].into_iter().collect());
+    // Withdrawn, the counter no longer awaits anyone: the newest live offer is o1 again.
+    ok(&mut g, P3, json!({"type": "withdraw_offer", "offer": "o2"}));
+    assert_eq!(g.waiting_on(), SeatSet::only(P3));
+    ok(&mut g, P0, json!({"type": "withdraw_offer", "offer": "o1"}));
+    // No live offer: the initiator again; everyone may still act.
+    assert_eq!(g.waiting_on(), SeatSet::only(P0));
+    assert_eq!(g.to_act(), [P0, P1, P3].into_iter().collect());
+    // The initiator can always leave, awaited or not.
+    ok(
+        &mut g,
+        P1,
+        json!({"type": "post_offer", "session": "s1", "terms": ap_to(1)}),
+    );
+    assert_eq!(g.waiting_on(), [P0, P3].into_iter().collect());
+    ok(
+        &mut g,
+        P0,
+        json!({"type": "leave_session", "session": "s1"}),
+    );
+    assert_eq!(g.waiting_on(), SeatSet::only(P0));
+    assert_eq!(g.phase, Phase::Actions);
+}

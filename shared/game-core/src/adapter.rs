@@ -107,6 +107,11 @@ pub trait DynGame: Send + Sync + Debug {
         spent: &mut dyn FnMut() -> f64,
         rng: &mut GameRng,
     ) -> Option<Choice<Value>>;
+    /// `count` random moves for `seat` as the `random` bot plays them
+    /// ([`search::sensible_action`]: sensible ones while it has any), drawn in a world
+    /// re-dealt for `seat` ([`Redeal`]), never in this state, so they carry nothing `seat`
+    /// cannot see. Empty when `seat` has nothing to do.
+    fn sensible_moves(&self, seat: Seat, count: u32, rng: &mut GameRng) -> Vec<Value>;
 }
 
 impl<G: Game + Redeal> DynGame for G {
@@ -206,6 +211,15 @@ impl<G: Game + Redeal> DynGame for G {
             candidates: choice.candidates,
             finalists: choice.finalists,
         })
+    }
+
+    fn sensible_moves(&self, seat: Seat, count: u32, rng: &mut GameRng) -> Vec<Value> {
+        let world = self.redeal(Viewer::Seat(seat), rng);
+        let legal = Game::legal_actions(&world, seat);
+        (0..count)
+            .map_while(|_| search::sensible_action(&world, seat, &legal, rng))
+            .map(|action| serde_json::to_value(&action).expect("actions serialize"))
+            .collect()
     }
 }
 

@@ -130,6 +130,17 @@ pub trait Game:
         None
     }
 
+    /// Whether `action` by `seat` is a move a person who plays to win might make: a bid no
+    /// higher than what the lot can be worth, an offer that offers something. The bots play
+    /// only sensible moves while they have one (the `random` bot's samples, the searching
+    /// bots' candidates and playouts); the rules still accept every legal move, and the test
+    /// harness still plays them all. It must depend only on what `seat` sees (the playout
+    /// harness checks it against re-deals), like everything a bot decides from. The default:
+    /// every move is sensible.
+    fn sensible(&self, _seat: Seat, _action: &Self::Action) -> bool {
+        true
+    }
+
     /// Who may read `action` by `seat` in the log. Sealed choices are shown only to their
     /// author (the events say the rest); everything else is public.
     fn action_visibility(_action: &Self::Action, _seat: Seat) -> Visibility {

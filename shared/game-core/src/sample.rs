@@ -35,17 +35,19 @@ pub fn random_action(legal: &[Value], rng: &mut GameRng) -> Option<Value> {
 /// How integers are drawn from their range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Spread {
-    /// Every value alike, the bounds a little more often: what the `random` bot and the test
-    /// harness play, so that every corner of a schema gets exercised.
+    /// Every value alike, the bounds a little more often: what the test harness and the HTTP
+    /// test clients play, so that every corner of a schema gets exercised.
     Uniform,
-    /// A range of more than [`NARROW`] values is drawn on a log scale above its minimum: a
-    /// raise of 1–2 is as likely as one of 500–1,000. The searching bots sample their
-    /// candidates and their playouts this way, because a sensible bid sits near the lowest
-    /// allowed one, and a uniform draw from 1 to 1,000,000 almost never does.
-    Logarithmic,
+    /// What a person would pick: a range of more than [`NARROW`] values is drawn among its
+    /// lowest [`NARROW`] only, on a log scale above the minimum (a raise of 1 is as likely
+    /// as one of 16–31); a narrower range uniformly. The bots (the `random` bot and the
+    /// searching bots' candidates and playouts) sample this way: a sensible bid sits near
+    /// the lowest allowed one, and a uniform draw from 16 to 1,000,000 almost never does.
+    Sensible,
 }
 
-/// The widest range [`Spread::Logarithmic`] still draws uniformly.
+/// The widest range [`Spread::Sensible`] still draws uniformly, and how far above the
+/// minimum it ever goes.
 pub const NARROW: u64 = 32;
 
 /// A random value matching `schema`, or `None` if the schema uses something unsupported.
@@ -82,8 +84,14 @@ pub fn sample_spread(schema: &Value, spread: Spread, rng: &mut GameRng) -> Optio
                 return None;
             }
             let span = (maximum - minimum) as u64 + 1;
-            if spread == Spread::Logarithmic && span > NARROW {
-                return Some(Value::from(minimum + log_offset(span, rng) as i64));
+            match spread {
+                Spread::Sensible if span > NARROW => {
+                    return Some(Value::from(minimum + log_offset(NARROW, rng) as i64));
+                }
+                Spread::Sensible => {
+                    return Some(Value::from(minimum + rng.below(span) as i64));
+                }
+                Spread::Uniform => {}
             }
             // Favour the bounds a little: edge values find more bugs.
             let value = match rng.below(8) {
@@ -240,26 +248,32 @@ mod tests {
     }
 
     #[test]
-    fn a_logarithmic_spread_keeps_to_the_range_and_favours_its_low_end() {
+    fn a_sensible_spread_keeps_near_the_minimum_and_favours_it() {
         let wide = json!({"type": "integer", "minimum": 21, "maximum": 1_000_000});
         let narrow = json!({"type": "integer", "minimum": 3, "maximum": 9});
         let mut rng = GameRng::for_entry([7; 32], 0);
         let draws = 2_000;
-        let (mut low, mut high, mut narrow_seen) = (0, 0, std::collections::BTreeSet::new());
+        let (mut at_minimum, mut wide_seen, mut narrow_seen) = (
+            0,
+            std::collections::BTreeSet::new(),
+            std::collections::BTreeSet::new(),
+        );
         for _ in 0..draws {
-            let value = sample_spread(&wide, Spread::Logarithmic, &mut rng).unwrap();
+            let value = sample_spread(&wide, Spread::Sensible, &mut rng).unwrap();
             let value = value.as_i64().unwrap();
-            assert!((21..=1_000_000).contains(&value), "{value}");
-            low += usize::from(value <= 21 + 15);
-            high += usize::from(value > 500_000);
-            let value = sample_spread(&narrow, Spread::Logarithmic, &mut rng).unwrap();
+            assert!((21..21 + NARROW as i64).contains(&value), "{value}");
+            at_minimum += usize::from(value == 21);
+            wide_seen.insert(value);
+            let value = sample_spread(&narrow, Spread::Sensible, &mut rng).unwrap();
             narrow_seen.insert(value.as_i64().unwrap());
         }
-        // 4 or 5 of 20 magnitudes lie within 15 of the minimum; uniform draws land there
-        // only as the bound (1 in 8).
-        assert!(low * 5 > draws, "{low} of {draws} near the minimum");
-        // The top magnitude still gets its turn.
-        assert!(high * 40 > draws, "{high} of {draws} above 500,000");
+        // One magnitude in six is the minimum itself (offsets 0, 1, 2–3, 4–7, 8–15, 16–31).
+        assert!(
+            at_minimum * 8 > draws,
+            "{at_minimum} of {draws} at the minimum"
+        );
+        // Every value of the lowest 32 turns up, and nothing above them.
+        assert_eq!(wide_seen.len(), NARROW as usize);
         // A narrow range is drawn uniformly: every value turns up.
         assert_eq!(narrow_seen.len(), 7);
         // A uniform spread rarely lands near the minimum of a wide range.

@@ -21,7 +21,7 @@
 //!   draws;
 //! - a playout applies the candidate (the root of a tree of depth one: opponents' replies
 //!   are not searched, they are played out) and plays the game out with random moves for
-//!   every seat, wide integer ranges drawn on a log scale above their minimum;
+//!   every seat, each a sensible move ([`Game::sensible`], integers near their minimum);
 //! - a playout scores the seat's share of the win plus a little for its rank, so that among
 //!   losing lines the better placed ones still count.
 //!
@@ -141,6 +141,17 @@ pub fn choose<G: Game>(
         if first.clone().apply(seat, action.clone(), rng).is_ok() {
             candidates.push(fresh(Some(action)));
         }
+    }
+    // Only sensible moves are candidates, unless the seat has none (`Game::sensible` depends
+    // only on what the seat sees, so the world answers as the real game would).
+    let sensible = |candidate: &Candidate<G::Action>| {
+        candidate
+            .action
+            .as_ref()
+            .is_some_and(|action| first.sensible(seat, action))
+    };
+    if candidates.iter().any(sensible) {
+        candidates.retain(sensible);
     }
     if candidates.is_empty() {
         return None;
@@ -302,9 +313,9 @@ fn others_act<G: Game>(state: &G, seat: Seat) -> bool {
     state.to_act().iter().any(|other| other != seat)
 }
 
-/// One random move by a random seat of `to_act`, much as the `random` bot plays: a uniformly
-/// chosen legal entry, a parameterised one sampled (up to 20 tries, wide integer ranges on a
-/// log scale), else a complete entry. `false` if nothing was accepted.
+/// One random move by a random seat of `to_act`, as the `random` bot plays: a sensible
+/// action ([`sensible_action`]), up to 20 tries while the rules refuse them, else a complete
+/// listed entry. `false` if nothing was accepted.
 pub fn random_step<G: Game>(state: &mut G, rng: &mut GameRng) -> bool {
     random_step_by(state, Seat(u8::MAX), true, rng)
 }
@@ -321,13 +332,8 @@ fn random_step_by<G: Game>(state: &mut G, seat: Seat, including: bool, rng: &mut
     };
     let legal = state.legal_actions(seat);
     for _ in 0..20 {
-        let action = match rng.choose(&legal) {
-            Some(LegalAction::Action { action }) => action.clone(),
-            Some(LegalAction::Schema { schema, .. }) => match sample_action::<G>(schema, rng) {
-                Some(action) => action,
-                None => continue,
-            },
-            None => return false,
+        let Some(action) = sensible_action(state, seat, &legal, rng) else {
+            return false;
         };
         if state.apply(seat, action, rng).is_ok() {
             return true;
@@ -339,11 +345,53 @@ fn random_step_by<G: Game>(state: &mut G, seat: Seat, including: bool, rng: &mut
     })
 }
 
-/// A random action matching `schema`, if it samples and parses. Wide integer ranges (a bid)
-/// are drawn on a log scale above their minimum ([`sample::Spread::Logarithmic`]), for the
-/// candidates and for the playouts alike.
+/// How many draws [`sensible_action`] makes before it settles for a move that is not
+/// sensible.
+pub const SENSIBLE_DRAWS: u32 = 20;
+
+/// A random move of `seat` from its `legal` actions that the game calls sensible
+/// ([`Game::sensible`]): a uniformly chosen entry, a parameterised one sampled with
+/// [`sample::Spread::Sensible`], drawn again (up to [`SENSIBLE_DRAWS`] times) while the move
+/// is not sensible; then the first sensible complete entry; then any entry. `None` only when
+/// `legal` is empty (or no schema samples). The rules may still refuse the move (a constraint
+/// no schema states): the caller tries again.
+pub fn sensible_action<G: Game>(
+    state: &G,
+    seat: Seat,
+    legal: &[LegalAction<G::Action>],
+    rng: &mut GameRng,
+) -> Option<G::Action> {
+    let mut fallback = None;
+    for _ in 0..SENSIBLE_DRAWS {
+        let action = match rng.choose(legal)? {
+            LegalAction::Action { action } => action.clone(),
+            LegalAction::Schema { schema, .. } => match sample_action::<G>(schema, rng) {
+                Some(action) => action,
+                None => continue,
+            },
+        };
+        if state.sensible(seat, &action) {
+            return Some(action);
+        }
+        fallback.get_or_insert(action);
+    }
+    let complete = legal.iter().filter_map(|entry| match entry {
+        LegalAction::Action { action } => Some(action),
+        LegalAction::Schema { .. } => None,
+    });
+    complete
+        .clone()
+        .find(|action| state.sensible(seat, action))
+        .or_else(|| complete.clone().next())
+        .cloned()
+        .or(fallback)
+}
+
+/// A random action matching `schema`, if it samples and parses, drawn as a person would
+/// ([`sample::Spread::Sensible`]: a bid near the minimum), for the candidates and for the
+/// playouts alike.
 fn sample_action<G: Game>(schema: &serde_json::Value, rng: &mut GameRng) -> Option<G::Action> {
-    let value = sample::sample_spread(schema, sample::Spread::Logarithmic, rng)?;
+    let value = sample::sample_spread(schema, sample::Spread::Sensible, rng)?;
     serde_json::from_value(value).ok()
 }
 

@@ -13,7 +13,8 @@
 //! 6. replaying the same seed and actions gives the identical state and events;
 //! 7. no leaks: re-dealing what a viewer cannot see ([`Redeal`]) leaves its view identical
 //!    (checked right after setup too), and (7b) two states the viewer cannot tell apart
-//!    re-deal alike from the same stream; and no event of the setup's log reaches a viewer outside
+//!    re-deal alike from the same stream, and (7c) what [`Game::sensible`] says about a
+//!    seat's legal moves does not change under its re-deals; and no event of the setup's log reaches a viewer outside
 //!    its audience, not even as an identical "redacted" twin ([`check_setup_events`]);
 //! 8. setup events replay identically and survive a serde round trip;
 //! 9. every schema entry of `legal_actions` is closed ([`crate::action_schema::closed_violations`]:
@@ -460,6 +461,27 @@ impl<G: Game> Playouts<G> {
                 probe(state) == probe(&twin),
                 "a re-deal for {viewer:?} depends on something it cannot see"
             );
+            // 7c: what the bots call sensible is decided from what the seat sees.
+            // Samples from their own stream, so the bot's choices do not change.
+            if let Viewer::Seat(seat) = viewer {
+                let mut sampler = GameRng::for_entry(REDEAL_PROBE, 1);
+                for entry in state.legal_actions(seat) {
+                    let action = match entry {
+                        LegalAction::Action { action } => Some(action),
+                        LegalAction::Schema { schema, .. } => {
+                            sample::sample_spread(&schema, sample::Spread::Sensible, &mut sampler)
+                                .and_then(|value| serde_json::from_value(value).ok())
+                        }
+                    };
+                    if let Some(action) = action {
+                        assert_eq!(
+                            state.sensible(seat, &action),
+                            twin.sensible(seat, &action),
+                            "whether {action:?} is sensible for {seat} depends on something it cannot see"
+                        );
+                    }
+                }
+            }
         }
     }
 

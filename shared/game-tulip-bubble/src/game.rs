@@ -7,7 +7,7 @@ use crate::options::Options;
 use crate::state::{EndReason, Phase, TulipBubble};
 use crate::view::{self, View};
 use crate::words;
-use crate::{rules, setup};
+use crate::{rules, sensible, setup};
 use game_core::words::Names;
 use game_core::Redeal;
 use game_core::{
@@ -116,6 +116,11 @@ impl Game for TulipBubble {
                 })
             }
         }
+    }
+
+    /// A bid no higher than the lot could bring back (`sensible::worth_of_lot`).
+    fn sensible(&self, seat: Seat, action: &Action) -> bool {
+        sensible::sensible(self, seat, action)
     }
 
     /// The Black Tulip decision is sealed: only its author sees it in the log.

@@ -20,6 +20,7 @@
 //! - `legal`: `legal_actions` in the order of §4.12.
 //! - [`view`]: the per-viewer [`View`] and `view`.
 //! - [`words`]: the summary and the log's sentences.
+//! - `sensible`: what the bots call a sensible move (a bid within the lot's worth).
 //! - [`cards`]: tulips, price chart, collectors and market events (ids, const tables).
 //! - [`track`]: price-marker movement with collisions and boundaries, Market Response.
 //!
@@ -48,6 +49,7 @@ mod game;
 mod legal;
 pub mod options;
 mod rules;
+mod sensible;
 mod setup;
 pub mod state;
 pub mod track;

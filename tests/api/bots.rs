@@ -1,0 +1,258 @@
+//! Issue 33: no table waits on a bot. One scripted player (seat 0) against `basic`, then
+//! `strong`, bots in every other seat, in every ruleset, over HTTP. After every request the
+//! player makes, the game's state is checked, not a timing: it is over, or it waits on the
+//! player, never on a bot. In Black Thursday the player also opens trading sessions with the
+//! bots, posts an offer, and does nothing until it has been answered: the answer must already
+//! be there when the post returns.
+
+use crate::options_for;
+use api::bots::Allowance;
+use api_tests::{spawn_app_configured, TestApp};
+use game_core::sample::{sample_spread, Spread};
+use game_core::GameRng;
+use serde_json::{json, Value};
+use std::time::Duration;
+
+/// What a `strong` bot may think here: a few milliseconds, so that the tests measure whether
+/// it moves, not how well (`beurs bots` measures that, with the server's allowance).
+const TEST_ALLOWANCE: Allowance = Allowance {
+    cpu: Duration::from_millis(4),
+    wall: Some(Duration::from_millis(40)),
+};
+
+/// What one game showed.
+#[derive(Debug, Default)]
+struct Seen {
+    /// Requests the player made.
+    moves: usize,
+    /// Offers the player posted to bots, each answered before its post returned.
+    offers_answered: usize,
+    /// Offers by bots the player found waiting for its answer.
+    bot_offers_awaiting: usize,
+}
+
+fn seats_of(value: &Value) -> Vec<u64> {
+    value
+        .as_array()
+        .expect("a list of seats")
+        .iter()
+        .filter_map(Value::as_u64)
+        .collect()
+}
+
+/// A move a person might make from `legal` (the `random` bot's spread: bids near the
+/// minimum), never an empty offer.
+fn sensible_move(legal: &[Value], rng: &mut GameRng) -> Value {
+    for _ in 0..200 {
+        let entry = rng.choose(legal).expect("a legal action");
+        let action = match entry.get("action") {
+            Some(action) => action.clone(),
+            None => match sample_spread(&entry["schema"], Spread::Sensible, rng) {
+                Some(action) => action,
+                None => continue,
+            },
+        };
+        let empty_offer =
+            action["type"] == "post_offer" && action["terms"].as_array().is_none_or(Vec::is_empty);
+        if !empty_offer {
+            return action;
+        }
+    }
+    panic!("no sensible move in {legal:?}")
+}
+
+/// An offer from seat 0 in `session` that asks a bot for something: sampled from the listed
+/// `post_offer` schema until seat 0 receives by one of its terms.
+fn offer_to_bots(legal: &[Value], rng: &mut GameRng) -> Option<Value> {
+    let schema = legal
+        .iter()
+        .find(|entry| entry["schema"]["properties"]["type"]["const"] == "post_offer")?;
+    for _ in 0..500 {
+        let offer = sample_spread(&schema["schema"], Spread::Sensible, rng)?;
+        let receives = offer["terms"].as_array().is_some_and(|terms| {
+            terms.iter().any(|term| {
+                ["receiver", "to", "promisee"]
+                    .iter()
+                    .any(|role| term[role] == 0)
+            })
+        });
+        if receives {
+            return Some(offer);
+        }
+    }
+    None
+}
+
+/// Plays one game of `ruleset` with the player in seat 0 and `bot` in every other seat.
+async fn play_against(app: &TestApp, ruleset: &str, seats: u8, bot: &str, seed: u8) -> Seen {
+    let (id, _) = app
+        .create_game(
+            &json!({"ruleset": ruleset, "seats": seats, "options": options_for(ruleset, seats)}),
+        )
+        .await;
+    let mut token = String::new();
+    for seat in 0..seats {
+        let body = if seat == 0 {
+            json!({"name": "Ann"})
+        } else {
+            json!({"bot": bot})
+        };
+        let claimed = app
+            .post(&format!("/v1/games/{id}/seats/{seat}"), None, &body, &[])
+            .await;
+        assert_eq!(claimed.status, 201, "{}", claimed.text());
+        if seat == 0 {
+            token = claimed.json()["player_token"]
+                .as_str()
+                .expect("a token")
+                .to_string();
+        }
+    }
+    let mut rng = GameRng::for_entry([seed; 32], 0);
+    let mut seen = Seen::default();
+    // The turn (by its number in the view) in which the player last opened a session.
+    let mut opened_in_turn = None;
+    for _ in 0..20_000 {
+        let envelope = app
+            .get(&format!("/v1/games/{id}"), Some(&token))
+            .await
+            .json();
+        if envelope["status"] == "finished" {
+            return seen;
+        }
+        let waiting = seats_of(&envelope["waiting_on"]);
+        assert_eq!(
+            waiting,
+            vec![0],
+            "{ruleset} with {bot} bots: after the player's request the game waits on {waiting:?}"
+        );
+        let view = &envelope["view"];
+        let session = view["session"].clone();
+        let session_open = session["status"] == "OPEN";
+        if session_open && session["initiator"] != 0 {
+            let newest = session["offers"]
+                .as_array()
+                .and_then(|offers| offers.iter().rev().find(|offer| offer["status"] == "LIVE"));
+            if newest.is_some_and(|offer| offer["author"] != 0) {
+                seen.bot_offers_awaiting += 1;
+            }
+        }
+        let legal = app
+            .get(&format!("/v1/games/{id}/legal-actions"), Some(&token))
+            .await
+            .json();
+        let legal = legal["actions"].as_array().expect("actions").clone();
+        let turn = view["turn"]["number"].clone();
+        // Black Thursday: once a turn, open a session with the bots and offer them a trade.
+        let opens = legal.iter().find_map(|entry| {
+            let action = entry.get("action")?;
+            (action["type"] == "open_session" && action["pass"] == false).then(|| action.clone())
+        });
+        let my_session_without_offers = session_open
+            && session["initiator"] == 0
+            && session["offers"].as_array().is_some_and(Vec::is_empty);
+        let action = if let (Some(open), false) = (opens, opened_in_turn == Some(turn.clone())) {
+            opened_in_turn = Some(turn);
+            open
+        } else if my_session_without_offers {
+            offer_to_bots(&legal, &mut rng).unwrap_or_else(|| sensible_move(&legal, &mut rng))
+        } else {
+            sensible_move(&legal, &mut rng)
+        };
+        let reply = app
+            .post(
+                &format!("/v1/games/{id}/actions"),
+                Some(&token),
+                &json!({"action": action}),
+                &[],
+            )
+            .await;
+        match reply.status {
+            200 => seen.moves += 1,
+            // A sample the rules refuse (a constraint no schema states): try another.
+            422 => continue,
+            status => panic!("{ruleset}: {action} got {status}: {}", reply.text()),
+        }
+        if action["type"] == "post_offer" {
+            assert_answered(app, &id, &token, &action).await;
+            seen.offers_answered += 1;
+        }
+    }
+    panic!("{ruleset} with {bot} bots: game {id} did not finish")
+}
+
+/// Checks that every bot the player's just-posted offer (`action`) addressed has answered it:
+/// the session is closed (agreed, or a bot left), or each bot participant accepted the
+/// offer or posted a newer one.
+async fn assert_answered(app: &TestApp, id: &str, token: &str, action: &Value) {
+    let envelope = app
+        .get(&format!("/v1/games/{id}"), Some(token))
+        .await
+        .json();
+    let session = &envelope["view"]["session"];
+    // Closed (agreed, or a bot left), and perhaps followed by later sessions: answered.
+    if session["status"] != "OPEN" || session["id"] != action["session"] {
+        return;
+    }
+    let offers = session["offers"].as_array().expect("offers");
+    let mine = offers
+        .iter()
+        .rev()
+        .find(|offer| offer["author"] == 0)
+        .unwrap_or_else(|| panic!("the player's offer {action} is not in the session {session}"));
+    for bot in seats_of(&session["participants"])
+        .into_iter()
+        .filter(|&seat| seat != 0)
+    {
+        let accepted = session["pointers"][bot as usize] == mine["id"];
+        let countered = offers.iter().any(|offer| {
+            offer["author"] == bot
+                && offer["id"]
+                    .as_str()
+                    .zip(mine["id"].as_str())
+                    .is_some_and(|(theirs, mine)| {
+                        theirs[1..].parse::<u32>().ok() > mine[1..].parse::<u32>().ok()
+                    })
+        });
+        assert!(
+            accepted || countered,
+            "bot {bot} left the player's offer {} unanswered: {session}",
+            mine["id"]
+        );
+    }
+}
+
+/// Every ruleset against `bot`, two games each at the fewest seats (at least three).
+async fn every_ruleset_against(bot: &str) {
+    let app = spawn_app_configured(|ctx| ctx.with_strong_allowance(TEST_ALLOWANCE)).await;
+    for ruleset in api::registry().iter() {
+        let seats = ruleset.seat_range().0.max(3);
+        let mut total = Seen::default();
+        for seed in 0..2 {
+            let seen = play_against(&app, ruleset.id(), seats, bot, seed).await;
+            total.moves += seen.moves;
+            total.offers_answered += seen.offers_answered;
+            total.bot_offers_awaiting += seen.bot_offers_awaiting;
+        }
+        eprintln!("{} against {bot} bots: {total:?}", ruleset.id());
+        assert!(total.moves > 0, "{}: the player never moved", ruleset.id());
+        if ruleset.id() == "black-thursday" {
+            // The player offered, and every offer was answered in its own request; bots
+            // opened sessions with the player and waited for its answer.
+            assert!(
+                total.offers_answered > 0 && total.bot_offers_awaiting > 0,
+                "{bot} bots: {total:?}"
+            );
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_game_waits_on_a_basic_bot_after_the_players_request() {
+    every_ruleset_against("basic").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_game_waits_on_a_strong_bot_after_the_players_request() {
+    every_ruleset_against("strong").await;
+}
