@@ -107,10 +107,10 @@ pub trait DynGame: Send + Sync + Debug {
         spent: &mut dyn FnMut() -> f64,
         rng: &mut GameRng,
     ) -> Option<Choice<Value>>;
-    /// `count` random moves for `seat` as the `random` bot plays them
+    /// Up to `count` random moves for `seat` as the `random` bot plays them
     /// ([`search::sensible_action`]: sensible ones while it has any), drawn in a world
     /// re-dealt for `seat` ([`Redeal`]), never in this state, so they carry nothing `seat`
-    /// cannot see. Empty when `seat` has nothing to do.
+    /// cannot see; each one the world accepts. Empty when `seat` has nothing to do.
     fn sensible_moves(&self, seat: Seat, count: u32, rng: &mut GameRng) -> Vec<Value>;
 }
 
@@ -216,10 +216,31 @@ impl<G: Game + Redeal> DynGame for G {
     fn sensible_moves(&self, seat: Seat, count: u32, rng: &mut GameRng) -> Vec<Value> {
         let world = self.redeal(Viewer::Seat(seat), rng);
         let legal = Game::legal_actions(&world, seat);
-        (0..count)
-            .map_while(|_| search::sensible_action(&world, seat, &legal, rng))
-            .map(|action| serde_json::to_value(&action).expect("actions serialize"))
-            .collect()
+        let mut moves = Vec::new();
+        let mut others = Vec::new();
+        // Moves the world refuses (a constraint no schema states) are drawn again, a few
+        // times over: the rules would refuse them in the real game too, since the world
+        // differs from it only in what the seat cannot see. Moves that are not sensible
+        // (what `sensible_action` settles for when its draws found none) come last.
+        for _ in 0..count.saturating_mul(4) {
+            if moves.len() >= count as usize {
+                break;
+            }
+            let Some(action) = search::sensible_action(&world, seat, &legal, rng) else {
+                break;
+            };
+            if world.clone().apply(seat, action.clone(), rng).is_ok() {
+                let json = serde_json::to_value(&action).expect("actions serialize");
+                if world.sensible(seat, &action) {
+                    moves.push(json);
+                } else {
+                    others.push(json);
+                }
+            }
+        }
+        moves.extend(others);
+        moves.truncate(count as usize);
+        moves
     }
 }
 

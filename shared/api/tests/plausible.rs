@@ -1,0 +1,214 @@
+//! Issue 33: bots play plausibly. 200 games per ruleset with a `random` bot in every seat (the
+//! bot whose sampler the searching bots' candidates and playouts share): no bid or price
+//! above the bound docs/bots.md documents, and every way a game can end is still reached.
+
+use api::bots::{Allowance, BotInput, SAMPLES};
+use api::dto::BotKind;
+use game_core::testing::game_seed;
+use game_core::{DynRuleset, GameRng};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// How many games each ruleset plays.
+const GAMES: u64 = 200;
+
+/// What the bots did over a ruleset's games.
+#[derive(Debug, Default)]
+struct Played {
+    /// Every integer the bots chose, by action type and field (a bid's `amount`, a lot's
+    /// `declared` value), with the smallest value the rules allowed at that moment.
+    numbers: BTreeMap<String, Vec<(i64, i64)>>,
+    /// How the games ended, by the outcome's reason.
+    endings: BTreeMap<String, u64>,
+    /// Offers posted with no terms.
+    empty_offers: u64,
+    /// Offers posted with the terms of an earlier offer of the same session.
+    repeated_offers: u64,
+    /// Sessions their initiator left before anyone offered anything.
+    sessions_left_empty: u64,
+    /// Trading sessions opened (not with `pass`).
+    sessions_opened: u64,
+    /// The best score of each game.
+    best_scores: Vec<i64>,
+}
+
+/// The smallest value `schema` (an integer, or an `anyOf` of integers) allows.
+fn minimum_of(schema: &Value) -> Option<i64> {
+    schema["minimum"].as_i64().or_else(|| {
+        schema["anyOf"]
+            .as_array()?
+            .iter()
+            .filter_map(|option| option["minimum"].as_i64())
+            .min()
+    })
+}
+
+/// Plays `GAMES` games of `ruleset` at `seats` seats, every seat a `random` bot.
+fn play(ruleset: &dyn DynRuleset, seats: u8, bot: BotKind) -> Played {
+    let mut played = Played::default();
+    for game in 0..GAMES {
+        let seed = game_seed(33, game);
+        let mut engine = ruleset
+            .setup(seats, &serde_json::json!({}), seed)
+            .expect("a deal");
+        let mut rng = GameRng::for_entry(game_seed(34, game), 0);
+        let mut step = 0;
+        while engine.outcome().is_none() {
+            step += 1;
+            assert!(step < 50_000, "{} game {game} does not end", ruleset.id());
+            let seat = engine.waiting_on().iter().next().expect("someone to move");
+            let mut input = BotInput::of(engine.as_ref(), seat);
+            input.think(bot, engine.as_ref(), false, Allowance::CPU_ONLY, &mut rng);
+            let mut dice = GameRng::for_entry(seed, step);
+            let moved = (0..=SAMPLES).find_map(|attempt| {
+                let action = input.attempt(attempt, &mut rng)?;
+                engine.apply_json(seat, &action, &mut dice).ok()?;
+                Some(action)
+            });
+            let action = moved.unwrap_or_else(|| panic!("{}: no move", ruleset.id()));
+            let kind = action["type"].as_str().unwrap_or_default();
+            let session = &input.view["session"];
+            let offers = session["offers"].as_array().cloned().unwrap_or_default();
+            match kind {
+                "post_offer" => {
+                    played.empty_offers +=
+                        u64::from(action["terms"].as_array().is_some_and(Vec::is_empty));
+                    played.repeated_offers +=
+                        u64::from(offers.iter().any(|offer| offer["terms"] == action["terms"]));
+                }
+                "leave_session" => {
+                    played.sessions_left_empty +=
+                        u64::from(session["initiator"] == seat.0 && offers.is_empty());
+                }
+                "open_session" => {
+                    played.sessions_opened += u64::from(action["pass"] == false);
+                }
+                _ => {}
+            }
+            // The integers of the move, beside the smallest the listed schema allowed.
+            let schema = input
+                .legal
+                .iter()
+                .find(|entry| entry["schema"]["properties"]["type"]["const"] == kind);
+            if let (Some(fields), Some(schema)) = (action.as_object(), schema) {
+                for (field, value) in fields {
+                    let (Some(value), Some(minimum)) = (
+                        value.as_i64(),
+                        minimum_of(&schema["schema"]["properties"][field]),
+                    ) else {
+                        continue;
+                    };
+                    played
+                        .numbers
+                        .entry(format!("{kind}.{field}"))
+                        .or_default()
+                        .push((value, minimum));
+                }
+            }
+        }
+        let outcome = engine.outcome().expect("the game ended");
+        played
+            .best_scores
+            .push(outcome.scores.iter().copied().max().unwrap_or(0));
+        *played.endings.entry(outcome.reason).or_default() += 1;
+    }
+    played
+}
+
+/// The smallest, median and largest of `values`.
+fn spread(values: &mut [i64]) -> (i64, i64, i64) {
+    values.sort_unstable();
+    (
+        values[0],
+        values[values.len() / 2],
+        values[values.len() - 1],
+    )
+}
+
+/// Plays `ruleset` at three seats and checks that every ending in `endings` was reached.
+fn play_to_every_ending(id: &str, endings: &[&str]) -> Played {
+    let registry = api::registry();
+    let ruleset = registry.get(id).expect("registered");
+    let played = play(ruleset, 3, BotKind::Random);
+    let mut best = played.best_scores.clone();
+    eprintln!(
+        "{id}: endings {:?}, best score of a game (min / median / max) {:?}",
+        played.endings,
+        spread(&mut best)
+    );
+    for ending in endings {
+        assert!(
+            played.endings.contains_key(*ending),
+            "{id}: no game ended by {ending}: {:?}",
+            played.endings
+        );
+    }
+    played
+}
+
+/// Tulip Bubble: no bid above ƒ40 (the dearest tulip's top price), under the ƒ60 the three
+/// seats start with together. The Black Tulip ending is not reached by these bots (docs/bots.md
+/// has the measurement): it needs more than ƒ120 in cash, and the richest seat of these 200
+/// games ends far below that.
+#[test]
+fn tulip_bubble_bids_stay_within_the_tables_starting_cash() {
+    let played = play_to_every_ending("tulip-bubble", &["bust"]);
+    let bids = &played.numbers["auction_bid.amount"];
+    let mut amounts: Vec<i64> = bids.iter().map(|&(amount, _)| amount).collect();
+    let (low, median, high) = spread(&mut amounts);
+    eprintln!(
+        "tulip-bubble: {} bids, ƒ{low} / ƒ{median} / ƒ{high} (min / median / max)",
+        bids.len()
+    );
+    assert!(high <= 40, "a bid of ƒ{high}");
+    assert!(bids.len() > 500, "only {} bids", bids.len());
+}
+
+/// Tulip Traders: a declared value is at most 31 above the lowest the rules allow.
+#[test]
+fn tulip_traders_declared_values_stay_near_the_minimum() {
+    let played = play_to_every_ending("tulip-traders", &["collapse", "round_limit"]);
+    let declared = &played.numbers["offer_lot.declared"];
+    assert!(declared.len() > 200, "only {} lots", declared.len());
+    for &(value, minimum) in declared {
+        assert!(
+            (minimum..minimum + 32).contains(&value),
+            "declared {value} where the minimum was {minimum}"
+        );
+    }
+}
+
+/// Black Thursday: no empty offer, no offer repeated in its session, no session opened and
+/// left with nothing offered, and at most 3 action points in a term.
+#[test]
+fn black_thursday_bots_trade_without_degenerate_loops() {
+    let played = play_to_every_ending("black-thursday", &["building_emptied"]);
+    eprintln!(
+        "black-thursday: {} sessions opened, {} left empty by their initiator",
+        played.sessions_opened, played.sessions_left_empty
+    );
+    assert!(played.sessions_opened > 100, "{}", played.sessions_opened);
+    assert_eq!(played.empty_offers, 0);
+    assert_eq!(played.repeated_offers, 0);
+    assert_eq!(played.sessions_left_empty, 0);
+    if let Some(amounts) = played.numbers.get("post_offer.amount") {
+        assert!(amounts.iter().all(|&(amount, _)| amount <= 3));
+    }
+}
+
+#[test]
+fn tulipmania_games_reach_both_endings_of_the_default_rules() {
+    play_to_every_ending("tulipmania-1637", &["final_burst", "all_decline"]);
+}
+
+#[test]
+fn tulpenfieber_games_reach_every_ending() {
+    play_to_every_ending(
+        "tulpenfieber",
+        &[
+            "row_four_complete",
+            "row_five_three_adjacent",
+            "row_five_four_tiles",
+        ],
+    );
+}
