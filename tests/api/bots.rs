@@ -182,8 +182,8 @@ async fn play_against(app: &TestApp, ruleset: &str, seats: u8, bot: &str, seed: 
 }
 
 /// Checks that every bot the player's just-posted offer (`action`) addressed has answered it:
-/// the session is closed (agreed, or a bot left), or each bot participant accepted the
-/// offer or posted a newer one.
+/// the session is closed (agreed, or a bot left), or each bot participant accepted the offer
+/// or one posted after it (a counter), or posted a counter itself.
 async fn assert_answered(app: &TestApp, id: &str, token: &str, action: &Value) {
     let envelope = app
         .get(&format!("/v1/games/{id}"), Some(token))
@@ -200,22 +200,26 @@ async fn assert_answered(app: &TestApp, id: &str, token: &str, action: &Value) {
         .rev()
         .find(|offer| offer["author"] == 0)
         .unwrap_or_else(|| panic!("the player's offer {action} is not in the session {session}"));
+    // An offer id's number: offers are numbered in the order they were posted.
+    let number = |offer: &Value| {
+        offer
+            .as_str()
+            .and_then(|id| id.strip_prefix('o'))
+            .and_then(|digits| digits.parse::<u32>().ok())
+    };
+    let posted = number(&mine["id"]);
     for bot in seats_of(&session["participants"])
         .into_iter()
         .filter(|&seat| seat != 0)
     {
-        let accepted = session["pointers"][bot as usize] == mine["id"];
-        let countered = offers.iter().any(|offer| {
-            offer["author"] == bot
-                && offer["id"]
-                    .as_str()
-                    .zip(mine["id"].as_str())
-                    .is_some_and(|(theirs, mine)| {
-                        theirs[1..].parse::<u32>().ok() > mine[1..].parse::<u32>().ok()
-                    })
-        });
+        // Accepted the player's offer, or one posted after it (its own counter or another
+        // participant's).
+        let accepted_since = number(&session["pointers"][bot as usize]) >= posted;
+        let countered = offers
+            .iter()
+            .any(|offer| offer["author"] == bot && number(&offer["id"]) > posted);
         assert!(
-            accepted || countered,
+            accepted_since || countered,
             "bot {bot} left the player's offer {} unanswered: {session}",
             mine["id"]
         );
