@@ -159,14 +159,7 @@ async fn play_against(app: &TestApp, ruleset: &str, seats: u8, bot: &str, seed: 
         } else {
             sensible_move(&legal, &mut rng)
         };
-        let reply = app
-            .post(
-                &format!("/v1/games/{id}/actions"),
-                Some(&token),
-                &json!({"action": action}),
-                &[],
-            )
-            .await;
+        let reply = app.submit(&id, &token, &action).await;
         match reply.status {
             200 => seen.moves += 1,
             // A sample the rules refuse (a constraint no schema states): try another.

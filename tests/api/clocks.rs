@@ -231,14 +231,7 @@ async fn a_timed_out_turn_is_played_by_the_clock_and_the_player_keeps_the_seat()
             .iter()
             .find_map(|entry| entry.get("action").cloned())
             .expect("a complete action");
-        let moved = app
-            .post(
-                &format!("/v1/games/{id}/actions"),
-                Some(&token),
-                &json!({"action": action}),
-                &[],
-            )
-            .await;
+        let moved = app.submit(&id, &token, &action).await;
         assert_eq!(moved.status, 200, "{}", moved.text());
         let last = log(&app, &id).await;
         assert!(

@@ -51,14 +51,7 @@ async fn play_players(app: &TestApp, id: &str, players: &[(u64, String)], seed: 
         for _ in 0..20 {
             let action =
                 game_core::testing::random_action_json(&actions, &mut bot).expect("an action");
-            let reply = app
-                .post(
-                    &format!("/v1/games/{id}/actions"),
-                    Some(token),
-                    &json!({"action": action}),
-                    &[],
-                )
-                .await;
+            let reply = app.submit(id, token, &action).await;
             match reply.status {
                 200 => {
                     accepted = true;
@@ -276,12 +269,7 @@ async fn a_resigned_seat_is_played_by_a_bot_and_its_token_only_reads() {
     assert_eq!(own["seats"][1]["resigned"], true);
     assert_eq!(own["seats"][1]["bot"], "random");
     let refused = app
-        .post(
-            &format!("/v1/games/{id}/actions"),
-            Some(&tokens[1]),
-            &json!({"action": {"type": "end_selling_turn"}}),
-            &[],
-        )
+        .submit(&id, &tokens[1], &json!({"type": "end_selling_turn"}))
         .await;
     assert_eq!(refused.status, 409, "{}", refused.text());
     assert_eq!(refused.json()["code"], "seat-resigned");

@@ -254,6 +254,17 @@ impl TestApp {
         .await
     }
 
+    /// `POST /v1/games/{id}/actions` of `action` with the seat's `token`, no extra headers.
+    pub async fn submit(&self, id: &str, token: &str, action: &Value) -> Reply {
+        self.post(
+            &format!("/v1/games/{id}/actions"),
+            Some(token),
+            &json!({"action": action}),
+            &[],
+        )
+        .await
+    }
+
     /// The complete audit of game `id`: every page of `GET …/audit` (1000 entries a page)
     /// joined into one document, as `beurs verify` joins them. A failed first page is
     /// returned as it is.

@@ -225,14 +225,16 @@ impl BotInput {
             return Some(action.clone());
         }
         if attempt < SAMPLES {
-            let entry = rng.choose(&self.legal)?;
-            if let Some(action) = entry.get("action") {
-                return Some(action.clone());
+            if self.legal.is_empty() {
+                return None;
             }
-            if let Some(action) = entry.get("schema").and_then(|schema| {
-                game_core::sample::sample_spread(schema, game_core::sample::Spread::Sensible, rng)
-            }) {
-                return Some(action);
+            let sampled = game_core::sample::random_action_spread(
+                &self.legal,
+                game_core::sample::Spread::Sensible,
+                rng,
+            );
+            if sampled.is_some() {
+                return sampled;
             }
         }
         // Every try was refused (a constraint no schema states): any complete action.

@@ -195,11 +195,7 @@ fn pass_in(passes: &[&str], legal: &[serde_json::Value]) -> Option<serde_json::V
 /// unless they are all the seat may do: a clock acting for an absent player under the `pass`
 /// policy plays what the game waits for, and spends nothing it need not.
 fn without_any_time(any_time: &[&str], legal: Vec<serde_json::Value>) -> Vec<serde_json::Value> {
-    let is_any_time = |entry: &serde_json::Value| {
-        entry["action"]["type"]
-            .as_str()
-            .is_some_and(|kind| any_time.contains(&kind))
-    };
+    let is_any_time = |entry: &serde_json::Value| is_any_time_move(any_time, &entry["action"]);
     if legal.iter().all(is_any_time) {
         return legal;
     }
@@ -217,12 +213,15 @@ fn without_any_time_moves(
 ) -> Vec<serde_json::Value> {
     moves
         .into_iter()
-        .filter(|action| {
-            !action["type"]
-                .as_str()
-                .is_some_and(|kind| any_time.contains(&kind))
-        })
+        .filter(|action| !is_any_time_move(any_time, action))
         .collect()
+}
+
+/// Whether `action`'s `type` is one of the ruleset's `any_time` moves.
+fn is_any_time_move(any_time: &[&str], action: &serde_json::Value) -> bool {
+    action["type"]
+        .as_str()
+        .is_some_and(|kind| any_time.contains(&kind))
 }
 
 /// Counts a timeout of `seat` in `next`'s clock and queues its `timeout` webhooks. If the

@@ -82,6 +82,24 @@ pub enum Term {
     },
 }
 
+impl Term {
+    /// The term's two players: the one who gives (coins, a reveal, knowledge, action points
+    /// or a promise) and the one who receives.
+    pub fn parties(&self) -> (Seat, Seat) {
+        match self {
+            Term::Coins {
+                giver, receiver, ..
+            } => (*giver, *receiver),
+            Term::Reveal { from, to, .. }
+            | Term::ShareKnowledge { from, to, .. }
+            | Term::ActionPoints { from, to, .. } => (*from, *to),
+            Term::Promise {
+                promisor, promisee, ..
+            } => (*promisor, *promisee),
+        }
+    }
+}
+
 /// A command. The issuing seat is the authenticated caller, never a field.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]

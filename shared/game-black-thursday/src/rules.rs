@@ -414,22 +414,13 @@ impl BlackThursday {
 
     fn check_term(&self, open: &Session, term: &Term) -> Checked {
         let n = self.players.len();
-        let named: Vec<Seat> = match term {
-            Term::Coins {
-                giver, receiver, ..
-            } => vec![*giver, *receiver],
-            Term::Reveal { from, to, .. } => vec![*from, *to],
-            Term::ShareKnowledge { from, to, about } => {
-                if about.index() >= n {
-                    return Err(Error::BadParams("unknown seat"));
-                }
-                vec![*from, *to]
+        if let Term::ShareKnowledge { about, .. } = term {
+            if about.index() >= n {
+                return Err(Error::BadParams("unknown seat"));
             }
-            Term::ActionPoints { from, to, .. } => vec![*from, *to],
-            Term::Promise {
-                promisor, promisee, ..
-            } => vec![*promisor, *promisee],
-        };
+        }
+        let (giver, receiver) = term.parties();
+        let named = [giver, receiver];
         if named.iter().any(|s| s.index() >= n) {
             return Err(Error::BadParams("unknown seat"));
         }

@@ -8,24 +8,12 @@ use game_core::Seat;
 /// Whether `seat` gives something by `terms` (coins, a reveal, knowledge, action points or a
 /// promise).
 fn gives(seat: Seat, terms: &[Term]) -> bool {
-    terms.iter().any(|term| match term {
-        Term::Coins { giver, .. } => *giver == seat,
-        Term::Reveal { from, .. }
-        | Term::ShareKnowledge { from, .. }
-        | Term::ActionPoints { from, .. } => *from == seat,
-        Term::Promise { promisor, .. } => *promisor == seat,
-    })
+    terms.iter().any(|term| term.parties().0 == seat)
 }
 
 /// Whether `seat` receives something by `terms`.
 fn gets(seat: Seat, terms: &[Term]) -> bool {
-    terms.iter().any(|term| match term {
-        Term::Coins { receiver, .. } => *receiver == seat,
-        Term::Reveal { to, .. }
-        | Term::ShareKnowledge { to, .. }
-        | Term::ActionPoints { to, .. } => *to == seat,
-        Term::Promise { promisee, .. } => *promisee == seat,
-    })
+    terms.iter().any(|term| term.parties().1 == seat)
 }
 
 /// Whether `action` by `seat` is a move a person playing to win might make:

@@ -25,11 +25,18 @@ use serde_json::{Map, Value};
 /// is empty or the chosen schema uses something unsupported. A sampled action may still be
 /// refused by the engine (a constraint the schema cannot state): the caller tries again.
 pub fn random_action(legal: &[Value], rng: &mut GameRng) -> Option<Value> {
+    random_action_spread(legal, Spread::Uniform, rng)
+}
+
+/// [`random_action`] with integers drawn as `spread` says.
+pub fn random_action_spread(legal: &[Value], spread: Spread, rng: &mut GameRng) -> Option<Value> {
     let entry = rng.choose(legal)?;
     if let Some(action) = entry.get("action") {
         return Some(action.clone());
     }
-    entry.get("schema").and_then(|schema| sample(schema, rng))
+    entry
+        .get("schema")
+        .and_then(|schema| sample_spread(schema, spread, rng))
 }
 
 /// How integers are drawn from their range.
