@@ -7,12 +7,19 @@
 //! game reached (`Outcome::reason`) and the number of log entries. The fixtures must cover
 //! every ruleset of `api::registry()` and every seat count it supports.
 //!
+//! Every ruleset has at least one recorded game in which seats took moves back: its undo
+//! entries must replay too (the random stream of each later move is its place among the
+//! moves still standing, docs/api.md "Undo").
+//!
 //! `UPDATE_GOLDEN=1 cargo test -p api-tests --test golden` regenerates every fixture by
 //! playing seeded random games through the real API in-process (`CONFIGURATIONS` below).
 //! The server secret is random, so each regeneration records different games. Regenerate
 //! only for an intended rules change, and bump that ruleset's `RULES_VERSION` with it.
+//! `UPDATE_GOLDEN=new` records only the configurations that have no fixture yet, and leaves
+//! the recorded ones as they are.
 
 use api_tests::{random_move, spawn_app, TestApp};
+use game_core::GameRng;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -34,6 +41,8 @@ struct Configuration {
     tries: u64,
     /// The most moves a game may take before it is abandoned.
     max_moves: usize,
+    /// Keep only a game in which some seat took a move back.
+    undos: bool,
 }
 
 /// The index entry of one fixture.
@@ -63,6 +72,23 @@ fn any(
         seed,
         tries: 1,
         max_moves: 6_000,
+        undos: false,
+    }
+}
+
+/// A game of `ruleset` in which some seat took a move back (after each move the mover tries
+/// to take it back one time in three).
+fn with_undos(ruleset: &'static str, seats: u8, options: Value) -> Configuration {
+    Configuration {
+        ruleset,
+        seats,
+        label: "with-undos",
+        options,
+        ending: None,
+        seed: 200,
+        tries: 20,
+        max_moves: 6_000,
+        undos: true,
     }
 }
 
@@ -83,6 +109,7 @@ fn ending(
         seed: 100,
         tries,
         max_moves: 6_000,
+        undos: false,
     }
 }
 
@@ -290,6 +317,12 @@ fn configurations() -> Vec<Configuration> {
                    "max_bonus_claims_per_turn": null, "wildcard_threshold": 7}),
             5,
         ),
+        // A game with undo entries in every ruleset.
+        with_undos(tm, 3, json!({"max_turns": 60})),
+        with_undos(tb, 3, json!({})),
+        with_undos(tt, 3, json!({})),
+        with_undos(tf, 2, tf_short.clone()),
+        with_undos(bt, 3, json!({})),
         // Black Thursday: one ending, building_emptied.
         any(bt, 3, "tower-1x15", json!({"layout": "tower_1x15"}), 1),
         any(bt, 4, "tower-1x15", json!({"layout": "tower_1x15"}), 2),
@@ -322,6 +355,7 @@ fn recorded_games_replay_with_todays_rules() {
     let registry = api::registry();
     let mut failures = Vec::new();
     let mut covered: BTreeSet<(String, u8)> = BTreeSet::new();
+    let mut with_undos: BTreeSet<String> = BTreeSet::new();
     let mut fixtures = 0;
     for ruleset in registry.iter() {
         let dir = fixtures_dir().join(ruleset.id());
@@ -331,11 +365,14 @@ fn recorded_games_replay_with_todays_rules() {
             let name = format!("tests/fixtures/{}/{file}", ruleset.id());
             match check_fixture(&registry, ruleset.id(), &dir.join(file), &entry) {
                 Err(failure) => failures.push(format!("{name}: {failure}")),
-                Ok(_) => {
+                Ok(audit) => {
                     covered.insert((
                         ruleset.id().to_string(),
                         entry["seats"].as_u64().unwrap() as u8,
                     ));
+                    if undo_entries(&audit) > 0 {
+                        with_undos.insert(ruleset.id().to_string());
+                    }
                 }
             }
         }
@@ -386,6 +423,26 @@ fn recorded_games_replay_with_todays_rules() {
         "no recorded game of {}. {REGENERATE}",
         missing.join(", ")
     );
+    let without_undos: Vec<&str> = registry
+        .iter()
+        .map(|ruleset| ruleset.id())
+        .filter(|id| !with_undos.contains(*id))
+        .collect();
+    assert!(
+        without_undos.is_empty(),
+        "no recorded game of {} takes a move back: `UPDATE_GOLDEN=new cargo test -p api-tests \
+         --test golden` records the missing ones",
+        without_undos.join(", ")
+    );
+}
+
+/// How many of the audit's entries are undos.
+fn undo_entries(audit: &api::audit::Audit) -> usize {
+    audit
+        .entries
+        .iter()
+        .filter(|entry| entry.action["type"] == "undo")
+        .count()
 }
 
 /// The entries of `dir/index.json`, checked against the fixture files beside it.
@@ -476,8 +533,10 @@ fn regenerate() {
         .expect("a runtime");
     runtime.block_on(async {
         let app = spawn_app().await;
-        // UPDATE_GOLDEN=<ruleset id> regenerates that ruleset only; any other value, all.
+        // UPDATE_GOLDEN=<ruleset id> regenerates that ruleset only; `new`, the configurations
+        // without a fixture; any other value, all.
         let only = std::env::var("UPDATE_GOLDEN").ok();
+        let only_new = only.as_deref() == Some("new");
         let chosen = |ruleset: &str| {
             only.as_deref()
                 .is_none_or(|only| only == ruleset || api::registry().get(only).is_none())
@@ -485,11 +544,26 @@ fn regenerate() {
         let mut indexes: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
         for ruleset in api::registry().iter() {
             if chosen(ruleset.id()) {
-                indexes.insert(ruleset.id(), Vec::new());
+                let kept = if only_new {
+                    checked_index(&fixtures_dir().join(ruleset.id()))
+                } else {
+                    Vec::new()
+                };
+                indexes.insert(ruleset.id(), kept);
             }
         }
         for configuration in configurations() {
             if !chosen(configuration.ruleset) {
+                continue;
+            }
+            let recorded = indexes[configuration.ruleset].iter().any(|entry| {
+                entry["seats"] == configuration.seats
+                    && entry["label"] == configuration.label
+                    && configuration
+                        .ending
+                        .is_none_or(|ending| entry["ending"] == ending)
+            });
+            if only_new && recorded {
                 continue;
             }
             let found = record(&app, &configuration).await;
@@ -560,11 +634,17 @@ async fn record(app: &TestApp, configuration: &Configuration) -> Option<(String,
             .await;
         let mut moves = 0;
         let mut finished = true;
-        while random_move(app, &game, seed, moves as u64 + 1)
-            .await
-            .is_some()
-        {
+        while let Some(seat) = random_move(app, &game, seed, moves as u64 + 1).await {
             moves += 1;
+            // A `with-undos` game: the mover also tries to take its move back one time in
+            // three (refused, and nothing changed, when the move may not be taken back).
+            let coin = GameRng::for_entry([seed as u8; 32], (1 << 32) + moves as u64).below(3);
+            if configuration.undos && coin == 0 {
+                let undo = json!({"type": "undo"});
+                if app.submit(&game.id, &game.tokens[seat], &undo).await.status == 200 {
+                    moves += 1;
+                }
+            }
             if moves >= configuration.max_moves {
                 finished = false;
                 break;
@@ -584,6 +664,7 @@ async fn record(app: &TestApp, configuration: &Configuration) -> Option<(String,
         if configuration
             .ending
             .is_some_and(|wanted| wanted != reason.as_str())
+            || (configuration.undos && undo_entries(&audit) == 0)
         {
             continue;
         }

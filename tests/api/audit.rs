@@ -235,9 +235,7 @@ async fn a_legacy_scheme_game_plays_on_and_its_audit_verifies() {
         tokens,
     };
     play_randomly(&app, &game, 14, 20_000).await;
-    let audit: Audit =
-        serde_json::from_slice(&app.get(&format!("/v1/games/{id}/audit"), None).await.body)
-            .expect("audit");
+    let audit: Audit = serde_json::from_slice(&app.full_audit(&id).await.body).expect("audit");
     assert_eq!(audit.status, api::dto::GameStatus::Finished);
     assert_eq!(audit.seed_scheme, SeedScheme::V1);
     let registry = api::registry();
@@ -266,4 +264,34 @@ async fn beurs_verify_accepts_a_real_audit_and_rejects_a_tampered_one() {
     let mut tampered = audit.clone();
     tampered.entries[1].seat = tampered.entries[1].seat.map(|seat| (seat + 1) % 4);
     assert!(local::verify::check(&tampered).is_err());
+}
+
+/// What `curl …/audit > audit.json` saves for a game longer than one page: `beurs verify`
+/// says it is one page and how to get the rest, not that it was tampered with.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_page_of_an_audit_is_reported_as_incomplete_not_tampered() {
+    let app = spawn_app().await;
+    let game = app
+        .start_game("tulipmania-1637", 3, test_options("tulipmania-1637"))
+        .await;
+    play_randomly(&app, &game, 13, 20_000).await;
+    let page = app
+        .get(&format!("/v1/games/{}/audit?limit=5", game.id), None)
+        .await;
+    assert_eq!(page.status, 200);
+    let page: Audit = serde_json::from_slice(&page.body).expect("an audit page");
+    assert_eq!(page.entries.len(), 5, "the game is longer than one page");
+    let after = page.next_after.expect("more pages");
+    assert_eq!(
+        verify(&api::registry(), &page),
+        Err(VerifyError::Incomplete { last: 4, after })
+    );
+    let message = local::verify::check(&page)
+        .expect_err("one page")
+        .to_string();
+    assert!(message.contains("one page"), "{message}");
+    assert!(!message.contains("differs"), "{message}");
+    // The whole audit, paged by the same server, still verifies.
+    let whole: Audit = serde_json::from_slice(&app.full_audit(&game.id).await.body).expect("audit");
+    assert!(verify(&api::registry(), &whole).is_ok());
 }

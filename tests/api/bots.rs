@@ -43,8 +43,10 @@ fn seats_of(value: &Value) -> Vec<u64> {
 /// A move a person might make from `legal` (the `random` bot's spread: bids near the
 /// minimum), never an empty offer.
 fn sensible_move(legal: &[Value], rng: &mut GameRng) -> Value {
+    let mut legal = legal.to_vec();
+    api_tests::rarely_undo(&mut legal, rng);
     for _ in 0..200 {
-        let entry = rng.choose(legal).expect("a legal action");
+        let entry = rng.choose(&legal).expect("a legal action");
         let action = match entry.get("action") {
             Some(action) => action.clone(),
             None => match sample_spread(&entry["schema"], Spread::Sensible, rng) {

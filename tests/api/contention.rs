@@ -6,7 +6,7 @@
 
 use crate::options_for;
 use api_tests::{spawn_app, StartedGame, TestApp};
-use game_core::{GameRng, Seat};
+use game_core::GameRng;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
@@ -51,7 +51,8 @@ impl Sent {
 fn documented(status: u16, code: &str) -> bool {
     let turn_order = ["not-your-turn", "already-committed", "game-over"];
     match status {
-        409 => turn_order.contains(&code) || code == "version-conflict",
+        // An undo listed before another client's move, which ended it, is refused so.
+        409 => turn_order.contains(&code) || code == "version-conflict" || code == "cannot-undo",
         412 => code == "stale-version",
         // A rule's own code: kebab-case, and neither a turn-order code nor another ruleset's.
         422 => {
@@ -302,22 +303,20 @@ fn acknowledged(sent: &[Sent], tables: usize) -> Vec<Vec<Acked>> {
 fn replay_matches(record: &store::GameRecord, log: &[store::LogEntry]) {
     let registry = api::registry();
     let seed = api::audit::seed_of_record(record).expect("a stored secret");
-    let mut engine = registry
+    let engine = registry
         .get(&record.ruleset)
         .expect("a registered ruleset")
         .setup(record.seats.len() as u8, &record.options, seed)
         .expect("the setup replays");
+    // As `beurs verify` replays: undo entries and the streams of the moves after them.
+    let mut replay = api::audit::Replayer::new(engine, seed);
     for entry in log {
         if let Some(seat) = entry.seat {
-            engine
-                .apply_json(
-                    Seat(seat),
-                    &entry.action["action"],
-                    &mut GameRng::for_entry(seed, entry.seq),
-                )
+            replay
+                .step(seat, &entry.action["action"])
                 .unwrap_or_else(|error| panic!("entry {} does not replay: {error}", entry.seq));
         }
-        let hash = api::audit::state_hash(&engine.state_json());
+        let hash = api::audit::state_hash(&replay.game().state_json());
         assert_eq!(
             hash, entry.state_hash,
             "entry {} replays differently",
@@ -326,7 +325,7 @@ fn replay_matches(record: &store::GameRecord, log: &[store::LogEntry]) {
     }
     assert_eq!(
         record.state.as_deref(),
-        Some(engine.state_json().as_str()),
+        Some(replay.game().state_json().as_str()),
         "the stored state is not the replay of the log"
     );
 }
@@ -438,8 +437,15 @@ async fn sixty_four_clients_lose_and_duplicate_nothing() {
                 "seq {}: wrong seat",
                 move_.seq
             );
+            // An undo is logged with the move it took back: an earlier entry of its seat.
+            let logged = &entry.action["action"];
+            let sent_undo = logged["type"] == "undo"
+                && move_.actions.contains(&json!({"type": "undo"}))
+                && logged["move"].as_u64().is_some_and(|taken| {
+                    taken < move_.seq && log[taken as usize].seat == Some(move_.seat)
+                });
             assert!(
-                move_.actions.contains(&entry.action["action"]),
+                sent_undo || move_.actions.contains(logged),
                 "seq {}: the log has {}, the client sent {:?}",
                 move_.seq,
                 entry.action["action"],

@@ -17,9 +17,11 @@ mod playouts;
 mod rules_version;
 mod seats;
 mod turns;
+mod undo;
 mod views;
 mod webhook_delivery;
 mod webhooks;
+mod words;
 
 /// Options that keep HTTP games short where a ruleset allows it.
 pub fn test_options(ruleset: &str) -> serde_json::Value {

@@ -87,8 +87,13 @@ async fn subscribe(
     if let Some(events) = events {
         body["events"] = events;
     }
+    subscribe_with(app, id, token, &body).await
+}
+
+/// Subscribes with `token` and the request `body`; returns the created subscription.
+async fn subscribe_with(app: &TestApp, id: &str, token: &str, body: &Value) -> Value {
     let reply = app
-        .post(&format!("/v1/games/{id}/webhooks"), Some(token), &body, &[])
+        .post(&format!("/v1/games/{id}/webhooks"), Some(token), body, &[])
         .await;
     assert_eq!(reply.status, 201, "{}", reply.text());
     reply.json()
@@ -253,6 +258,255 @@ async fn a_complete_game_notifies_each_seat_of_its_turns_with_its_own_view() {
     assert!(deliveries.iter().all(|d| d["status"] == "delivered"
         && d["attempts"].as_array().unwrap().len() == 1
         && d["attempts"][0]["status_code"] == 204));
+    drop(app);
+    remove_db(&db);
+}
+
+/// An undo that gives a seat its turn back tells that seat, like any move that makes the game
+/// wait on it: a `turn` notification at the undo's version with the view the undo left.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_turn_given_back_by_an_undo_is_notified() {
+    let receiver = Receiver::start().await;
+    let db = temp_db("webhooks-undo");
+    let app = spawn_app_at(&db, test_config()).await;
+    let mut game = open_game(&app).await;
+    let id = game.id.clone();
+    game.tokens.push(claim(&app, &id, SEATS - 1).await);
+    for seat in 0..SEATS {
+        let url = receiver.url(&format!("/seat/{seat}"));
+        subscribe(
+            &app,
+            &id,
+            &game.tokens[usize::from(seat)],
+            &url,
+            Some(json!(["turn"])),
+        )
+        .await;
+    }
+    let undo = json!({"type": "undo"});
+    let mut bot = game_core::GameRng::for_entry([36; 32], 0);
+    for _ in 0..300 {
+        let now = envelope(&app, &id, None).await;
+        assert_eq!(now["status"], "active", "no undo gave a turn back");
+        let waiting = seats_of(&now["waiting_on"]);
+        let seat = *bot
+            .choose(&waiting.iter().copied().collect::<Vec<_>>())
+            .expect("someone to wait on") as usize;
+        let token = &game.tokens[seat];
+        let legal = app
+            .get(&format!("/v1/games/{id}/legal-actions"), Some(token))
+            .await
+            .json()["actions"]
+            .as_array()
+            .expect("actions")
+            .iter()
+            .filter(|entry| entry["action"] != undo)
+            .cloned()
+            .collect::<Vec<_>>();
+        let action = game_core::testing::random_action_json(&legal, &mut bot).expect("a move");
+        if app.submit(&id, token, &action).await.status != 200 {
+            continue;
+        }
+        let after = envelope(&app, &id, None).await;
+        let may_undo = app
+            .get(&format!("/v1/games/{id}/legal-actions"), Some(token))
+            .await
+            .json()["actions"]
+            .as_array()
+            .expect("actions")
+            .iter()
+            .any(|entry| entry["action"] == undo);
+        if !may_undo || seats_of(&after["waiting_on"]).contains(&(seat as u64)) {
+            continue;
+        }
+        // The move passed the turn on and may be taken back: take it back.
+        let reply = app.submit(&id, token, &undo).await;
+        assert_eq!(reply.status, 200, "{}", reply.text());
+        let mine = envelope(&app, &id, Some(token)).await;
+        assert!(seats_of(&mine["waiting_on"]).contains(&(seat as u64)));
+        let path = format!("/seat/{seat}");
+        let version = mine["version"].clone();
+        let received = receiver
+            .wait_for(60, "the undo's turn notification", |got| {
+                got.iter().any(|delivery| {
+                    delivery.path == path && delivery.json()["data"]["version"] == version
+                })
+            })
+            .await;
+        let told = received
+            .iter()
+            .find(|delivery| delivery.path == path && delivery.json()["data"]["version"] == version)
+            .expect("found above")
+            .json();
+        assert_eq!(told["type"], "turn");
+        assert_eq!(told["data"]["view"], mine["view"], "the view the undo left");
+        drop(app);
+        remove_db(&db);
+        return;
+    }
+    panic!("no move that passed the turn on could be taken back");
+}
+
+/// Chat formats (docs/webhooks.md): a Discord and a Slack subscription get each platform's
+/// incoming-webhook message, one sentence naming the player and the game with a link to the
+/// subscriber's page, and nothing else (a loopback receiver stands in for the platforms in dev
+/// mode, at their webhook paths). A URL off the platform's path, a bad link and an unknown
+/// format are refused and change nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chat_formats_post_each_platforms_message() {
+    let receiver = Receiver::start().await;
+    let db = temp_db("webhooks-chat");
+    let app = spawn_app_at(&db, test_config()).await;
+    let mut game = open_game(&app).await;
+    let id = game.id.clone();
+    let link = "https://tables.example/games/42";
+
+    let before = app.record(&id).await;
+    for (body, status, code) in [
+        (
+            json!({"url": receiver.url("/hook"), "format": "discord"}),
+            422,
+            "invalid-webhook-url",
+        ),
+        (
+            json!({"url": receiver.url("/api/webhooks/1/a"), "format": "slack"}),
+            422,
+            "invalid-webhook-url",
+        ),
+        (
+            json!({"url": receiver.url("/api/webhooks/1/a"), "format": "discord", "link": "ftp://t.example/"}),
+            422,
+            "invalid-link",
+        ),
+        (
+            json!({"url": receiver.url("/api/webhooks/1/a"), "format": "discord", "link": "/games/42"}),
+            422,
+            "invalid-link",
+        ),
+        (
+            json!({"url": receiver.url("/api/webhooks/1/a"), "format": "teams"}),
+            400,
+            "malformed-request",
+        ),
+    ] {
+        let reply = app
+            .post(
+                &format!("/v1/games/{id}/webhooks"),
+                Some(&game.tokens[0]),
+                &body,
+                &[],
+            )
+            .await;
+        assert_eq!(reply.status, status, "{body}: {}", reply.text());
+        assert_eq!(reply.json()["code"], code, "{body}: {}", reply.text());
+    }
+    assert_eq!(
+        app.record(&id).await,
+        before,
+        "a refused subscription changed the game"
+    );
+
+    let discord = "/api/webhooks/1/seat-0";
+    let slack = "/services/T0/B0/seat-1";
+    let admin = "/api/webhooks/2/admin";
+    let body = json!({"url": receiver.url(discord), "format": "discord", "link": link});
+    let hook = subscribe_with(&app, &id, &game.tokens[0], &body).await;
+    assert_eq!(hook["format"], "discord");
+    assert_eq!(hook["link"], link);
+    let body = json!({"url": receiver.url(slack), "format": "slack"});
+    let hook = subscribe_with(&app, &id, &game.tokens[1], &body).await;
+    assert_eq!(hook["link"], Value::Null);
+    let body = json!({"url": receiver.url(admin), "format": "discord", "link": link});
+    subscribe_with(&app, &id, &game.admin_token, &body).await;
+
+    game.tokens.push(claim(&app, &id, SEATS - 1).await);
+    let mut moves = 0;
+    while random_move(&app, &game, 11, moves + 1).await.is_some() {
+        moves += 1;
+        assert!(moves < 5_000, "the game did not finish");
+    }
+    let game_name = format!("Tulip Bubble (game {id})");
+    let over = |delivery: &Received| {
+        let body = delivery.json();
+        let text = body["content"]
+            .as_str()
+            .or(body["text"].as_str())
+            .unwrap_or("");
+        text.replace('\\', "")
+            .contains(&format!("{game_name} is over"))
+    };
+    let received = receiver
+        .wait_for(60, "every subscriber's end of the game", |got| {
+            got.iter().filter(|delivery| over(delivery)).count() == 3
+        })
+        .await;
+
+    let mut turns = BTreeMap::<&str, usize>::new();
+    for delivery in &received {
+        let body = delivery.json();
+        let object = body.as_object().expect("an object");
+        let path = delivery.path.as_str();
+        if path == discord || path == admin {
+            let keys: BTreeSet<&str> = object.keys().map(String::as_str).collect();
+            assert_eq!(
+                keys,
+                BTreeSet::from(["allowed_mentions", "content", "username"])
+            );
+            assert_eq!(
+                body["allowed_mentions"],
+                json!({"parse": []}),
+                "pings nobody"
+            );
+            let content = body["content"].as_str().unwrap();
+            assert!(content.chars().count() <= 2000, "{content}");
+            assert!(content.ends_with(&format!(" <{link}>")), "{content}");
+            // As Discord shows it: its markdown escapes are backslashes.
+            let content = content.replace('\\', "");
+            let content = content.as_str();
+            assert!(content.contains(&game_name), "{content}");
+            let turn = content.starts_with(&format!("player 0, it is your turn in {game_name}."));
+            if (path == discord && turn) || (path == admin && !over(delivery)) {
+                *turns.entry(path).or_default() += 1;
+            }
+        } else if path == slack {
+            let keys: Vec<&str> = object.keys().map(String::as_str).collect();
+            assert_eq!(keys, ["text"]);
+            let text = body["text"].as_str().unwrap();
+            assert!(text.contains(&game_name), "{text}");
+            assert!(!text.contains('<'), "no link was given: {text}");
+            if text == format!("player 1, it is your turn in {game_name}.") {
+                *turns.entry(path).or_default() += 1;
+            }
+        } else {
+            panic!("a delivery to {path}");
+        }
+        // Chat messages carry no view, no token and no secret.
+        for secret in game.tokens.iter().chain([&game.admin_token]) {
+            assert!(
+                !delivery.body.contains(secret.as_str()),
+                "a token in {}",
+                delivery.body
+            );
+        }
+        assert!(
+            !delivery.body.contains("\"view\""),
+            "a view in {}",
+            delivery.body
+        );
+    }
+    assert!(
+        turns.get(discord) > Some(&0),
+        "seat 0 was told of its turns: {turns:?}"
+    );
+    assert!(
+        turns.get(slack) > Some(&0),
+        "seat 1 was told of its turns: {turns:?}"
+    );
+    assert_eq!(
+        turns.get(admin),
+        Some(&(moves as usize)),
+        "the admin hears of every move"
+    );
     drop(app);
     remove_db(&db);
 }

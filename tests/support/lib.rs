@@ -319,7 +319,20 @@ impl TestApp {
     }
 
     /// Creates a game and claims every seat; returns the game id, admin token and seat tokens.
+    /// The seats are named "player 0", "player 1", ….
     pub async fn start_game(&self, ruleset: &str, seats: u8, options: Value) -> StartedGame {
+        let names: Vec<String> = (0..seats).map(|seat| format!("player {seat}")).collect();
+        self.start_game_named(ruleset, &names, options).await
+    }
+
+    /// [`TestApp::start_game`] with one seat per name, each claimed under its name.
+    pub async fn start_game_named(
+        &self,
+        ruleset: &str,
+        names: &[impl AsRef<str>],
+        options: Value,
+    ) -> StartedGame {
+        let seats = u8::try_from(names.len()).expect("a seat count");
         let created = self
             .post(
                 "/v1/games",
@@ -332,8 +345,9 @@ impl TestApp {
         let created = created.json();
         let id = created["id"].as_str().expect("id").to_string();
         let mut tokens = Vec::new();
-        for seat in 0..seats {
-            let claim = json!({"name": format!("player {seat}"), "entropy": format!("entropy of seat {seat}")});
+        for (seat, name) in names.iter().enumerate() {
+            let claim =
+                json!({"name": name.as_ref(), "entropy": format!("entropy of seat {seat}")});
             let claimed = self
                 .post(&format!("/v1/games/{id}/seats/{seat}"), None, &claim, &[])
                 .await;
@@ -541,6 +555,15 @@ pub async fn play_randomly(
     moves
 }
 
+/// Leaves a listed undo among `actions` one time in eight, as a player takes a move back
+/// now and then: chosen as often as any other listed move, undos would make random games
+/// walk back and forth (in Tulpenfieber every move that rolls nothing may be taken back).
+pub fn rarely_undo(actions: &mut Vec<Value>, rng: &mut GameRng) {
+    if actions.len() > 1 && rng.below(8) != 0 {
+        actions.retain(|entry| entry["action"]["type"] != "undo");
+    }
+}
+
 /// Makes one random move in a started game, by a random seat in `to_act`, with a random choice
 /// from its `GET …/legal-actions`; returns the seat, or `None` if the game is over. Every
 /// concrete listed action must be accepted. `step` varies the choice between calls.
@@ -571,11 +594,12 @@ pub async fn random_move(
             .get(&format!("/v1/games/{}/legal-actions", game.id), Some(token))
             .await;
         assert_eq!(legal.status, 200, "{}", legal.text());
-        let actions = legal.json()["actions"].as_array().expect("actions").clone();
+        let mut actions = legal.json()["actions"].as_array().expect("actions").clone();
         assert!(
             !actions.is_empty(),
             "seat {seat} is in to_act but has no legal action"
         );
+        rarely_undo(&mut actions, &mut bot);
         let mut accepted = false;
         for _ in 0..20 {
             let action = game_core::testing::random_action_json(&actions, &mut bot)

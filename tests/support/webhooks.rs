@@ -180,6 +180,9 @@ impl Drop for Receiver {
     }
 }
 
+/// The paths of Discord's and Slack's incoming webhooks, which a receiver stands in for.
+pub const CHAT_PATHS: [&str; 2] = ["/api/webhooks/", "/services/"];
+
 async fn record(
     request: hyper::Request<Incoming>,
     answered: u16,
@@ -206,7 +209,13 @@ async fn record(
         .await
         .map(|collected| String::from_utf8_lossy(&collected.to_bytes()).into_owned())
         .unwrap_or_default();
-    if let Err(violation) = crate::contract::contract().check_webhook(body.as_bytes()) {
+    // Discord's and Slack's webhook paths get those platforms' messages, not the contract's
+    // events (docs/webhooks.md, "Chat formats"): the tests that use them check their shapes.
+    let chat = path.starts_with(CHAT_PATHS[0]) || path.starts_with(CHAT_PATHS[1]);
+    if let Err(violation) = crate::contract::contract()
+        .check_webhook(body.as_bytes())
+        .or_else(|violation| if chat { Ok(()) } else { Err(violation) })
+    {
         violations
             .lock()
             .expect("not poisoned")

@@ -15,6 +15,12 @@
  * once more and narrowed by `ruleset` to print one field of each game's own final view, and
  * the audit is read page by page and checked against the moves made. Any other status is a
  * failure.
+ *
+ * Taking a move back (`{"action": {"type": "undo"}}`, listed while the seat may) is never a
+ * random pick: the first time a seat is offered it, the seat takes its last move back once and
+ * the log must record `{"type": "undo", "move": k}` for that move. The finished game is read
+ * through the history route at the deal and at its last entry, and every seat asks for the
+ * rematch: one new game for all, seats turned one place, started once the last has asked.
  */
 import createClient from "openapi-fetch";
 import { Contract, type CreateBody, type SubmitBody, loadDocument } from "./contract.js";
@@ -25,6 +31,8 @@ import type { components, paths } from "./schema.js";
 
 type GameStatus = components["schemas"]["GameStatus"];
 type GameEnvelope = components["schemas"]["GameEnvelope"];
+type HistoryPoint = components["schemas"]["HistoryPoint"];
+type Rematch = components["schemas"]["Rematch"];
 /** One legal-action entry of any ruleset: `{action}` (a `<game>.LegalMove`) or `{label, schema}`. */
 type Entry = components["schemas"]["LegalActions"]["actions"][number];
 
@@ -68,6 +76,8 @@ interface Stats {
   looseSamples: number;
   schemaEntries: number;
   lastSeq: number;
+  /** Moves taken back (at most one per game: undo is tried, never picked at random). */
+  undos: number;
   /** Codes of 422 refusals whose body does not match the contract's 422 response. */
   offContractCodes: Set<string>;
 }
@@ -117,9 +127,13 @@ async function moveOnce(gameId: string, who: Seat, rng: Rng, stats: Stats, keyPr
   });
   if (legal === undefined) return fail(`legal actions of seat ${String(who.seat)}: ${explain(response, error)}`);
   if (legal.seat !== who.seat) fail(`legal actions answered for seat ${String(legal.seat)}, asked as ${String(who.seat)}`);
-  if (legal.actions.length === 0) return false;
+  // Undo would undo the random walk: it is taken once per game, never drawn.
+  const undo = legal.actions.find(isUndo);
+  if (undo !== undefined && stats.undos === 0) return takeBack(gameId, who, undo, legal.version, stats, keyPrefix);
+  const moves = legal.actions.filter((entry) => !isUndo(entry));
+  if (moves.length === 0) return false;
 
-  const entries = rng.shuffle<Entry>(legal.actions);
+  const entries = rng.shuffle<Entry>(moves);
   for (const entry of entries) {
     if ("action" in entry) {
       // Typed by the response: the entry's action is already a SubmitAction's. Ajv still
@@ -165,6 +179,81 @@ async function moveOnce(gameId: string, who: Seat, rng: Rng, stats: Stats, keyPr
     }
   }
   return fail(`seat ${String(who.seat)}: no legal-action entry was accepted (${String(entries.length)} entries)`);
+}
+
+/** Whether a legal-action entry is taking the seat's last move back. */
+function isUndo(entry: Entry): boolean {
+  return "action" in entry && entry.action.type === "undo";
+}
+
+/** The seat takes its last move (the log's last entry) back; the log must record which. */
+async function takeBack(gameId: string, who: Seat, entry: Entry, version: number, stats: Stats, keyPrefix: string): Promise<{ status: GameStatus }> {
+  if (!("action" in entry)) return fail("takeBack: not a complete action");
+  const moved = stats.lastSeq;
+  const result = await submit(gameId, who, { action: entry.action }, version, stats, keyPrefix);
+  if (result === "refused") return fail(`seat ${String(who.seat)}: the listed undo was refused`);
+  stats.undos++;
+  const { data, error, response } = await client.GET("/v1/games/{id}/log", {
+    params: { path: { id: gameId }, query: { after: stats.lastSeq - 1 } },
+    headers: bearer(who.token),
+  });
+  if (data === undefined) return fail(`log after the undo: ${explain(response, error)}`);
+  const logged = data.entries[0]?.action;
+  if (logged?.type !== "undo" || !("move" in logged) || logged.move !== moved) {
+    fail(`the undo's log entry is ${JSON.stringify(logged)}, not {"type": "undo", "move": ${String(moved)}}`);
+  }
+  return result;
+}
+
+/** The game as `token`'s reader (none: a spectator) saw it right after log entry `seq`. */
+async function readHistory(gameId: string, seq: number, token?: string): Promise<HistoryPoint> {
+  const { data, error, response } = await client.GET("/v1/games/{id}/history/{seq}", {
+    params: { path: { id: gameId, seq } },
+    headers: token === undefined ? {} : bearer(token),
+  });
+  if (data === undefined) return fail(`history at ${String(seq)}: ${explain(response, error)}`);
+  if (data.seq !== seq) fail(`history at ${String(seq)} answered entry ${String(data.seq)}`);
+  return data;
+}
+
+/** Asks for the rematch of a finished game with a seat's (or the admin's) token. */
+async function askRematch(gameId: string, token: string): Promise<Rematch> {
+  const { data, error, response } = await client.POST("/v1/games/{id}/rematch", { params: { path: { id: gameId } }, headers: bearer(token) });
+  if (data === undefined) return fail(`rematch: ${explain(response, error)}`);
+  return data;
+}
+
+/**
+ * The finished game's history at the deal and at its last entry (a seat's and a spectator's),
+ * and past the end a 404; then its rematch, asked by every seat: one game, seats turned one
+ * place (old seat 1 is new seat 0), the same token when asked again, active after the last.
+ */
+async function afterTheGame(gameId: string, seats: Seat[], stats: Stats): Promise<string> {
+  const first = seats[0] ?? fail("no seats");
+  const deal = await readHistory(gameId, 0, first.token);
+  const end = await readHistory(gameId, stats.lastSeq, first.token);
+  const watched = await readHistory(gameId, stats.lastSeq);
+  if (deal.last_seq !== stats.lastSeq || end.last_seq !== stats.lastSeq) fail(`history: last_seq ${String(deal.last_seq)}, the log ends at ${String(stats.lastSeq)}`);
+  if (deal.status !== "active" || end.status !== "finished" || watched.status !== "finished") fail(`history: ${deal.status} at the deal, ${end.status} at the end`);
+  if (end.outcome === undefined || end.outcome === null) fail("history: no outcome at the last entry");
+  const past = await client.GET("/v1/games/{id}/history/{seq}", { params: { path: { id: gameId, seq: stats.lastSeq + 1 } } });
+  if (past.response.status !== 404 || past.error?.code !== "entry-not-found") fail(`history past the end: ${String(past.response.status)} ${JSON.stringify(past.error)}`);
+
+  let rematch: Rematch | undefined;
+  for (const who of seats) {
+    const answer = await askRematch(gameId, who.token);
+    const seat = (who.seat + seats.length - 1) % seats.length;
+    if (rematch !== undefined && answer.game_id !== rematch.game_id) fail(`rematch: seat ${String(who.seat)} got ${answer.game_id}, not ${rematch.game_id}`);
+    if (answer.seat !== seat || typeof answer.player_token !== "string") fail(`rematch: seat ${String(who.seat)} got seat ${String(answer.seat)} (expected ${String(seat)})`);
+    const again = await askRematch(gameId, who.token);
+    if (again.game_id !== answer.game_id || again.player_token !== answer.player_token) fail(`rematch: seat ${String(who.seat)} asked again and got another seat`);
+    rematch = answer;
+  }
+  if (rematch === undefined) return fail("rematch: no seat asked");
+  if (rematch.status !== "active") fail(`rematch: ${rematch.status} once every seat asked`);
+  const { data: old } = await client.GET("/v1/games/{id}", { params: { path: { id: gameId } } });
+  if (old?.rematch !== rematch.game_id) fail(`the finished game's rematch is ${String(old?.rematch)}, not ${rematch.game_id}`);
+  return rematch.game_id;
 }
 
 async function submit(
@@ -265,7 +354,7 @@ async function playRuleset(ruleset: string, seatCount: number): Promise<void> {
   const rng = Rng.derive(seed, ruleset);
   const game = await createGame(ruleset, seatCount);
   const seats = await claimSeats(game.id, seatCount, rng);
-  const stats: Stats = { moves: 0, refusals: 0, samplerMisses: 0, looseSamples: 0, schemaEntries: 0, lastSeq: 0, offContractCodes: new Set() };
+  const stats: Stats = { moves: 0, refusals: 0, samplerMisses: 0, looseSamples: 0, schemaEntries: 0, lastSeq: 0, undos: 0, offContractCodes: new Set() };
   const keyPrefix = `play-${String(seed)}-${game.id}`;
   const read = async (): Promise<GameEnvelope> => {
     const { data, error, response } = await client.GET("/v1/games/{id}", {
@@ -300,11 +389,13 @@ async function playRuleset(ruleset: string, seatCount: number): Promise<void> {
   const final = await read();
   if (final.status !== "finished") fail(`${ruleset}: the last move finished the game but it reads ${final.status}`);
   const { pages, reason } = await checkAudit(game.id, stats, seatCount);
+  const rematch = await afterTheGame(game.id, seats, stats);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(
     `${ruleset}: ${String(seatCount)} seats, ${String(stats.moves)} moves, ${String(stats.refusals)} refusals (422), ` +
       `${String(stats.schemaEntries)} schema entries tried, ${String(stats.samplerMisses)} samples redrawn, ${String(stats.looseSamples)} fit the entry but not SubmitAction, ` +
-      `audit ${String(stats.lastSeq + 1)} entries in ${String(pages)} pages, ended by ${reason}; final view: ${finalView(final)}; ${seconds}s`,
+      `${String(stats.undos)} taken back, audit ${String(stats.lastSeq + 1)} entries in ${String(pages)} pages, ended by ${reason}; final view: ${finalView(final)}; ` +
+      `history read, rematch ${rematch}; ${seconds}s`,
   );
   if (stats.offContractCodes.size > 0) {
     // The refusals themselves are expected, but every one must be a Problem the contract

@@ -14,6 +14,7 @@ export type Audit = Schemas["Audit"];
 export type Problem = Schemas["Problem"];
 export type RulesetInfo = Schemas["RulesetInfo"];
 export type JsonSchema = Schemas["JsonSchema"];
+export type HistoryPoint = Schemas["HistoryPoint"];
 export type SubmitBody = paths["/v1/games/{id}/actions"]["post"]["requestBody"]["content"]["application/json"];
 export type Action = SubmitBody["action"];
 
@@ -39,3 +40,20 @@ export function failure(error: Problem | undefined, response: Response): ApiFail
 export function bearer(token: string | undefined): Record<string, string> {
   return token ? { authorization: `Bearer ${token}` } : {};
 }
+
+/**
+ * Words the server is gaining (issue 34) before the contract's schema.d.ts has them: a
+ * complete legal action's `label` (a short imperative button text) and a log entry's
+ * `headline` (the one line that tells the move) and `details` (only the consequences the
+ * headline does not say). Optional: older servers send neither, and the page falls back.
+ */
+export interface LegalMoveWords {
+  label?: string;
+}
+export interface LogEntryWords {
+  headline?: string;
+  details?: string[];
+}
+export type LogEntry = LogPage["entries"][number] & LogEntryWords;
+export type MyGame = Schemas["MyGame"];
+export type BotKind = Schemas["BotKind"];

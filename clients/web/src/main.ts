@@ -8,10 +8,12 @@
  *   #/game/<id>             a game, as this browser's seat (or as a spectator)
  *   #/join/<id>/<seat>      claim a seat: the link a game's creator shares
  */
-import { api, ApiFailure, bearer, failure, type Envelope, type JsonSchema, type RulesetInfo } from "./api";
-import { renderBoard } from "./boards";
+import { api, ApiFailure, bearer, failure, type BotKind, type Envelope, type HistoryPoint, type JsonSchema, type LogEntry, type RulesetInfo } from "./api";
+import { renderDrawing, renderGeneric } from "./boards";
+import { countdown, startTicker } from "./clock";
 import { h, replace } from "./dom";
-import { sample, schemaFields, words } from "./forms";
+import { familyTitle, humanise, schemaFields, viewLabels, words } from "./forms";
+import { announcedGroup, entryWords } from "./logwords";
 import { member } from "./members";
 import { knownGame, knownGames, remember } from "./tokens";
 import { isJson, type Json } from "../../typescript/src/json";
@@ -52,6 +54,13 @@ function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** The bots a seat can be given, and their words. */
+const BOTS: [BotKind, string][] = [
+  ["basic", "Basic bot"],
+  ["strong", "Strong bot"],
+  ["random", "Random bot"],
+];
+
 function randomEntropy(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
@@ -88,22 +97,46 @@ function seatWords(ruleset: RulesetInfo): string {
   return `${ruleset.min_seats}–${ruleset.max_seats} players${extra.length ? ` (${extra.join("; ")})` : ""}`;
 }
 
+/**
+ * The games this browser is in, newest first, each with whose turn it is: asked of
+ * `GET /v1/me/games` with the game's token, the players' names from the game itself.
+ */
 function myGames(): HTMLElement {
-  const known = Object.entries(knownGames()).sort(([, a], [, b]) => b.created.localeCompare(a.created));
+  const known = Object.entries(knownGames())
+    .sort(([, a], [, b]) => b.created.localeCompare(a.created))
+    .slice(0, 20);
+  const items = known.map(([id, game]) => {
+    const turn = h("span", { class: "turn", "data-testid": "my-game-turn" });
+    const token = game.token ?? game.admin;
+    if (token) void gameTurn(id, token, game.seat).then((words) => (turn.textContent = words ? ` — ${words}` : ""));
+    return h(
+      "li",
+      {},
+      h("a", { href: `#/game/${id}` }, `${humanise(words(game.ruleset))} ${id.slice(2, 8)}`),
+      game.seat !== undefined ? ` — you are ${game.name ?? `player ${game.seat + 1}`}` : " — created here",
+      turn,
+    );
+  });
   return h(
     "section",
     { "aria-labelledby": "mine", "data-testid": "my-games" },
     h("h2", { id: "mine" }, "My games"),
-    known.length === 0
-      ? h("p", {}, "None yet: games you create or join in this browser appear here.")
-      : h(
-          "ul",
-          {},
-          known.map(([id, game]) =>
-            h("li", {}, h("a", { href: `#/game/${id}` }, `${words(game.ruleset)} ${id.slice(2, 8)}`), game.seat !== undefined ? ` — seat ${game.seat + 1}${game.name ? ` as ${game.name}` : ""}` : " — created here"),
-          ),
-        ),
+    known.length === 0 ? h("p", {}, "None yet: games you create or join in this browser appear here.") : h("ul", {}, items),
   );
+}
+
+/** Whose turn it is in a game of this browser, in words ("your turn", "waiting for Ben"). */
+async function gameTurn(id: string, token: string, seat: number | undefined): Promise<string> {
+  const [mine, game] = await Promise.all([api.GET("/v1/me/games", { headers: bearer(token) }), api.GET("/v1/games/{id}", { params: { path: { id } } })]);
+  const entry = mine.data?.games.find((candidate) => candidate.id === id);
+  const status = entry?.status ?? game.data?.status;
+  if (status === undefined) return "";
+  if (status === "finished") return "finished";
+  if (status === "open") return "waiting for players";
+  if (entry?.your_turn && seat !== undefined) return "your turn";
+  const waiting = entry?.waiting_on ?? game.data?.waiting_on ?? [];
+  const names = waiting.map((waited) => game.data?.seats[waited]?.name ?? `player ${waited + 1}`);
+  return names.length ? `waiting for ${names.join(", ")}` : "";
 }
 
 /** The defaults of an options schema, as a starting value for its form. */
@@ -116,10 +149,32 @@ function defaults(schema: JsonSchema): { [key: string]: Json } {
   return out;
 }
 
+/** The move clocks the lobby offers: ISO 8601 durations per move, and their words. */
+const CLOCKS: [string, string][] = [
+  ["", "None"],
+  ["PT1M", "1 minute per move"],
+  ["PT5M", "5 minutes per move"],
+  ["PT1H", "1 hour per move"],
+  ["PT24H", "24 hours per move"],
+  ["P3D", "3 days per move"],
+];
+
 function createForm(rulesets: RulesetInfo[]): HTMLElement {
   const select = h("select", { id: "ruleset", name: "ruleset", "data-testid": "ruleset-select" }, rulesets.map((ruleset) => h("option", { value: ruleset.id }, ruleset.name)));
   const seats = h("input", { id: "seats", name: "seats", type: "number", inputmode: "numeric", step: 1, required: true, "data-testid": "seats-input" });
   const options = h("details", { "data-testid": "options" });
+  const clock = h(
+    "select",
+    { id: "clock", name: "clock", "data-testid": "clock-select" },
+    CLOCKS.map(([value, label]) => h("option", { value }, label)),
+  );
+  const timeout = h(
+    "select",
+    { id: "on-timeout", name: "on_timeout", "data-testid": "timeout-select" },
+    h("option", { value: "bot" }, "a bot plays that turn"),
+    h("option", { value: "pass" }, "the player passes where the rules allow"),
+    h("option", { value: "drop" }, "the player is out: a bot plays on"),
+  );
   const problem = h("p", { class: "error", role: "alert", "data-testid": "error" });
   let readOptions: () => Json | undefined = () => ({});
   let initial: { [key: string]: Json } = {};
@@ -132,17 +187,27 @@ function createForm(rulesets: RulesetInfo[]): HTMLElement {
     seats.max = String(Math.max(...counts));
     seats.value = String(Math.max(ruleset.min_seats, Math.min(ruleset.max_seats, 3)));
     initial = defaults(ruleset.options_schema);
-    const fields = schemaFields(ruleset.options_schema, initial);
+    // Before anyone sits, seats are "Player 1", "Player 2", …
+    const seatNames = Array.from({ length: Number(seats.max) }, (_, seat) => `Player ${seat + 1}`);
+    const fields = schemaFields(ruleset.options_schema, initial, { names: seatNames });
     readOptions = () => fields.read();
-    replace(options, h("summary", {}, "Options"), fields.element);
+    replace(options, h("summary", {}, "Rules options (the standard game unless you change them)"), fields.element);
   };
   select.addEventListener("change", update);
+  // What happens at a timeout matters only with a clock.
+  const clockChosen = (): void => {
+    timeout.disabled = clock.value === "";
+  };
+  clock.addEventListener("change", clockChosen);
+  clockChosen();
   update();
   const form = h(
     "form",
     { class: "create" },
     h("div", { class: "field" }, h("label", { for: "ruleset" }, "Game"), select),
     h("div", { class: "field" }, h("label", { for: "seats" }, "Players"), seats),
+    h("div", { class: "field" }, h("label", { for: "clock" }, "Move clock"), clock),
+    h("div", { class: "field" }, h("label", { for: "on-timeout" }, "When time runs out"), timeout),
     options,
     h("button", { type: "submit", "data-testid": "create-game" }, "Create game"),
     problem,
@@ -167,7 +232,9 @@ function createForm(rulesets: RulesetInfo[]): HTMLElement {
     }
     void (async () => {
       // The options are built from the ruleset's schema at run time: the server validates them.
-      const answer = await postJson("/v1/games", { ruleset: ruleset.id, seats: Number(seats.value), options }, {});
+      const body: { [key: string]: Json } = { ruleset: ruleset.id, seats: Number(seats.value), options };
+      if (clock.value !== "") body.clock = { per_move: clock.value, on_timeout: timeout.value };
+      const answer = await postJson("/v1/games", body, {});
       if (!answer.ok) {
         problem.textContent = await problemOf(answer);
         return;
@@ -245,12 +312,18 @@ interface GameState {
   envelope: Envelope;
   spectator: unknown;
   lastSeq: number;
+  /** The seq of this seat's last move of its own (not the clock's or a bot's), or -1. */
+  lastOwnSeq: number;
+  /** The turn or round the last log entry announced, which the next entry starts. */
+  group?: string;
 }
 
 async function gamePage(id: string): Promise<void> {
   const mine = generation;
   const known = knownGame(id);
   const token = known?.token;
+  const admin = known?.admin;
+  startTicker();
   const root = h("div", { class: "game", "data-testid": "game" });
   const header = h("header", { class: "game-header" });
   const status = h("p", { class: "status", role: "status", "aria-live": "polite", "data-testid": "status" });
@@ -258,14 +331,26 @@ async function gamePage(id: string): Promise<void> {
   const players = h("section", { class: "players", "data-testid": "players", "aria-label": "Players" });
   const board = h("section", { class: "board", "data-testid": "board", "aria-label": "The board" });
   const actions = h("section", { class: "actions", "data-testid": "actions", "aria-label": "Your moves" });
+  // A finished game's replay: a slider over the log that draws the board as it stood then.
+  const replayBox = h("section", { class: "replay", "data-testid": "replay", "aria-label": "Replay" });
   const problem = h("p", { class: "error", role: "alert", "data-testid": "error" });
   const outcome = h("section", { class: "outcome" });
+  const controls = h("section", { class: "controls", "data-testid": "controls", "aria-label": "Game controls" });
   const logList = h("ol", { class: "log" });
   const log = h("section", { class: "log-section", "data-testid": "log", "aria-live": "polite", "aria-label": "What happened" }, h("h2", {}, "What happened"), logList);
-  root.append(header, status, joins, outcome, h("div", { class: "columns" }, h("div", { class: "main" }, board), h("div", { class: "side" }, actions, problem, players, log)));
+  // The whole view as data, for whoever wants every detail (a hand the drawing leaves out):
+  // under the board on a wide screen, after the moves and the log on a phone.
+  const details = h("details", { class: "all-details", "data-testid": "details", open: true });
+  root.append(
+    header,
+    status,
+    joins,
+    outcome,
+    h("div", { class: "columns" }, h("div", { class: "main" }, replayBox, board), h("div", { class: "side" }, actions, problem, players, log, controls), details),
+  );
   replace(app, h("p", { class: "back" }, h("a", { href: "#/" }, "← Lobby")), root);
 
-  const state: GameState = { envelope: await fetchEnvelope(id, token), spectator: undefined, lastSeq: -1 };
+  const state: GameState = { envelope: await fetchEnvelope(id, token), spectator: undefined, lastSeq: -1, lastOwnSeq: -1 };
   const title = await rulesetName(state.envelope.ruleset);
   let busy = false;
 
@@ -285,6 +370,21 @@ async function gamePage(id: string): Promise<void> {
       problem.textContent = message(error);
     });
     return queue;
+  };
+
+  /** POSTs `body` to `path` as this browser's seat (or admin), then shows the new state. */
+  const post = async (path: string, body: Json, headers: Record<string, string>): Promise<Response | undefined> => {
+    problem.textContent = "";
+    let answer: Response | undefined;
+    try {
+      answer = await postJson(path, body, headers);
+      if (!answer.ok) problem.textContent = await problemOf(answer.clone());
+      await refresh(await fetchEnvelope(id, token));
+    } catch (error) {
+      // A seat given away by its own browser's admin leaves this page's token refused.
+      problem.textContent = message(error);
+    }
+    return answer;
   };
 
   const submit = async (action: Json, version: number): Promise<void> => {
@@ -310,22 +410,27 @@ async function gamePage(id: string): Promise<void> {
   const render = async (): Promise<void> => {
     const envelope = state.envelope;
     const you = envelope.you?.seat ?? null;
-    const names = envelope.seats.map((seat) => seat.name ?? `Seat ${seat.seat + 1}`);
+    const names = envelope.seats.map((seat) => seat.name ?? `Player ${seat.seat + 1}`);
     const yourTurn = you !== null && envelope.to_act.includes(you) && envelope.status === "active";
+    const deadline = (seat: number): string | null => envelope.clock?.seats.find((clock) => clock.seat === seat)?.deadline ?? null;
     document.title = `${yourTurn ? "▶ " : ""}${title} — Beurs`;
     root.dataset.version = String(envelope.version);
     root.dataset.status = envelope.status;
     root.dataset.seat = you === null ? "" : String(you);
     root.dataset.ruleset = envelope.ruleset;
-    replace(header, h("h1", {}, title), h("p", { class: "you" }, you === null ? "You are watching." : `You are ${names[you] ?? ""}, seat ${you + 1}.`));
-    status.textContent =
+    replace(header, h("h1", {}, title), h("p", { class: "you" }, you === null ? "You are watching." : `You are ${names[you] ?? ""}.`));
+    const yourDeadline = you === null ? null : deadline(you);
+    replace(
+      status,
       envelope.status === "open"
         ? "Waiting for players to take their seats."
         : envelope.status === "finished"
           ? "Finished."
           : yourTurn
             ? "Your turn."
-            : `Waiting for ${envelope.waiting_on.map((seat) => names[seat] ?? "").join(", ")}.`;
+            : `Waiting for ${envelope.waiting_on.map((seat) => names[seat] ?? "").join(", ")}.`,
+      yourTurn && yourDeadline ? [" ", countdown(yourDeadline)] : null,
+    );
     renderJoins(envelope);
     replace(
       players,
@@ -333,30 +438,137 @@ async function gamePage(id: string): Promise<void> {
       h(
         "ul",
         {},
-        envelope.seats.map((seat) =>
-          h(
+        envelope.seats.map((seat) => {
+          const until = envelope.status === "active" ? deadline(seat.seat) : null;
+          return h(
             "li",
             { class: seat.seat === you ? "you" : "" },
             names[seat.seat],
-            seat.claimed ? "" : " (free)",
-            seat.resigned ? " (resigned: a bot plays on)" : seat.bot ? " (bot)" : "",
-            envelope.to_act.includes(seat.seat) ? " — to act" : "",
-            deadlineWords(envelope.clock?.seats[seat.seat]?.deadline ?? null),
             seat.seat === you ? " (you)" : "",
-          ),
-        ),
+            seat.claimed ? "" : " (free)",
+            seat.resigned ? " (resigned: a bot plays on)" : seat.bot ? ` (${words(seat.bot)} bot)` : "",
+            envelope.to_act.includes(seat.seat) && envelope.status === "active" ? " — to act" : "",
+            until ? [" — ", countdown(until)] : null,
+          );
+        }),
       ),
     );
-    replace(board, renderBoard(envelope.ruleset, envelope.view, { you, names, toAct: envelope.to_act }, state.spectator));
-    await renderActions(envelope, you, yourTurn);
-    await renderLog(names);
-    renderOutcome(envelope, names);
+    // A finished game being replayed keeps the entry on the board; anything else is live.
+    if (envelope.status === "finished" && replayShown) drawBoard(replayShown.mine.view, replayShown.mine.to_act, replayShown.spectator?.view, replayShown.mine.seq);
+    else drawBoard(envelope.view, envelope.to_act, state.spectator, null);
+    await renderActions(envelope, you, yourTurn, names);
+    await renderLog(names, you);
+    renderReplay(envelope);
+    renderControls(envelope, you, names);
+    renderOutcome(envelope, names, you);
     root.dataset.yourTurn = String(yourTurn);
+    // The version whose page is completely drawn (moves, log and all).
+    root.dataset.drawn = String(envelope.version);
   };
 
-  /** A move clock's deadline as a player reads it: " — until 14:05" (local time). */
-  const deadlineWords = (deadline: string | null): string =>
-    deadline === null ? "" : ` — until ${new Date(deadline).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" })}`;
+  /**
+   * The board and the details of a view: the live one, or (`seq` not null) the game as it
+   * stood after that log entry. Both are drawn by the same renderers.
+   */
+  const drawBoard = (view: unknown, toAct: number[], spectator: unknown, seq: number | null): void => {
+    const envelope = state.envelope;
+    const ctx = { you: envelope.you?.seat ?? null, names: envelope.seats.map((seat) => seat.name ?? `Player ${seat.seat + 1}`), toAct };
+    board.dataset.seq = seq === null ? "" : String(seq);
+    board.classList.toggle("replaying", seq !== null);
+    replace(board, renderDrawing(envelope.ruleset, view, ctx) ?? h("p", {}, view === null ? "The game has not started." : "The table is described under “Everything on the table” below."));
+    replace(details, h("summary", {}, seq === null ? "Everything on the table (details)" : `Everything on the table after entry ${seq + 1} (details)`), renderGeneric(view, ctx, spectator));
+  };
+
+  /** The entry the replay shows (its view, and the spectator's to mark what only you saw). */
+  interface Shown {
+    mine: HistoryPoint;
+    spectator?: HistoryPoint;
+  }
+  let replayShown: Shown | undefined;
+  /** The log's last entry the replay's slider was built for (-1: none built). */
+  let replayLast = -1;
+  /** Bumped at each step: an answer for an entry the player has moved past is dropped. */
+  let replayAsked = 0;
+  const points = new Map<number, Promise<Shown>>();
+
+  /** The game after entry `seq`, as this browser's reader saw it (cached: history never changes). */
+  const historyPoint = (seq: number): Promise<Shown> => {
+    let found = points.get(seq);
+    if (!found) {
+      const read = async (headers: Record<string, string>): Promise<HistoryPoint> => {
+        const { data, error, response } = await api.GET("/v1/games/{id}/history/{seq}", { params: { path: { id, seq } }, headers });
+        if (!data) throw failure(error, response);
+        return data;
+      };
+      found = Promise.all([read(bearer(token)), token ? read({}) : undefined]).then(([mine, spectator]) => ({ mine, spectator }));
+      found.catch(() => points.delete(seq));
+      points.set(seq, found);
+    }
+    return found;
+  };
+
+  /**
+   * A finished game's replay: a slider from the deal (entry 1 in the log) to the last entry,
+   * with previous and next, drawing the board as this reader saw it after the chosen entry
+   * (`GET …/history/{seq}`) and saying that entry's headline from the log.
+   */
+  const renderReplay = (envelope: Envelope): void => {
+    if (envelope.status !== "finished" || state.lastSeq < 0) {
+      replayLast = -1;
+      replayShown = undefined;
+      replace(replayBox);
+      return;
+    }
+    const last = state.lastSeq;
+    if (last === replayLast) return;
+    replayLast = last;
+    const slider = h("input", { type: "range", min: 0, max: last, step: 1, value: last, "aria-label": "Log entry to show", "data-testid": "replay-slider" });
+    const prev = h("button", { type: "button", class: "small", "data-testid": "replay-prev", "aria-label": "Previous entry" }, "◀ Previous");
+    const next = h("button", { type: "button", class: "small", "data-testid": "replay-next", "aria-label": "Next entry" }, "Next ▶");
+    const caption = h("p", { class: "replay-caption", "data-testid": "replay-caption", "aria-live": "polite" });
+    const show = async (seq: number): Promise<void> => {
+      const ask = ++replayAsked;
+      slider.value = String(seq);
+      prev.disabled = seq <= 0;
+      next.disabled = seq >= last;
+      const item = logList.querySelector<HTMLElement>(`li[data-seq="${seq}"]`);
+      for (const marked of logList.querySelectorAll(".replay-at")) marked.classList.remove("replay-at");
+      // The entry shown is marked in the log (the end is the game as it ended: nothing to mark).
+      if (item && seq < last) {
+        item.classList.add("replay-at");
+        logList.scrollTop = item.offsetTop - logList.offsetTop - logList.clientHeight / 2;
+      } else logList.scrollTop = logList.scrollHeight;
+      const headline = item?.querySelector(".headline")?.textContent ?? "";
+      const where = seq >= last ? `The end (entry ${seq + 1} of ${last + 1})` : `After entry ${seq + 1} of ${last + 1}`;
+      caption.textContent = `${where}: ${headline}`;
+      caption.dataset.seq = String(seq);
+      if (seq >= last) {
+        // The last entry is the game as it ended: the live board.
+        replayShown = undefined;
+        drawBoard(state.envelope.view, state.envelope.to_act, state.spectator, null);
+        return;
+      }
+      try {
+        const shown = await historyPoint(seq);
+        if (ask !== replayAsked || mine !== generation) return;
+        replayShown = shown;
+        drawBoard(shown.mine.view, shown.mine.to_act, shown.spectator?.view, seq);
+      } catch (error) {
+        if (ask === replayAsked) caption.textContent = `${where}: the board could not be read (${message(error)}).`;
+      }
+    };
+    slider.addEventListener("input", () => void show(Number(slider.value)));
+    prev.addEventListener("click", () => void show(Math.max(0, Number(slider.value) - 1)));
+    next.addEventListener("click", () => void show(Math.min(last, Number(slider.value) + 1)));
+    replace(
+      replayBox,
+      h("h2", {}, "Replay"),
+      h("p", { class: "hint" }, "Move the slider to see the board as you saw it after any entry of the log."),
+      h("div", { class: "replay-controls" }, prev, slider, next),
+      caption,
+    );
+    void show(replayShown ? replayShown.mine.seq : last);
+  };
 
   const renderJoins = (envelope: Envelope): void => {
     const open = envelope.seats.filter((seat) => !seat.claimed);
@@ -365,105 +577,255 @@ async function gamePage(id: string): Promise<void> {
       return;
     }
     const base = `${location.origin}${location.pathname}`;
+    /** A bot for a free seat: its kind, and the button that seats it (the creator's). */
+    const botChoice = (seat: number): (HTMLElement | string)[] => {
+      const kind = h(
+        "select",
+        { "aria-label": `Bot for player ${seat + 1}`, "data-testid": "bot-kind", "data-seat": seat },
+        BOTS.map(([value, label]) => h("option", { value }, label)),
+      );
+      const addBot = async (): Promise<void> => {
+        const choice = BOTS.find(([value]) => value === kind.value)?.[0] ?? "basic";
+        await post(`/v1/games/${encodeURIComponent(id)}/seats/${seat}`, { bot: choice }, bearer(admin));
+      };
+      return [kind, " ", h("button", { type: "button", class: "small", "data-testid": "add-bot", "data-seat": seat, onclick: () => void addBot() }, "Add bot")];
+    };
+    if (typeof envelope.rematch_of === "string") {
+      // A rematch is invite-only: each player joins by asking on the finished game's page; the
+      // creator may give the seat of a player who does not come back to a bot.
+      const previous = envelope.rematch_of;
+      replace(
+        joins,
+        h("h2", {}, "Rematch"),
+        h(
+          "p",
+          { "data-testid": "rematch-waiting" },
+          "This is a rematch. It starts when every player of the ",
+          h("a", { href: `#/game/${previous}` }, "previous game"),
+          ` has pressed “Rematch” there: waiting for ${open.length === 1 ? "1 more player" : `${open.length} more players`}.`,
+        ),
+        admin ? h("ul", { class: "seat-invites" }, open.map((seat) => h("li", {}, `Player ${seat.seat + 1}: `, botChoice(seat.seat)))) : null,
+      );
+      return;
+    }
     replace(
       joins,
       h("h2", {}, "Invite players"),
-      h("p", {}, "Send each player the link of a free seat (the creator takes one too)."),
+      h("p", {}, "Send each player the link of a free seat (the creator takes one too), or give a seat to a bot."),
       h(
         "ul",
-        {},
+        { class: "seat-invites" },
         open.map((seat) => {
           const url = `${base}#/join/${id}/${seat.seat}`;
           return h(
             "li",
             {},
-            h("a", { href: url, "data-testid": "join-link", "data-seat": seat.seat }, `Seat ${seat.seat + 1}`),
+            h("a", { href: url, "data-testid": "join-link", "data-seat": seat.seat }, `Player ${seat.seat + 1}'s link`),
             " ",
             h("button", { type: "button", class: "small", onclick: () => void navigator.clipboard?.writeText(url) }, "Copy link"),
+            " or ",
+            botChoice(seat.seat),
           );
         }),
       ),
     );
   };
 
-  const renderActions = async (envelope: Envelope, you: number | null, yourTurn: boolean): Promise<void> => {
-    if (!token || you === null || !yourTurn) {
+  /** Resigning (a seat's own), and the admin's seat replacement. */
+  let controlsKey = "";
+  /** What the last seat replacement gave: kept when the controls are drawn again. */
+  const result = h("p", { class: "replaced", role: "status" });
+  const renderControls = (envelope: Envelope, you: number | null, names: string[]): void => {
+    // Drawn again only when what they offer changes, not at every move: a name being typed
+    // stays.
+    const key = JSON.stringify([envelope.status, you, envelope.seats, names]);
+    if (key === controlsKey) return;
+    controlsKey = key;
+    const parts: HTMLElement[] = [];
+    const active = envelope.status === "active";
+    const seat = you === null ? undefined : envelope.seats[you];
+    if (token && you !== null && active && seat && !seat.resigned) {
+      const resign = async (): Promise<void> => {
+        if (!window.confirm("Resign? A bot plays your seat to the end of the game, and you cannot move again.")) return;
+        await post(`/v1/games/${encodeURIComponent(id)}/seats/${you}/resign`, null, bearer(token));
+      };
+      parts.push(h("button", { type: "button", class: "small danger", "data-testid": "resign", onclick: () => void resign() }, "Resign"));
+    }
+    if (admin && envelope.status !== "finished") {
+      const claimed = envelope.seats.filter((candidate) => candidate.claimed);
+      if (claimed.length > 0) {
+        const which = h("select", { "aria-label": "Seat to give to a new player", "data-testid": "replace-seat" }, claimed.map((candidate) => h("option", { value: candidate.seat }, names[candidate.seat] ?? "")));
+        const name = h("input", { "aria-label": "The new player's name", placeholder: "new player's name", maxlength: 64, "data-testid": "replace-name" });
+        const replaceSeat = async (): Promise<void> => {
+          const newName = name.value.trim();
+          if (!newName) {
+            result.textContent = "Type the new player's name first.";
+            return;
+          }
+          const seatNumber = Number(which.value);
+          if (!window.confirm(`Give ${names[seatNumber] ?? "this"} seat to ${newName}? The current player's link stops working.`)) return;
+          const answer = await post(`/v1/games/${encodeURIComponent(id)}/seats/${seatNumber}/replace`, { name: newName }, bearer(admin));
+          if (!answer?.ok) return;
+          const body: unknown = await answer.json().catch(() => undefined);
+          const newToken = field(body, "player_token");
+          if (!newToken) return;
+          const here = h("button", {
+            type: "button",
+            class: "small",
+            onclick: () => {
+              remember(id, { ruleset: envelope.ruleset, seat: seatNumber, token: newToken, name: newName });
+              route();
+            },
+          }, `Play ${newName}'s seat in this browser`);
+          replace(result, `${newName} has the seat now. Their token (shown once, for an API client): `, h("code", {}, newToken), " ", here);
+        };
+        parts.push(
+          h(
+            "div",
+            { class: "admin" },
+            h("h3", {}, "As the game's creator"),
+            h("div", { class: "field" }, "Give ", which, "’s seat to ", name, h("button", { type: "button", class: "small", "data-testid": "replace", onclick: () => void replaceSeat() }, "Replace")),
+            result,
+          ),
+        );
+      }
+    }
+    if (parts.length === 0) replace(controls);
+    else replace(controls, h("h2", {}, "Game"), parts);
+  };
+
+  /** The version to play the legal actions on screen at. */
+  let actionsVersion = -1;
+  /**
+   * The seat's legal actions: its moves while it is the seat's turn, and (even when it is not)
+   * taking its last move back, which is a secondary button apart from the moves.
+   */
+  const renderActions = async (envelope: Envelope, you: number | null, yourTurn: boolean, names: string[]): Promise<void> => {
+    if (!token || you === null || envelope.status !== "active") {
+      delete actions.dataset.key;
       replace(actions, h("h2", {}, "Your moves"), h("p", {}, you === null ? "Take a seat to play." : envelope.status === "finished" ? "The game is over." : "Not your turn."));
       return;
     }
     const { data: legal, error, response } = await api.GET("/v1/games/{id}/legal-actions", { params: { path: { id } }, headers: bearer(token) });
     if (!legal) {
+      delete actions.dataset.key;
       replace(actions, h("h2", {}, "Your moves"), h("p", { class: "error" }, message(failure(error, response))));
       return;
     }
+    // The same moves as on screen (another seat moved in a simultaneous phase): keep them, and
+    // what is typed into their forms, and play them at the new version.
+    actionsVersion = legal.version;
+    const key = JSON.stringify([yourTurn, legal.actions]);
+    if (actions.dataset.key === key) return;
+    actions.dataset.key = key;
     const buttons: HTMLElement[] = [];
     const forms: HTMLElement[] = [];
-    legal.actions.forEach((entry, index) => {
-      if ("action" in entry) {
+    let undo: HTMLElement | null = null;
+    legal.actions.forEach((entry) => {
+      if ("action" in entry && member(entry.action, "type") === "undo") {
+        undo = h(
+          "div",
+          { class: "undo" },
+          h("button", { type: "button", class: "secondary", "data-testid": "undo", "data-text": entry.text, onclick: () => void submit(entry.action, actionsVersion) }, field(entry, "label") ?? "Take back your last move"),
+          h("small", { class: "hint" }, "Possible until another player moves."),
+        );
+      } else if (!yourTurn) {
+        // Only taking a move back is offered out of turn.
+      } else if ("action" in entry) {
         const sealed = entry.sealed;
+        // The server's short imperative label when it sends one, else the move's sentence.
+        const label = field(entry, "label") ?? entry.text;
         buttons.push(
           h(
             "button",
-            { type: "button", class: sealed ? "action sealed" : "action", "data-testid": "action", onclick: () => void submit(entry.action, legal.version) },
-            entry.text,
+            { type: "button", class: sealed ? "action sealed" : "action", "data-testid": "action", "data-text": entry.text, title: label === entry.text ? null : entry.text, onclick: () => void submit(entry.action, actionsVersion) },
+            label,
             sealed ? h("span", { class: "sealed-note" }, " (sealed: only you see it until it is revealed)") : null,
           ),
         );
       } else {
-        forms.push(familyForm(entry.label, entry.schema, legal.version, index));
+        forms.push(familyForm(entry.label, entry.schema, names));
       }
     });
-    replace(actions, h("h2", {}, "Your moves"), buttons.length ? h("div", { class: "buttons" }, buttons) : null, forms);
+    replace(
+      actions,
+      h("h2", {}, "Your moves"),
+      yourTurn ? null : h("p", {}, "Not your turn."),
+      buttons.length ? h("div", { class: "buttons" }, buttons) : null,
+      forms,
+      undo,
+    );
   };
 
-  const familyForm = (label: string, schema: JsonSchema, version: number, index: number): HTMLElement => {
-    let seed = envelopeSeed(state.envelope.version, index);
+  /** A move to build: its fields start at their defaults, never at a random pick. */
+  const familyForm = (label: string, schema: JsonSchema, names: string[]): HTMLElement => {
     const form = h("form", { class: "family", "data-testid": "action-form" });
-    const build = (): void => {
-      const fields = schemaFields(schema, sample(schema, seed));
-      const suggest = h("button", { type: "button", class: "small", onclick: () => { seed += 1; build(); } }, "Suggest");
-      replace(form, h("fieldset", {}, h("legend", {}, label), fields.element, h("div", { class: "form-buttons" }, suggest, h("button", { type: "submit" }, "Play"))));
-      form.onsubmit = (event) => {
-        event.preventDefault();
-        let value: Json | undefined;
-        try {
-          value = fields.read();
-        } catch (error) {
-          problem.textContent = `Not a valid move: ${message(error)}`;
-          return;
-        }
-        if (value === null || typeof value !== "object" || Array.isArray(value)) {
-          problem.textContent = "Fill in the move first.";
-          return;
-        }
-        // The engine has the final word on what the schema cannot say.
-        void submit(value, version);
-      };
+    const fields = schemaFields(schema, undefined, { names, labels: viewLabels(state.envelope.view) });
+    replace(form, h("fieldset", {}, h("legend", {}, familyTitle(label)), fields.element, h("div", { class: "form-buttons" }, h("button", { type: "submit" }, "Play"))));
+    form.onsubmit = (event) => {
+      event.preventDefault();
+      let value: Json | undefined;
+      try {
+        value = fields.read();
+      } catch (error) {
+        problem.textContent = `Not a complete move yet: ${message(error)}.`;
+        return;
+      }
+      if (value === null || typeof value !== "object" || Array.isArray(value)) {
+        problem.textContent = "Fill in the move first.";
+        return;
+      }
+      // The engine has the final word on what the schema cannot say.
+      void submit(value, actionsVersion);
     };
-    build();
     return form;
   };
 
-  const renderLog = async (names: string[]): Promise<void> => {
+  /**
+   * The log, one line per entry (a headline, its consequences in smaller type beneath), read
+   * a page at a time after the last entry shown. Entries since this seat's last move are
+   * marked: what happened while you were away.
+   */
+  const renderLog = async (names: string[], you: number | null): Promise<void> => {
     for (;;) {
       const { data } = await api.GET("/v1/games/{id}/log", {
         params: { path: { id }, query: { after: state.lastSeq >= 0 ? state.lastSeq : undefined, limit: 200 } },
         headers: bearer(token),
       });
       if (!data) return;
-      for (const entry of data.entries) {
+      for (const entry of data.entries as LogEntry[]) {
         state.lastSeq = entry.seq;
-        const who = entry.seat === null || entry.seat === undefined ? "Setup" : names[entry.seat] ?? "";
-        const lines = [entry.action_text, ...entry.event_texts].filter((line): line is string => typeof line === "string" && line !== "");
-        if (!entry.action_text && typeof entry.seat === "number") lines.unshift(`${who} made a sealed move.`);
-        for (const line of lines) logList.append(h("li", { "data-seq": entry.seq }, line));
+        const seat = typeof entry.seat === "number" ? entry.seat : null;
+        if (seat !== null && seat === you && entry.by !== "clock" && entry.by !== "bot") state.lastOwnSeq = entry.seq;
+        const said = entryWords(entry, seat === null ? "" : names[seat] ?? "");
+        // A turn or round the previous entry announced starts a group here.
+        const group = state.group;
+        state.group = announcedGroup(said);
+        logList.append(
+          h(
+            "li",
+            { class: seat === null ? "entry setup" : "entry", "data-seq": entry.seq, "data-seat": seat ?? "", "data-group": group },
+            h("span", { class: "headline" }, said.headline),
+            said.details.length ? h("ul", { class: "details" }, said.details.map((line) => h("li", {}, line))) : null,
+          ),
+        );
+        // A move taken back stays in the log, struck through.
+        const undone = member(entry.action, "move");
+        if (member(entry.action, "type") === "undo" && typeof undone === "number") {
+          const item = logList.querySelector<HTMLElement>(`li[data-seq="${undone}"]`);
+          item?.classList.add("undone");
+          if (item) item.title = "Taken back";
+        }
       }
       if (data.next_after === null) break;
+    }
+    for (const item of logList.children) {
+      if (item instanceof HTMLElement) item.classList.toggle("since", state.lastOwnSeq >= 0 && Number(item.dataset.seq) > state.lastOwnSeq);
     }
     logList.scrollTop = logList.scrollHeight;
   };
 
-  const renderOutcome = (envelope: Envelope, names: string[]): void => {
+  const renderOutcome = (envelope: Envelope, names: string[], you: number | null): void => {
     const result = envelope.outcome;
     if (!result) {
       replace(outcome);
@@ -490,7 +852,43 @@ async function gamePage(id: string): Promise<void> {
         verify,
         verifyResult,
         h("p", {}, "To replay every shuffle and die roll too: ", h("code", {}, `beurs verify ${location.origin}/v1/games/${id}/audit`)),
+        rematchPart(envelope, you),
       ),
+    );
+  };
+
+  /**
+   * Playing again: a player of the game (or its creator) asks for the rematch, which the first
+   * request creates and every later one joins; this browser keeps the new game's token and
+   * goes there.
+   */
+  const rematchPart = (envelope: Envelope, you: number | null): HTMLElement | null => {
+    const seat = you === null ? undefined : envelope.seats[you];
+    // A seat a bot plays (resigned) cannot ask; the creator can, without a seat.
+    const asker = token && seat && !seat.bot && !seat.resigned ? token : admin;
+    if (!asker) return null;
+    const created = typeof envelope.rematch === "string";
+    const result = h("p", { class: "error", role: "alert", "data-testid": "rematch-error" });
+    const ask = async (): Promise<void> => {
+      result.textContent = "";
+      const { data, error, response } = await api.POST("/v1/games/{id}/rematch", { params: { path: { id } }, headers: bearer(asker) });
+      if (!data) {
+        result.textContent = message(failure(error, response));
+        return;
+      }
+      const seatThere = data.seat ?? undefined;
+      const tokenThere = data.player_token ?? undefined;
+      // The creator's admin token administers the rematch too.
+      remember(data.game_id, { ruleset: envelope.ruleset, ...(admin ? { admin } : {}), ...(tokenThere ? { seat: seatThere, token: tokenThere, name: known?.name } : {}) });
+      location.hash = `#/game/${data.game_id}`;
+    };
+    return h(
+      "div",
+      { class: "rematch" },
+      h("h3", {}, "Play again"),
+      h("p", {}, created ? "A rematch has been created: join it with the same players." : "A new game with the same players and rules; the next player starts."),
+      h("button", { type: "button", "data-testid": "rematch", onclick: () => void ask() }, created ? "Rematch created — join" : "Rematch"),
+      result,
     );
   };
 
@@ -528,10 +926,6 @@ async function problemOf(response: Response): Promise<string> {
 function field(value: unknown, key: string): string | undefined {
   const found = member(value, key);
   return typeof found === "string" ? found : undefined;
-}
-
-function envelopeSeed(version: number, index: number): number {
-  return version * 7919 + index * 104729 + 1;
 }
 
 function sleep(ms: number): Promise<void> {

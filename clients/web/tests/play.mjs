@@ -1,9 +1,17 @@
 // The /play client in real Chromium: for each ruleset, one browser context per seat creates,
 // joins and plays a whole game through the page only (clicking move buttons, submitting move
 // forms), checks that every context follows the game live, that no seat's page shows another
-// seat's hidden information, and that the finished game's seed verifies in the browser.
+// seat's hidden information, and that the finished game's seed verifies in the browser. The
+// last seat plays on a phone-sized page (390×844): no page may be wider than its screen, and
+// the moves and the log never show JSON or internal names (snake_case). The first time a seat's
+// move may be taken back, the seat clicks "Take back your last move" (a button apart from the
+// moves, shown even out of turn): the log says so, strikes the move through, and the board is
+// as before the move. Once finished, the replay slider draws the board at the deal and after
+// the next entries (each with its log headline), and every seat presses "Rematch": the first
+// creates the linked game, the others join it ("Rematch created — join"), and it starts with
+// the seats turned one place.
 //
-//   node tests/play.mjs --base http://127.0.0.1:8080 [--ruleset tulpenfieber] [--shots dir] [--seed 7]
+//   node tests/play.mjs --base http://127.0.0.1:8080 [--ruleset tulpenfieber|controls] [--shots dir] [--seed 7]
 //
 // Debian's Chromium (/usr/bin/chromium) through playwright-core: nothing is downloaded.
 import { chromium } from "playwright-core";
@@ -29,16 +37,46 @@ const SEATS = { "tulipmania-1637": 3, "tulip-bubble": 3, "tulip-traders": 3, tul
  * Options set in the lobby's options form, per ruleset: rules options that shorten a game, so
  * that the suite fits CI's budget. Tulpenfieber's default field needs up to five matching dice
  * per space and a random table of two took about 2 minutes; every side space needing one die
- * of its face (`side_need`, a JSON field of the form) ends it in a fraction of that. The test
- * checks that the created game carries them. Black Thursday's standard tower (2 tiles wide, 12
- * high) took about 200 moves and 140 s at a table of three; a custom building of 2 × 2 tiles
- * (`layout`, a JSON field of the form) keeps two columns, companies to reveal and trading, and
- * ends in about a third of the moves.
+ * of its face (`side_need`, a list of numbers in the form) ends it in a fraction of that. The
+ * test checks that the created game carries them. Black Thursday's standard tower (2 tiles
+ * wide, 12 high) took about 200 moves and 140 s at a table of three; a custom building of 2 × 2
+ * tiles (`layout`: "Custom", then one row of x and y per tile) keeps two columns, companies to
+ * reveal and trading, and ends in about a third of the moves. Tulip Bubble ends when someone
+ * claims the Black Tulip with more than 120 guilders and no loans: when forms started at a
+ * random bid, someone's ƒ1,000,000 bid ended a game in about 25 moves; bids that start at the
+ * minimum took some 250 moves and 100 s; a threshold of 15 (`black_tulip_threshold`, a
+ * number in the form) lets a player claim at the first Black Tulip window, and games took 25
+ * to 60 moves.
  */
 const OPTIONS = {
   tulpenfieber: { side_need: [1, 1, 1, 1, 1] },
+  "tulip-bubble": { black_tulip_threshold: 15 },
   "black-thursday": { layout: { custom: [{ x: 0, y: 0 }, { x: 2, y: 0 }, { x: 0, y: 2 }, { x: 2, y: 2 }] } },
 };
+
+/** Sets one option through its form controls, as a person would: no JSON typed. */
+async function setOption(page, name, value) {
+  const scope = page.locator('[data-testid="options"]');
+  if (typeof value === "number") {
+    await scope.locator(`input[name="${name}"]`).fill(String(value));
+  } else if (Array.isArray(value) && value.every((item) => typeof item === "number")) {
+    await scope.locator(`[name="${name}"]`).fill(value.join(", "));
+  } else if (value && typeof value === "object" && Array.isArray(value.custom)) {
+    await scope.locator(`select[name="${name}"]`).selectOption({ label: "Custom" });
+    const list = scope.locator('fieldset.list[data-name="custom"]');
+    for (const [index, point] of value.custom.entries()) {
+      await list.locator('[data-testid="add-row"]').click();
+      const row = list.locator("li.row").nth(index);
+      await row.locator('[name="x"]').fill(String(point.x));
+      await row.locator('[name="y"]').fill(String(point.y));
+    }
+  } else {
+    fail(`no way to set option ${name} in the form`);
+  }
+}
+
+/** Rulesets where a seat's move is always soon undoable (nothing hidden): undo must be seen. */
+const UNDO_EXPECTED = new Set(["tulpenfieber"]);
 
 /** Moves that make progress, which a person prefers to idling (rerolling, ending a turn). */
 const PROGRESS = { tulpenfieber: /placed a tulip at row (\d)|claimed a wheelbarrow/ };
@@ -65,8 +103,11 @@ const browser = await chromium.launch({
 });
 
 /** A context with its page, failing the run on any page error or unexpected console error. */
-async function seatPage(label, problems) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+async function seatPage(label, problems, viewport = DESKTOP) {
+  const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   page.on("pageerror", (error) => problems.push(`${label}: page error: ${error.message}`));
   page.on("console", (message) => {
@@ -80,6 +121,12 @@ async function seatPage(label, problems) {
 
 const game = (page) => page.locator('[data-testid="game"]');
 const attr = (page, name) => game(page).getAttribute(name);
+/** Waits until the page has drawn (moves, log and all) at least the version it shows. */
+const drawn = (page, what) =>
+  waitFor(async () => {
+    const [version, done] = await Promise.all([attr(page, "data-version"), attr(page, "data-drawn")]);
+    return version !== null && done === version;
+  }, FOLLOW_MS, `${what} to be drawn`);
 
 async function waitFor(predicate, ms, what) {
   const deadline = Date.now() + ms;
@@ -95,7 +142,9 @@ async function playRuleset(ruleset, lobbyShot) {
   const problems = [];
   const seats = SEATS[ruleset];
   const players = [];
-  for (let seat = 0; seat < seats; seat++) players.push(await seatPage(`${ruleset} seat ${seat}`, problems));
+  // The last seat plays on a phone.
+  for (let seat = 0; seat < seats; seat++) players.push(await seatPage(`${ruleset} seat ${seat}`, problems, seat === seats - 1 ? PHONE : DESKTOP));
+  const phone = players[seats - 1].page;
   const host = players[0].page;
 
   // The lobby: read the card, choose the game and the table size, create.
@@ -109,9 +158,7 @@ async function playRuleset(ruleset, lobbyShot) {
   const options = OPTIONS[ruleset] ?? {};
   if (Object.keys(options).length > 0) {
     await host.click('[data-testid="options"] summary');
-    for (const [name, value] of Object.entries(options)) {
-      await host.fill(`[data-testid="options"] [name="${name}"]`, JSON.stringify(value));
-    }
+    for (const [name, value] of Object.entries(options)) await setOption(host, name, value);
   }
   await host.click('[data-testid="create-game"]');
   await host.locator('[data-testid="join-link"]').first().waitFor();
@@ -143,6 +190,8 @@ async function playRuleset(ruleset, lobbyShot) {
   let refusals = 0;
   let privateSeen = 0;
   let shotTaken = false;
+  /** How the undo went: "not offered", or what the seat saw when it took a move back. */
+  let undo = "not offered";
   for (;;) {
     const statuses = await Promise.all(players.map(({ page }) => attr(page, "data-status")));
     if (statuses.every((status) => status === "finished")) break;
@@ -158,6 +207,8 @@ async function playRuleset(ruleset, lobbyShot) {
     const seat = pick(turns);
     const { page } = players[seat];
     const before = await attr(page, "data-version");
+    // The board before the move, to compare once it is taken back.
+    const boardBefore = undo === "not offered" ? await page.locator('[data-testid="board"]').innerHTML() : "";
     const buttons = await page.locator('[data-testid="action"]').all();
     const forms = await page.locator('[data-testid="action-form"]').all();
     let choices = [...buttons.map((button) => ({ button })), ...forms.map((form) => ({ form }))];
@@ -172,7 +223,8 @@ async function playRuleset(ruleset, lobbyShot) {
     // Players move on: where a ruleset has moves that make progress, a person mostly picks one.
     const keen = PROGRESS[ruleset];
     if (keen && random() < 0.9) {
-      const texts = await Promise.all(choices.map((choice) => (choice.button ?? choice.form).textContent()));
+      // The move's sentence (the button may carry the server's shorter label instead).
+      const texts = await Promise.all(choices.map((choice) => (choice.button ? choice.button.getAttribute("data-text") : choice.form.textContent())));
       // The deepest row first: that is where the game is won.
       let best = -1;
       let progress = [];
@@ -192,7 +244,7 @@ async function playRuleset(ruleset, lobbyShot) {
     if (choice.button) {
       await choice.button.click();
     } else {
-      if (random() < 0.3) await choice.form.getByRole("button", { name: "Suggest" }).click();
+      await fillForm(choice.form);
       await choice.form.getByRole("button", { name: "Play" }).click();
     }
     let refused = false;
@@ -220,34 +272,258 @@ async function playRuleset(ruleset, lobbyShot) {
       FOLLOW_MS,
       `${ruleset}: every seat to follow version ${version}`,
     );
-    if (moves % 5 === 1) privateSeen += await checkPrivate(ruleset, players);
+    if (undo === "not offered") {
+      await drawn(page, `${ruleset}: seat ${seat}'s page`);
+      if ((await page.locator('[data-testid="undo"]').count()) > 0) undo = await takeBack(ruleset, page, seat, boardBefore, players);
+    }
+    if (moves % 5 === 1) {
+      privateSeen += await checkPrivate(ruleset, players);
+      await checkWords(ruleset, players);
+    }
     if (!shotTaken && moves >= 12 && shots) {
       await host.screenshot({ path: join(shots, `${ruleset}.png`), fullPage: false });
+      await phoneShot(phone, join(shots, `${ruleset}-phone.png`));
       shotTaken = true;
     }
   }
   privateSeen += await checkPrivate(ruleset, players);
-  if (shots && !shotTaken) await host.screenshot({ path: join(shots, `${ruleset}.png`), fullPage: false });
+  await checkWords(ruleset, players);
+  if (shots && !shotTaken) {
+    await host.screenshot({ path: join(shots, `${ruleset}.png`), fullPage: false });
+    await phoneShot(phone, join(shots, `${ruleset}-phone.png`));
+  }
 
   // The end: everyone sees the outcome, the log is in words, the seed verifies.
   for (const [seat, { page }] of players.entries()) {
     await page.locator('[data-testid="outcome"]').waitFor();
     const status = await page.locator('[data-testid="status"]').textContent();
     if (!/finished/i.test(status ?? "")) fail(`${ruleset}: seat ${seat}'s status is ${status}`);
-    const lines = await page.locator('[data-testid="log"] li').allTextContents();
-    if (lines.length < moves) fail(`${ruleset}: seat ${seat}'s log has ${lines.length} sentences for ${moves} moves`);
+    // One line per log entry, numbered from 1 in order.
+    const entries = await page.locator('[data-testid="log"] li.entry').evaluateAll((items) => items.map((item) => Number(item.dataset.seq)));
+    if (entries.length < moves) fail(`${ruleset}: seat ${seat}'s log has ${entries.length} entries for ${moves} moves`);
+    if (entries.some((seq, index) => seq !== index)) fail(`${ruleset}: seat ${seat}'s log entries are not one per entry in order: ${entries.slice(0, 20)}`);
+    const lines = await page.locator('[data-testid="log"] li.entry > .headline').allTextContents();
+    if (lines.length !== entries.length) fail(`${ruleset}: seat ${seat}'s log has ${lines.length} headlines for ${entries.length} entries`);
     const bad = lines.find((line) => /[{}_\[\]"]/.test(line) || !line.trim());
     if (bad !== undefined) fail(`${ruleset}: a log line is not words: ${JSON.stringify(bad)}`);
+    // The numbers of a long log are not clipped: the list leaves room for four digits.
+    const room = await page.locator('[data-testid="log"] ol.log').evaluate((list) => parseFloat(getComputedStyle(list).paddingLeft) / parseFloat(getComputedStyle(list).fontSize));
+    if (room < 2.8) fail(`${ruleset}: the log's numbers have ${room.toFixed(1)} em of room`);
   }
   await host.click('[data-testid="verify"]');
   await waitFor(async () => /✓|✗/.test((await host.locator('[data-testid="verify-result"]').textContent()) ?? ""), FOLLOW_MS, "the verification");
   const verdict = await host.locator('[data-testid="verify-result"]').textContent();
   if (!verdict?.includes("✓")) fail(`${ruleset}: the seed did not verify: ${verdict}`);
+  if (undo === "not offered" && UNDO_EXPECTED.has(ruleset)) fail(`${ruleset}: no seat was ever offered to take a move back`);
+  const steps = await replay(ruleset, players, shots && !replayShot ? join(shots, "replay.png") : undefined);
+  if (shots) replayShot = true;
+  await rematch(ruleset, players, id);
   if (problems.length > 0) fail(`${ruleset}: ${problems.join("\n")}`);
   for (const { context } of players) await context.close();
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  console.log(`${ruleset}: ${seats} browsers, ${moves} moves through the page, ${refusals} refused, ${privateSeen} private elements seen; ${seconds} s`);
+  console.log(`${ruleset}: ${seats} browsers, ${moves} moves through the page, ${refusals} refused, ${privateSeen} private elements seen; undo ${undo}; replay of ${steps} entries; rematch; ${seconds} s`);
   return privateSeen;
+}
+
+/** The undo screenshots taken (the first on a desktop page and on the phone), and the replay's. */
+const undoShots = new Set();
+let replayShot = false;
+
+/**
+ * The seat that just moved takes the move back with its undo button: the log gets an entry
+ * saying so, the move's entry is struck through, and the board is what it was before the move.
+ */
+async function takeBack(ruleset, page, seat, boardBefore, players) {
+  const button = page.locator('[data-testid="undo"]');
+  const label = (await button.textContent())?.trim();
+  if (label !== "Take back your last move") fail(`${ruleset}: the undo button says ${JSON.stringify(label)}`);
+  // A secondary button, apart from the moves: never one of them.
+  if ((await page.locator('[data-testid="action"][data-text*="took back"], .buttons [data-testid="undo"], [data-testid="action-form"] [data-testid="undo"]').count()) > 0) {
+    fail(`${ruleset}: the undo button is among the moves`);
+  }
+  const yourTurn = (await attr(page, "data-your-turn")) === "true";
+  const shot = (page.viewportSize()?.width ?? DESKTOP.width) < DESKTOP.width ? "undo-phone.png" : "undo.png";
+  if (shots && !undoShots.has(shot)) {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: join(shots, shot), fullPage: false });
+    undoShots.add(shot);
+  }
+  const moved = Number(await page.locator('[data-testid="log"] li.entry').last().getAttribute("data-seq"));
+  const before = await attr(page, "data-version");
+  await button.click();
+  await waitFor(async () => (await attr(page, "data-version")) !== before || Boolean((await page.locator('[data-testid="error"]').textContent())?.trim()), FOLLOW_MS, `${ruleset}: the undo to land`);
+  const error = (await page.locator('[data-testid="error"]').textContent())?.trim();
+  if (error) fail(`${ruleset}: taking the move back was refused: ${error}`);
+  await drawn(page, `${ruleset}: the page after the undo`);
+  const last = page.locator('[data-testid="log"] li.entry').last();
+  const headline = (await last.locator(".headline").textContent()) ?? "";
+  if (!/took back their last move/.test(headline)) fail(`${ruleset}: the log's last line after the undo is ${JSON.stringify(headline)}`);
+  if (Number(await last.getAttribute("data-seq")) !== moved + 1) fail(`${ruleset}: the undo is not the entry after the move`);
+  if (!(await page.locator(`[data-testid="log"] li.entry[data-seq="${moved}"]`).evaluate((item) => item.classList.contains("undone")))) fail(`${ruleset}: the move taken back is not struck through in the log`);
+  const boardAfter = await page.locator('[data-testid="board"]').innerHTML();
+  if (boardAfter !== boardBefore) fail(`${ruleset}: the board after the undo is not the board before the move`);
+  // Everyone follows the undo.
+  const version = await attr(page, "data-version");
+  await waitFor(
+    async () => (await Promise.all(players.map(({ page }) => attr(page, "data-version")))).every((seen) => Number(seen) >= Number(version)),
+    FOLLOW_MS,
+    `${ruleset}: every seat to follow the undo`,
+  );
+  return `by seat ${seat} (${yourTurn ? "in" : "out of"} turn) of entry ${moved}`;
+}
+
+/**
+ * The replay of the finished game: on the first seat's page, the slider at the deal shows
+ * entry 0 (the board drawn from the history route, the caption the log's first line), next
+ * and previous step through the entries; on the phone, the middle of the game, and the page
+ * still fits. Returns the number of entries.
+ */
+async function replay(ruleset, players, shot) {
+  const host = players[0].page;
+  const phone = players[players.length - 1].page;
+  const slider = host.locator('[data-testid="replay-slider"]');
+  await slider.waitFor();
+  const entries = await host.locator('[data-testid="log"] li.entry').count();
+  const max = Number(await slider.getAttribute("max"));
+  if (max !== entries - 1) fail(`${ruleset}: the replay runs to ${max}, the log to ${entries - 1}`);
+  if (Number(await slider.inputValue()) !== max) fail(`${ruleset}: the replay does not start at the end`);
+  const at = async (page, seq) => {
+    await page.locator(`[data-testid="board"][data-seq="${seq}"]`).waitFor({ timeout: FOLLOW_MS });
+    const caption = (await page.locator('[data-testid="replay-caption"]').textContent()) ?? "";
+    const headline = (await page.locator(`[data-testid="log"] li.entry[data-seq="${seq}"] > .headline`).textContent()) ?? "";
+    if (!headline || !caption.endsWith(headline)) fail(`${ruleset}: the replay at ${seq} says ${JSON.stringify(caption)}, the log ${JSON.stringify(headline)}`);
+    if (!caption.includes(`entry ${seq + 1} of ${entries}`)) fail(`${ruleset}: the replay's caption at ${seq} is ${JSON.stringify(caption)}`);
+    if ((await page.locator('[data-testid="board"]').innerText()).trim() === "") fail(`${ruleset}: the replay at ${seq} draws an empty board`);
+  };
+  await slider.fill("0");
+  await at(host, 0);
+  if (!(await host.locator('[data-testid="replay-prev"]').isDisabled())) fail(`${ruleset}: "previous" is enabled at the deal`);
+  for (const seq of [1, 2]) {
+    await host.click('[data-testid="replay-next"]');
+    await at(host, seq);
+  }
+  await host.click('[data-testid="replay-prev"]');
+  await at(host, 1);
+  const middle = Math.floor(max / 2);
+  await phone.locator('[data-testid="replay-slider"]').fill(String(middle));
+  await at(phone, middle);
+  await checkPrivate(ruleset, players);
+  await checkWords(ruleset, players);
+  if (shot) {
+    await host.locator('[data-testid="replay-slider"]').fill(String(middle));
+    await at(host, middle);
+    await host.evaluate(() => document.querySelector('[data-testid="replay"]').scrollIntoView());
+    await host.screenshot({ path: shot, fullPage: false });
+  }
+  // The end of the slider is the game as it ended: the live board again.
+  await slider.fill(String(max));
+  await host.locator('[data-testid="board"][data-seq=""]').waitFor({ timeout: FOLLOW_MS });
+  return entries;
+}
+
+/**
+ * Every seat presses "Rematch" on the finished game, one after the other: the first creates
+ * the new game (the others' pages then say "Rematch created — join"), each lands on it in its
+ * seat turned one place (old seat 1 is new seat 0), under its name, and the new game starts
+ * once the last has joined.
+ */
+async function rematch(ruleset, players, oldId) {
+  const seats = players.length;
+  let newId;
+  for (const [seat, { page }] of players.entries()) {
+    const button = page.locator('[data-testid="rematch"]');
+    if (seat > 0) await waitFor(async () => /Rematch created — join/.test((await button.textContent()) ?? ""), FOLLOW_MS, `${ruleset}: seat ${seat} to see the rematch`);
+    else if ((await button.textContent())?.trim() !== "Rematch") fail(`${ruleset}: the rematch button says ${await button.textContent()}`);
+    const name = /You are (.+)\./.exec((await page.locator(".game-header .you").textContent()) ?? "")?.[1];
+    await button.click();
+    const target = (seat + seats - 1) % seats;
+    await page.locator(`[data-testid="game"][data-seat="${target}"]`).waitFor({ timeout: FOLLOW_MS });
+    const here = new URL(page.url()).hash.replace("#/game/", "");
+    if (here === oldId) fail(`${ruleset}: seat ${seat} stayed on the finished game`);
+    newId ??= here;
+    if (here !== newId) fail(`${ruleset}: seat ${seat} went to ${here}, not the rematch ${newId}`);
+    const you = await page.locator(".game-header .you").textContent();
+    if (you !== `You are ${name}.`) fail(`${ruleset}: seat ${seat} (${name}) is ${JSON.stringify(you)} in the rematch`);
+    if (seat < seats - 1) await page.locator('[data-testid="rematch-waiting"]').waitFor({ timeout: FOLLOW_MS });
+  }
+  for (const [seat, { page }] of players.entries()) {
+    await waitFor(async () => (await attr(page, "data-status")) === "active", FOLLOW_MS, `${ruleset}: the rematch to start for seat ${seat}`);
+  }
+  const envelope = await (await fetch(`${base}/v1/games/${newId}`)).json();
+  if (envelope.rematch_of !== oldId) fail(`${ruleset}: the rematch's rematch_of is ${envelope.rematch_of}`);
+}
+
+/** The phone's screen from the top of the page: what a player sees first. */
+async function phoneShot(page, path) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path, fullPage: false });
+}
+
+/**
+ * Fills a move's form as a player would: picks among the choices offered (the form starts
+ * with nothing chosen), marks as many boxes as the move asks, puts a map's whole sum on one
+ * name, and sometimes raises an amount above its minimum. Random numbers come from --seed.
+ */
+async function fillForm(form) {
+  const draws = Array.from({ length: 64 }, () => random());
+  await form.evaluate((element, draws) => {
+    let next = 0;
+    const draw = () => draws[next++ % draws.length];
+    const pickOf = (items) => items[Math.floor(draw() * items.length)];
+    // Choosing a shape may show new fields: choose until nothing is left unchosen.
+    for (let round = 0; round < 6; round++) {
+      const open = [...element.querySelectorAll("select")].filter((select) => select.value === "");
+      if (open.length === 0) break;
+      for (const select of open) {
+        const option = pickOf([...select.options].filter((option) => option.value !== "" && !option.disabled));
+        if (!option) continue;
+        select.value = option.value;
+        select.dispatchEvent(new Event("change", { bubbles: true }));
+      }
+    }
+    for (const group of element.querySelectorAll("fieldset.choices")) {
+      const boxes = [...group.querySelectorAll('input[type="checkbox"]')];
+      const min = Number(group.dataset.min ?? 0);
+      const max = Math.min(Number(group.dataset.max ?? boxes.length), boxes.length);
+      const count = min + Math.floor(draw() * draw() * (max - min + 1));
+      const order = boxes.map((box) => ({ box, key: draw() })).sort((a, b) => a.key - b.key);
+      order.forEach(({ box }, index) => (box.checked = index < count));
+    }
+    for (const map of element.querySelectorAll("fieldset.map[data-sum]")) {
+      const inputs = [...map.querySelectorAll("input")];
+      for (const input of inputs) input.value = "";
+      const input = pickOf(inputs);
+      if (input) input.value = map.dataset.sum;
+    }
+    for (const input of element.querySelectorAll('input[type="number"]')) {
+      if (input.closest("fieldset.map") || input.value === "" || draw() < 0.8) continue;
+      const min = Number(input.min || input.value);
+      const max = input.max === "" ? min + 20 : Math.min(Number(input.max), min + 20);
+      input.value = String(min + Math.floor(draw() * (max - min + 1)));
+    }
+  }, draws);
+}
+
+/**
+ * Every page fits its screen (the phone's too), and what a player reads to move (the moves,
+ * the log) is words: no braces of JSON, no snake_case names, no 0-based seat numbers.
+ */
+async function checkWords(ruleset, players) {
+  for (const [seat, { page }] of players.entries()) {
+    const { scroll, width, text, wide } = await page.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      width: window.innerWidth,
+      // The elements that stick out, to say what to fix.
+      wide: [...document.querySelectorAll("body *")]
+        .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1)
+        .slice(-3)
+        .map((element) => `${element.tagName.toLowerCase()}.${[...element.classList].join(".")} "${(element.textContent ?? "").slice(0, 40)}"`),
+      text: ['[data-testid="actions"]', '[data-testid="log"]'].map((selector) => document.querySelector(selector)?.innerText ?? "").join("\n"),
+    }));
+    if (scroll > width) fail(`${ruleset}: seat ${seat}'s page is ${scroll} px wide on a ${width}-px screen: ${wide.join("; ")}`);
+    const raw = /[{}]|\b[a-z]+(?:_[a-z0-9]+)+\b|\bseat \d/i.exec(text);
+    if (raw) fail(`${ruleset}: seat ${seat}'s moves or log show ${JSON.stringify(raw[0])} in: ${JSON.stringify(text.slice(Math.max(0, raw.index - 80), raw.index + 80))}`);
+  }
 }
 
 /**
@@ -270,10 +546,79 @@ async function checkPrivate(ruleset, players) {
   return seen;
 }
 
-const rulesets = only ? [only] : Object.keys(SEATS);
+/**
+ * The lobby's and a game's controls, on a phone: create a game with a move clock, take a seat,
+ * give the other seats to bots, see the clock count down and "my games" say whose turn it is,
+ * as the creator give a seat to a new player (who plays it in this browser), and resign it
+ * (confirmed).
+ */
+async function controls() {
+  const started = Date.now();
+  const problems = [];
+  const { context, page } = await seatPage("controls", problems, PHONE);
+  const fits = async (where) => {
+    const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
+    if (scroll > width) fail(`controls: the ${where} is ${scroll} px wide on a ${width}-px screen`);
+  };
+  await page.goto(`${base}/play`);
+  await page.locator('[data-testid="ruleset-card"]').first().waitFor();
+  await fits("lobby");
+  if (shots) await page.screenshot({ path: join(shots, "lobby-phone.png"), fullPage: false });
+  await page.selectOption('[data-testid="ruleset-select"]', "tulipmania-1637");
+  await page.fill('[data-testid="seats-input"]', "3");
+  await page.selectOption('[data-testid="clock-select"]', "PT1H");
+  await page.click('[data-testid="create-game"]');
+  await page.locator('[data-testid="join-link"]').first().waitFor();
+  const link = await page.locator('[data-testid="join-link"][data-seat="0"]').getAttribute("href");
+  const id = link.split("#/join/")[1].split("/")[0];
+  const audit = await (await fetch(`${base}/v1/games/${id}/audit?limit=1`)).json();
+  if (audit.clock?.per_move !== "PT1H" && JSON.stringify(audit).indexOf("PT1H") < 0) {
+    const envelope = await (await fetch(`${base}/v1/games/${id}`)).json();
+    if (envelope.clock?.options?.per_move !== "PT1H") fail(`controls: the game has no 1-hour move clock: ${JSON.stringify(envelope.clock)}`);
+  }
+  await page.goto(link);
+  await page.fill('[data-testid="player-name"]', "Anna");
+  await page.click('[data-testid="claim-seat"]');
+  await page.locator('[data-testid="game"][data-seat="0"]').waitFor();
+  for (const seat of [1, 2]) {
+    await page.selectOption(`[data-testid="bot-kind"][data-seat="${seat}"]`, "strong");
+    await page.click(`[data-testid="add-bot"][data-seat="${seat}"]`);
+    await page.locator(`[data-testid="add-bot"][data-seat="${seat}"]`).waitFor({ state: "detached" });
+  }
+  await waitFor(async () => (await attr(page, "data-status")) === "active", FOLLOW_MS, "controls: the game to start with two bots");
+  await page.locator('[data-testid="countdown"]').first().waitFor();
+  const left = await page.locator('[data-testid="countdown"]').first().textContent();
+  if (!/^(?:\d+ h \d+ min|\d+:\d\d) left$/.test(left ?? "")) fail(`controls: the clock says ${JSON.stringify(left)}`);
+  await fits("game page");
+  await page.goto(`${base}/play#/`);
+  await waitFor(async () => /your turn|waiting for/.test((await page.locator('[data-testid="my-game-turn"]').first().textContent()) ?? ""), FOLLOW_MS, "controls: my games to say whose turn it is");
+  await page.goto(`${base}/play#/game/${id}`);
+  await page.fill('[data-testid="replace-name"]', "Bea");
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.click('[data-testid="replace"]');
+  await page.getByRole("button", { name: "Play Bea's seat in this browser" }).click({ timeout: 5000 }).catch(async (error) => fail(`controls: no new seat for Bea: ${await page.locator('[data-testid="error"]').textContent()} / ${await page.locator('[data-testid="controls"]').textContent()}`));
+  await waitFor(async () => /You are Bea/.test((await page.locator(".game-header").textContent()) ?? ""), FOLLOW_MS, "controls: Bea to hold the seat");
+  await page.locator('[data-testid="resign"]').waitFor();
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.click('[data-testid="resign"]');
+  await waitFor(async () => /resigned/.test((await page.locator('[data-testid="players"]').textContent()) ?? ""), FOLLOW_MS, "controls: the resignation");
+  if (problems.length > 0) fail(`controls: ${problems.join("\n")}`);
+  await context.close();
+  console.log(`controls: clock, bots, my games, resign and replace on a phone; ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+const rulesets = only ? (only === "controls" ? [] : [only]) : Object.keys(SEATS);
 if (shots) mkdirSync(shots, { recursive: true });
 let failed = false;
 const total = Date.now();
+if (!only || only === "controls") {
+  try {
+    await controls();
+  } catch (error) {
+    failed = true;
+    console.error(`FAILED controls: ${error instanceof Error ? error.message : error}`);
+  }
+}
 for (const [index, ruleset] of rulesets.entries()) {
   try {
     await playRuleset(ruleset, index === 0 && shots ? join(shots, "lobby.png") : undefined);

@@ -294,6 +294,10 @@ async fn store_commit_rate(
                 hooks: Vec::new(),
                 clock: None,
                 due_at: None,
+                takebacks: Vec::new(),
+                undone: 0,
+                rematch: None,
+                rematch_of: None,
             };
             store.create(&record).await?;
             while Instant::now() < deadline {

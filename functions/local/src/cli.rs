@@ -237,6 +237,7 @@ impl ServeArgs {
             limits: crate::serve::Limits {
                 max_connections: self.max_connections,
                 header_timeout: Duration::from_millis(self.header_timeout_ms),
+                ..crate::serve::Limits::default()
             },
         })
     }

@@ -4,10 +4,15 @@
 //! `axum::serve`, because it must bound what a client can hold (docs/decisions.md #1):
 //! a deadline for a request's head that also closes idle keep-alive connections, a cap on
 //! open connections, and accept errors (EMFILE) that pause accepting instead of ending it.
+//!
+//! SIGTERM or SIGINT stops it gracefully (README.md, "Run it, test it"): it stops accepting,
+//! answers waiting long-polls at once, lets the requests in flight finish (for at most
+//! [`Limits::shutdown_grace`]), stops its workers and exits 0.
 
 use anyhow::Context;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
+use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -41,6 +46,9 @@ pub struct Limits {
     /// How long a connection may take to send a request's head, and how long an idle
     /// keep-alive connection is kept, before it is closed.
     pub header_timeout: Duration,
+    /// After SIGTERM or SIGINT, how long the requests in flight may take to finish before
+    /// the process exits anyway.
+    pub shutdown_grace: Duration,
 }
 
 impl Default for Limits {
@@ -48,11 +56,12 @@ impl Default for Limits {
         Limits {
             max_connections: 1024,
             header_timeout: Duration::from_secs(10),
+            shutdown_grace: Duration::from_secs(10),
         }
     }
 }
 
-/// Opens the store and serves until the process is stopped.
+/// Opens the store and serves until SIGTERM or SIGINT, then stops gracefully.
 pub async fn run(config: Config) -> anyhow::Result<()> {
     init_tracing();
     let (store, location) = config.store.open(&config.db).await?;
@@ -72,14 +81,47 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     let ctx = Arc::new(api::AppCtx::new(store).with_webhooks(webhooks));
     // The webhook worker drains the outbox in the background; notifications left pending by
     // an earlier run (a crash, a restart) are picked up on start.
-    tokio::spawn(ctx.deliverer().run(Duration::from_secs(1)));
+    let delivery = tokio::spawn(ctx.deliverer().run(Duration::from_secs(1)));
     // The deadline worker: move clocks' reminders and timeouts, and bot moves a crash left
     // unplayed. Deadlines are in the store, so a restart finds every overdue game.
-    tokio::spawn(api::deadlines::run(ctx.clone(), Duration::from_millis(500)));
+    let deadlines = tokio::spawn(api::deadlines::run(ctx.clone(), Duration::from_millis(500)));
     let edge = api::edge::EdgeConfig {
         cors_origins: config.cors_origins.clone(),
     };
-    serve_with(listener, ctx, &edge, &config.limits).await
+    let stopping = {
+        let ctx = ctx.clone();
+        async move {
+            let signal = stop_signal().await;
+            // Logged (stderr), not printed: whoever read the banner may have closed stdout.
+            tracing::info!(signal, "stopping: finishing the requests in flight");
+            // Long-polls answer now with the game as it is; their clients come back to
+            // another server, or to this one when it restarts.
+            ctx.stop();
+        }
+    };
+    serve_until(listener, ctx, &edge, &config.limits, stopping).await?;
+    // Both workers keep their work in the store (the outbox, the deadlines), committed
+    // atomically: stopping them between two commits loses nothing, and a restart resumes.
+    delivery.abort();
+    deadlines.abort();
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// Waits for SIGTERM or SIGINT (Ctrl-C); returns its name.
+async fn stop_signal() -> &'static str {
+    use tokio::signal::unix::{signal, SignalKind};
+    let (Ok(mut term), Ok(mut interrupt)) = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+    ) else {
+        // No signal handling (never on Linux): run until killed.
+        return std::future::pending().await;
+    };
+    tokio::select! {
+        _ = term.recv() => "SIGTERM",
+        _ = interrupt.recv() => "SIGINT",
+    }
 }
 
 /// Serves connections from `listener` forever, with the default edge and limits.
@@ -102,6 +144,19 @@ pub async fn serve_with(
     edge: &api::edge::EdgeConfig,
     limits: &Limits,
 ) -> anyhow::Result<()> {
+    serve_until(listener, ctx, edge, limits, std::future::pending()).await
+}
+
+/// Serves connections from `listener` until `stop` completes, then drains: accepts nothing
+/// more, asks every open connection to close after the request it is serving (idle ones
+/// close at once), and returns once they have, or after [`Limits::shutdown_grace`].
+pub async fn serve_until(
+    listener: TcpListener,
+    ctx: Arc<api::AppCtx>,
+    edge: &api::edge::EdgeConfig,
+    limits: &Limits,
+    stop: impl std::future::Future<Output = ()>,
+) -> anyhow::Result<()> {
     let app = api::edge::app(ctx, edge);
     let slots = Arc::new(Semaphore::new(limits.max_connections.max(1)));
     let mut builder = auto::Builder::new(TokioExecutor::new()).http1_only();
@@ -110,13 +165,20 @@ pub async fn serve_with(
         .timer(TokioTimer::new())
         .header_read_timeout(limits.header_timeout);
     let builder = Arc::new(builder);
+    let graceful = GracefulShutdown::new();
+    tokio::pin!(stop);
     loop {
-        let slot = slots
-            .clone()
-            .acquire_owned()
-            .await
-            .context("the connection semaphore closed")?;
-        let stream = match listener.accept().await {
+        let slot = tokio::select! {
+            slot = slots.clone().acquire_owned() => {
+                slot.context("the connection semaphore closed")?
+            }
+            () = &mut stop => break,
+        };
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            () = &mut stop => break,
+        };
+        let stream = match accepted {
             Ok((stream, _)) => stream,
             Err(error) => {
                 drop(slot);
@@ -128,14 +190,28 @@ pub async fn serve_with(
         };
         let service = TowerToHyperService::new(app.clone());
         let builder = builder.clone();
+        let watcher = graceful.watcher();
         tokio::spawn(async move {
             // Client disconnects, timeouts and protocol errors end this connection only.
-            let _ = builder
-                .serve_connection(TokioIo::new(stream), service)
-                .await;
+            let connection = builder.serve_connection(TokioIo::new(stream), service);
+            let _ = watcher.watch(connection).await;
             drop(slot);
         });
     }
+    // New clients are refused from here; open connections finish their request and close.
+    drop(listener);
+    let open = graceful.count();
+    if tokio::time::timeout(limits.shutdown_grace, graceful.shutdown())
+        .await
+        .is_err()
+    {
+        tracing::warn!(
+            open,
+            grace_ms = limits.shutdown_grace.as_millis() as u64,
+            "requests still running at the end of the grace period were cut"
+        );
+    }
+    Ok(())
 }
 
 /// Binds `addr` and returns the listener and its actual address (for port 0).

@@ -199,31 +199,28 @@ fn assert_log_replays(
 ) {
     let seed = api::audit::seed_of_record(record).expect("seed");
     let ruleset = registry.get(&record.ruleset).expect("ruleset");
-    let mut engine = ruleset
+    let engine = ruleset
         .setup(record.seats.len() as u8, &record.options, seed)
         .expect("setup");
     assert_eq!(
         api::audit::state_hash(&engine.state_json()),
         log[0].state_hash
     );
+    // As the audit replays it: undo entries (random clients take moves back) included.
+    let mut replay = api::audit::Replayer::new(engine, seed);
     for entry in &log[1..] {
-        let mut rng = GameRng::for_entry(seed, entry.seq);
-        engine
-            .apply_json(
-                game_core::Seat(entry.seat.expect("seat")),
-                &entry.action["action"],
-                &mut rng,
-            )
-            .expect("a logged move replays");
+        replay
+            .step(entry.seat.expect("seat"), &entry.action["action"])
+            .unwrap_or_else(|error| panic!("entry {} does not replay: {error}", entry.seq));
         assert_eq!(
-            api::audit::state_hash(&engine.state_json()),
+            api::audit::state_hash(&replay.game().state_json()),
             entry.state_hash,
             "entry {} does not replay",
             entry.seq
         );
     }
     assert_eq!(
-        Some(engine.state_json()),
+        Some(replay.game().state_json()),
         record.state,
         "the stored state is not the replay of the log"
     );
@@ -681,4 +678,85 @@ fn bench_counts_server_instructions_under_cachegrind() {
     let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
     assert!(left.is_empty(), "files left behind: {left:?}");
     let _ = std::fs::remove_dir(&dir);
+}
+
+/// SIGTERM (README.md, "Run it, test it"): the server stops accepting, answers a waiting
+/// long-poll at once with the game as it is (not after its 20 s wait), lets the requests in
+/// flight finish, stops its workers and exits 0; every move it acknowledged, up to the last,
+/// is in the log after it stopped, and the log replays.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn sigterm_drains_requests_in_flight_and_exits_0() {
+    let db = temp_db("sigterm");
+    let mut server = Server::start(&db);
+    let addr = server.addr;
+    let (waiting_game, _) = start_game(addr, 3).await;
+    let (played_game, tokens) = start_game(addr, 4).await;
+    let version = get(addr, &format!("/v1/games/{waiting_game}"), None)
+        .await
+        .expect("the server answers")
+        .json()["version"]
+        .as_u64()
+        .expect("a version");
+    // Nobody moves in this game: only the stop can answer the long-poll before its wait.
+    let poll = tokio::spawn(async move {
+        let started = std::time::Instant::now();
+        let path = format!("/v1/games/{waiting_game}?after_version={version}&wait=20");
+        (get(addr, &path, None).await, started.elapsed())
+    });
+    // A client plays on through the signal; it stops when the server stops answering.
+    let player = tokio::spawn(async move {
+        let mut acked = Vec::new();
+        drive(
+            addr,
+            &played_game,
+            &tokens,
+            7,
+            Duration::from_secs(30),
+            &mut acked,
+        )
+        .await;
+        acked
+    });
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let signalled = Command::new("kill")
+        .args(["-TERM", &server.child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(signalled.success());
+    let mut status = None;
+    for _ in 0..600 {
+        if let Some(exited) = server.child.try_wait().expect("try_wait") {
+            status = Some(exited);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let status = status.expect("the server did not exit within 30 s of SIGTERM");
+    assert_eq!(status.code(), Some(0), "{status}");
+
+    let (reply, waited) = poll.await.expect("the long-poll task");
+    let reply = reply.expect("the long-poll was answered, not cut");
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    assert_eq!(reply.json()["version"], version, "the game as it was");
+    assert!(
+        waited < Duration::from_secs(20),
+        "it waited its whole wait: {waited:?}"
+    );
+    let acked = player.await.expect("the player task");
+    assert!(!acked.is_empty(), "the player made no move before the stop");
+
+    let store = store::SqliteStore::open(&db).expect("reopen");
+    use store::GameStore;
+    let game = &acked[0].game;
+    let record = store.load(game).await.expect("load").expect("exists");
+    let log = store.log(game, None, usize::MAX).await.expect("log");
+    for move_ in &acked {
+        let entry = log
+            .iter()
+            .find(|entry| entry.seq == move_.seq)
+            .unwrap_or_else(|| panic!("acknowledged move {} is not in the log", move_.seq));
+        assert_eq!(entry.seat, Some(move_.seat));
+        assert_eq!(entry.action["action"], move_.action);
+    }
+    assert_log_replays(&api::registry(), &record, &log);
 }

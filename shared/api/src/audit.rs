@@ -2,8 +2,9 @@
 //! offline verification (`beurs verify`).
 
 use crate::auth::sha256_hex;
+use crate::game::undo;
 use game_core::adapter::LoggedJson;
-use game_core::{GameRng, Outcome, Registry, Seat, Visibility};
+use game_core::{DynGame, GameRng, Outcome, Registry, Seat, Visibility};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -245,6 +246,19 @@ pub enum VerifyError {
     /// The audit is of a game that has not finished, so the secret is not in it.
     #[error("the game is not finished, so the audit does not reveal its secret yet")]
     NotFinished,
+    /// The document is one page of an audit (`next_after` is set): the rest of the log is
+    /// not in it, so it cannot be replayed to the end. Nothing says it was tampered with.
+    #[error(
+        "this file holds one page of the audit: entries up to {last} of a longer log. Verify \
+         the game's audit URL instead (`beurs verify https://…/v1/games/{{id}}/audit` fetches \
+         every page), or join the pages fetched with `?after={after}` and on into one file"
+    )]
+    Incomplete {
+        /// The last entry in the document.
+        last: u64,
+        /// Where the next page starts (`after`).
+        after: u64,
+    },
     /// Malformed audit.
     #[error("malformed audit: {0}")]
     Malformed(String),
@@ -288,6 +302,10 @@ pub fn verify(registry: &Registry, audit: &Audit) -> Result<Verified, VerifyErro
         .server_secret
         .as_deref()
         .ok_or(VerifyError::NotFinished)?;
+    if let Some(after) = audit.next_after {
+        let last = audit.entries.last().map_or(0, |entry| entry.seq);
+        return Err(VerifyError::Incomplete { last, after });
+    }
     let secret = parse_hex32(secret_hex)
         .ok_or_else(|| VerifyError::Malformed("server_secret is not 64 hex digits".into()))?;
     if commitment_of(&secret) != audit.seed_commitment {
@@ -330,7 +348,7 @@ pub fn verify(registry: &Registry, audit: &Audit) -> Result<Verified, VerifyErro
     let dealt = ruleset
         .deal(audit.seats, &audit.options, seed)
         .map_err(|error| VerifyError::Setup(error.to_string()))?;
-    let mut game = dealt.game;
+    let game = dealt.game;
     if Some(state_hash(&game.state_json())) != first.state_hash {
         return Err(VerifyError::Setup("the state hash differs".into()));
     }
@@ -346,6 +364,7 @@ pub fn verify(registry: &Registry, audit: &Audit) -> Result<Verified, VerifyErro
             "the replayed setup events differ from the recorded ones".into(),
         ));
     }
+    let mut replay = Replayer::new(game, seed);
     for (index, entry) in rest.iter().enumerate() {
         let seq = index as u64 + 1;
         let fail = |reason: String| VerifyError::Entry { seq, reason };
@@ -361,12 +380,9 @@ pub fn verify(registry: &Registry, audit: &Audit) -> Result<Verified, VerifyErro
         if seat >= audit.seats {
             return Err(fail(format!("seat {seat} does not exist")));
         }
-        let mut rng = GameRng::for_entry(seed, seq);
-        let applied = game
-            .apply_json(Seat(seat), &entry.action, &mut rng)
-            .map_err(|error| fail(format!("the action is refused: {error}")))?;
-        let events: Vec<Value> = applied
-            .events
+        let events: Vec<Value> = replay
+            .step(seat, &entry.action)
+            .map_err(fail)?
             .iter()
             .map(|logged| serde_json::to_value(logged).expect("events serialize"))
             .collect();
@@ -375,16 +391,90 @@ pub fn verify(registry: &Registry, audit: &Audit) -> Result<Verified, VerifyErro
                 "the replayed events differ from the recorded ones".into(),
             ));
         }
-        if Some(state_hash(&game.state_json())) != entry.state_hash {
+        if Some(state_hash(&replay.game().state_json())) != entry.state_hash {
             return Err(fail("the state hash differs".into()));
         }
     }
+    let game = replay.game();
     if game.outcome() != audit.outcome {
         return Err(VerifyError::OutcomeMismatch);
     }
     Ok(Verified {
         entries: audit.entries.len(),
     })
+}
+
+/// A game played forward from its log as the server played it: each move with the random
+/// stream of its place among the moves still standing, each undo by returning to the state
+/// before the move it takes back (docs/api.md, "Undo"). It keeps every move that may be taken
+/// back as the server does, and refuses an undo the server could not have accepted.
+pub struct Replayer {
+    game: Box<dyn DynGame>,
+    seed: [u8; 32],
+    seq: u64,
+    undone: u64,
+    takebacks: Vec<(u64, u8, Box<dyn DynGame>)>,
+}
+
+impl Replayer {
+    /// A replay of the game `game` was dealt as, by `seed` (after entry 0).
+    pub fn new(game: Box<dyn DynGame>, seed: [u8; 32]) -> Replayer {
+        Replayer {
+            game,
+            seed,
+            seq: 0,
+            undone: 0,
+            takebacks: Vec::new(),
+        }
+    }
+
+    /// The game after the entries replayed so far.
+    pub fn game(&self) -> &dyn DynGame {
+        self.game.as_ref()
+    }
+
+    /// Replays the next entry, `action` by `seat`: the events it caused (none for an undo),
+    /// or why it does not replay.
+    pub fn step(&mut self, seat: u8, action: &Value) -> Result<Vec<LoggedJson>, String> {
+        let seq = self.seq + 1;
+        if undo::is_undo(action) {
+            let taken = action.get("move").and_then(Value::as_u64);
+            let Some((move_seq, mover, before)) = self.takebacks.pop() else {
+                return Err("an undo, with no move that could be taken back".into());
+            };
+            if mover != seat || Some(move_seq) != taken {
+                return Err(format!(
+                    "an undo of move {taken:?} by seat {seat}, where the move that could be taken \
+                     back was {move_seq} by seat {mover}"
+                ));
+            }
+            self.game = before;
+            self.undone += 1;
+            self.seq = seq;
+            return Ok(Vec::new());
+        }
+        let before = self.game.clone_box();
+        let mut rng = GameRng::for_entry(self.seed, undo::stream_index(seq, self.undone));
+        let applied = self
+            .game
+            .apply_json(Seat(seat), action, &mut rng)
+            .map_err(|error| format!("the action is refused: {error}"))?;
+        // As the server keeps them (game::undo::after_move), except that the audit does not
+        // say who chose a move: a bot's or the clock's move that could be taken back is kept
+        // too. The server's list is then a tail of this one, so every undo it accepted pops
+        // the same move here.
+        if !applied.undoable || self.takebacks.last().is_some_and(|last| last.1 != seat) {
+            self.takebacks.clear();
+        }
+        if applied.undoable {
+            if self.takebacks.len() == undo::MAX_TAKEBACKS {
+                self.takebacks.remove(0);
+            }
+            self.takebacks.push((seq, seat, before));
+        }
+        self.seq = seq;
+        Ok(applied.events)
+    }
 }
 
 /// The stored events of an entry, parsed.
@@ -395,6 +485,7 @@ pub fn stored_events(events: &Value) -> Vec<LoggedJson> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn seed_depends_on_every_entropy() {
@@ -495,6 +586,98 @@ mod tests {
             verify(&crate::catalog::registry(), audit),
             Err(VerifyError::Setup(_) | VerifyError::Entry { .. } | VerifyError::OutcomeMismatch)
         )
+    }
+
+    /// The replay of `moves` (seat, action) from a deal of `ruleset` by `seed`.
+    fn replayed(ruleset: &str, seed: [u8; 32], moves: &[(u8, Value)]) -> Replayer {
+        let registry = crate::catalog::registry();
+        let ruleset = registry.get(ruleset).expect("registered");
+        let (fewest, most) = ruleset.seat_range();
+        let options = ruleset.normalize_options(&Value::Null).expect("defaults");
+        let game = ruleset
+            .setup(3.clamp(fewest, most), &options, seed)
+            .expect("dealt");
+        let mut replay = Replayer::new(game, seed);
+        for (seat, action) in moves {
+            replay.step(*seat, action).expect("replays");
+        }
+        replay
+    }
+
+    /// In every ruleset, a move taken back changes nothing that follows: after move M and
+    /// its undo, the next move draws, causes and leaves exactly what it does when M was never
+    /// made (its stream is that of its place among the standing moves). And a move that drew
+    /// cannot be taken back, so nothing can be re-rolled.
+    #[test]
+    fn an_undone_move_does_not_change_the_next_draw() {
+        let seed = [5u8; 32];
+        for ruleset in crate::catalog::registry().iter() {
+            let id = ruleset.id();
+            let mut moves: Vec<(u8, Value)> = Vec::new();
+            let mut main = replayed(id, seed, &[]);
+            let mut bot = GameRng::for_entry([10u8; 32], 0);
+            let mut compared = 0;
+            for _ in 0..400 {
+                let game = main.game();
+                if game.outcome().is_some() || compared == 3 {
+                    break;
+                }
+                let to_act: Vec<Seat> = game.to_act().iter().collect();
+                let seat = *bot.choose(&to_act).expect("someone is to act");
+                let legal = game.legal_actions(seat);
+                let Some(action) = game_core::testing::random_action_json(&legal, &mut bot) else {
+                    continue;
+                };
+                let mut copy = game.clone_box();
+                let mut stream =
+                    GameRng::for_entry(seed, undo::stream_index(moves.len() as u64 + 1, 0));
+                let Ok(applied) = copy.apply_json(seat, &action, &mut stream) else {
+                    continue;
+                };
+                assert!(
+                    !(applied.undoable && stream.drawn()),
+                    "{id}: a move that drew may be taken back"
+                );
+                if applied.undoable {
+                    // Without the move, then the same next move in both worlds.
+                    let without = replayed(id, seed, &moves);
+                    let mut with = replayed(id, seed, &moves);
+                    with.step(seat.0, &action).expect("replays");
+                    with.step(seat.0, &json!({"type": "undo", "move": moves.len() + 1}))
+                        .expect("the move may be taken back");
+                    assert_eq!(with.game().state_json(), without.game().state_json());
+                    let mut without = without;
+                    let next_seat = *bot
+                        .choose(&without.game().to_act().iter().collect::<Vec<_>>())
+                        .expect("someone is to act");
+                    let next_legal = without.game().legal_actions(next_seat);
+                    if let Some(next) =
+                        game_core::testing::random_action_json(&next_legal, &mut bot)
+                    {
+                        let expected = without.step(next_seat.0, &next);
+                        let got = with.step(next_seat.0, &next);
+                        assert_eq!(got.is_ok(), expected.is_ok(), "{id}");
+                        if let (Ok(got), Ok(expected)) = (got, expected) {
+                            let as_json = |events: Vec<LoggedJson>| -> Vec<Value> {
+                                events
+                                    .iter()
+                                    .map(|logged| serde_json::to_value(logged).expect("JSON"))
+                                    .collect()
+                            };
+                            assert_eq!(as_json(got), as_json(expected), "{id}: the next move");
+                            assert_eq!(with.game().state_json(), without.game().state_json());
+                            compared += 1;
+                        }
+                    }
+                }
+                main.step(seat.0, &action).expect("replays");
+                moves.push((seat.0, action));
+            }
+            assert!(
+                compared >= 1,
+                "{id}: no move that may be taken back was met"
+            );
+        }
     }
 
     #[test]

@@ -28,6 +28,8 @@ pub struct AppCtx {
     /// What a `strong` bot may spend on one move ([`bots::Allowance::SERVER`] unless a test
     /// asks for less).
     pub strong_allowance: bots::Allowance,
+    /// `true` once the server is stopping ([`AppCtx::stop`]): long-polls answer at once.
+    pub stopping: tokio::sync::watch::Sender<bool>,
 }
 
 /// How many change notices a slow long-poll may fall behind before it re-reads the store
@@ -50,7 +52,13 @@ impl AppCtx {
             states: states::StateCache::new(states::DEFAULT_CAPACITY),
             seeds: states::SeedCache::new(states::DEFAULT_CAPACITY),
             strong_allowance: bots::Allowance::SERVER,
+            stopping: tokio::sync::watch::channel(false).0,
         }
+    }
+
+    /// The server is stopping: waiting long-polls answer now with the game as it is.
+    pub fn stop(&self) {
+        self.stopping.send_replace(true);
     }
 
     /// What `GET /v1/rulesets` answers (built on the first call).

@@ -440,6 +440,8 @@ mod tests {
             secret: sign::new_secret().unwrap(),
             created_at: 0,
             disabled: None,
+            format: store::HookFormat::Standard,
+            link: None,
         };
         let mut record = store::testing::sample_record("g_backlog");
         record.hooks = vec![hook("wh_slow", slow), hook("wh_other", closed)];

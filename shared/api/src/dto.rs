@@ -322,6 +322,52 @@ pub struct GameEnvelope {
     pub created_at: String,
     /// Time of the last change (RFC 3339).
     pub updated_at: String,
+    /// The game's rematch, once someone asked for one (`POST /v1/games/{id}/rematch`).
+    pub rematch: Option<String>,
+    /// The game this one is the rematch of.
+    pub rematch_of: Option<String>,
+}
+
+/// The game as it stood after one log entry, as the caller saw it then
+/// (`GET /v1/games/{id}/history/{seq}`).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct HistoryPoint {
+    /// The game's ruleset (tells which view this is).
+    pub ruleset: String,
+    /// The log entry the game stood after (0: as dealt).
+    pub seq: u64,
+    /// The game's last log entry now: the history runs from 0 to it.
+    pub last_seq: u64,
+    /// `active`, or `finished` if the game had ended by then.
+    pub status: GameStatus,
+    /// Seats with at least one legal action then.
+    pub to_act: Vec<u8>,
+    /// Seats the game was waiting on then.
+    pub waiting_on: Vec<u8>,
+    /// The caller's view then: a seat's token shows that seat's, no token or the admin's
+    /// the spectator's.
+    #[schema(value_type = Object)]
+    pub view: Box<RawValue>,
+    /// The result, if the game had ended by then.
+    pub outcome: Option<Outcome>,
+}
+
+/// The rematch of a finished game (`POST /v1/games/{id}/rematch`).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Rematch {
+    /// The new game's id. Every request for a rematch of the same game gets the same one.
+    pub game_id: String,
+    /// The caller's seat in the new game (the seats turn one place: the old seat 1 is the
+    /// new seat 0), or null for the admin.
+    pub seat: Option<u8>,
+    /// The caller's token for the new game (`bt_seat_…`), or null for the admin, whose token
+    /// also administers the new game. Asking again returns the same token.
+    pub player_token: Option<String>,
+    /// The new game's status: `open` until every player of the old game has asked, then
+    /// `active`.
+    pub status: GameStatus,
+    /// The new game's version.
+    pub version: u64,
 }
 
 /// A game in the lobby.
@@ -417,8 +463,16 @@ pub struct LogItem {
     /// Who chose the move when the seat's player did not: `bot` (the seat is a bot's) or
     /// `clock` (the seat's time ran out). Null for a player's move and the setup.
     pub by: Option<Author>,
-    /// Each of `events` in words, in the same order: what a client shows as the game's log.
+    /// Each of `events` in words, in the same order.
     pub event_texts: Vec<String>,
+    /// The entry as one line of the game's log: the move told once, with what it showed (a
+    /// roll's faces, a sale's price), naming a bot's seat "Ben (bot)" and starting with the
+    /// timeout when the clock moved. An action hidden from the reader is told by what it
+    /// caused. What a client shows as the log.
+    pub headline: String,
+    /// The consequences `headline` does not say (a price moved, a colour burst, the next
+    /// turn), in order: what a client shows under the headline.
+    pub details: Vec<String>,
     /// When the entry was committed (RFC 3339).
     pub at: String,
 }
@@ -505,6 +559,51 @@ pub struct CreateWebhook {
     #[serde(default)]
     #[schema(min_items = 1, max_items = 4)]
     pub events: Option<Vec<WebhookEvent>>,
+    /// The body's shape (default `standard`). `discord` and `slack` post a chat message that
+    /// the platform's incoming webhook shows in a channel; their `url` must then be the
+    /// platform's webhook address (`https://discord.com/api/webhooks/…`,
+    /// `https://hooks.slack.com/services/…`).
+    #[serde(default)]
+    pub format: WebhookFormat,
+    /// A page of this game in your app, which chat messages link to (absolute `https` URL;
+    /// never put a token in it: a chat channel is read by many). Without it a chat message
+    /// names the game by its id.
+    #[serde(default)]
+    #[schema(example = "https://tables.example/games/42", max_length = 2048)]
+    pub link: Option<String>,
+}
+
+/// The shape of a subscription's notifications.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum WebhookFormat {
+    /// The signed JSON event (Standard Webhooks): `{"type", "timestamp", "data"}`.
+    #[default]
+    Standard,
+    /// A Discord incoming-webhook message: `{"content", "username", "allowed_mentions"}`.
+    Discord,
+    /// A Slack incoming-webhook message: `{"text"}`.
+    Slack,
+}
+
+impl From<WebhookFormat> for store::HookFormat {
+    fn from(format: WebhookFormat) -> store::HookFormat {
+        match format {
+            WebhookFormat::Standard => store::HookFormat::Standard,
+            WebhookFormat::Discord => store::HookFormat::Discord,
+            WebhookFormat::Slack => store::HookFormat::Slack,
+        }
+    }
+}
+
+impl From<store::HookFormat> for WebhookFormat {
+    fn from(format: store::HookFormat) -> WebhookFormat {
+        match format {
+            store::HookFormat::Standard => WebhookFormat::Standard,
+            store::HookFormat::Discord => WebhookFormat::Discord,
+            store::HookFormat::Slack => WebhookFormat::Slack,
+        }
+    }
 }
 
 /// A subscription.
@@ -522,6 +621,10 @@ pub struct Webhook {
     pub created_at: String,
     /// Why deliveries stopped (the receiver answered 410 Gone), or null.
     pub disabled: Option<String>,
+    /// The body's shape.
+    pub format: WebhookFormat,
+    /// The page chat messages link to, or null.
+    pub link: Option<String>,
 }
 
 /// A new subscription, with its signing secret (shown only in this response).

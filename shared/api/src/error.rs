@@ -68,6 +68,12 @@ api_codes! {
     SeatResigned = "seat-resigned", 409;
     /// A replacement of a seat nobody holds.
     SeatFree = "seat-free", 409;
+    /// An undo when the seat has no move it may take back.
+    CannotUndo = "cannot-undo", 409;
+    /// A rematch of a game that has not finished.
+    GameNotFinished = "game-not-finished", 409;
+    /// A history position past the game's last log entry.
+    EntryNotFound = "entry-not-found", 404;
     /// The game kept changing under a write: nothing was applied.
     VersionConflict = "version-conflict", 409;
     /// The game was recorded under a rules version this server no longer plays.
@@ -100,8 +106,11 @@ api_codes! {
     EventNotAllowed = "event-not-allowed", 422;
     /// An empty list of notification types.
     InvalidEvents = "invalid-events", 422;
-    /// A webhook URL that does not parse, or is not `https`.
+    /// A webhook URL that does not parse, is not `https`, or is not the address of the chat
+    /// platform its format names.
     InvalidWebhookUrl = "invalid-webhook-url", 422;
+    /// A webhook's `link` is not an absolute `https` URL.
+    InvalidLink = "invalid-link", 422;
     /// A webhook URL on a private, loopback, link-local or metadata address.
     ForbiddenWebhookUrl = "forbidden-webhook-url", 422;
     /// A webhook URL whose host does not resolve.

@@ -132,6 +132,8 @@ pub const FUNCTIONS: &[RouteFunction] = &[
             post("/v1/games/{id}/seats/{seat}"),
             post("/v1/games/{id}/seats/{seat}/resign"),
             post("/v1/games/{id}/seats/{seat}/replace"),
+            // A rematch creates a game and claims a seat in it, like a claim.
+            post("/v1/games/{id}/rematch"),
         ],
     ),
     RouteFunction {
@@ -153,7 +155,14 @@ pub const FUNCTIONS: &[RouteFunction] = &[
         TableAccess::Write,
         &[post("/v1/games/{id}/actions")],
     ),
-    function("get-log", TableAccess::Read, &[get("/v1/games/{id}/log")]),
+    function(
+        "get-log",
+        TableAccess::Read,
+        &[
+            get("/v1/games/{id}/log"),
+            get("/v1/games/{id}/history/{seq}"),
+        ],
+    ),
     function(
         "get-audit",
         TableAccess::Read,

@@ -55,7 +55,7 @@ use utoipa_axum::routes;
 /// utoipa-axum, the paths of the OpenAPI document come from here. [`edge::app`] puts the
 /// edge's layers around it.
 pub fn api_routes() -> OpenApiRouter<Arc<AppCtx>> {
-    use routes::{actions, games, log, me, rulesets, seats, webhooks};
+    use routes::{actions, games, history, log, me, rematch, rulesets, seats, webhooks};
     OpenApiRouter::with_openapi(openapi::ApiDoc::openapi())
         .routes(routes!(rulesets::list_rulesets))
         .routes(routes!(games::create_game, games::list_games))
@@ -68,6 +68,8 @@ pub fn api_routes() -> OpenApiRouter<Arc<AppCtx>> {
         .routes(routes!(actions::submit_action))
         .routes(routes!(log::get_log))
         .routes(routes!(log::get_audit))
+        .routes(routes!(history::get_history))
+        .routes(routes!(rematch::rematch))
         .routes(routes!(webhooks::create_webhook, webhooks::list_webhooks))
         .routes(routes!(webhooks::delete_webhook))
         .routes(routes!(webhooks::list_deliveries))

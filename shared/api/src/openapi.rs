@@ -151,6 +151,10 @@ pub fn spec_for(registry: &Registry, rulesets: &dto::RulesetList) -> Value {
         }
         let view = game.schema("View");
         let action = game.schema("Action");
+        // What a seat may send and list (its game's actions and the undo move), and what a
+        // log entry may hold (its game's actions and the undo entry).
+        let playable = json!({"anyOf": [action, schema_ref("Undo")]});
+        let logged = json!({"anyOf": [action, schema_ref("UndoEntry")]});
         let events = json!({"type": "array", "items": game.schema("Event")});
         let maybe = |schema: &Value| json!({"anyOf": [schema, {"type": "null"}]});
         schemas.insert(
@@ -158,13 +162,17 @@ pub fn spec_for(registry: &Registry, rulesets: &dto::RulesetList) -> Value {
             json!({
                 "type": "object",
                 "description": "A complete action: submit it as it is.",
-                "required": ["action", "text", "sealed"],
+                "required": ["action", "label", "text", "sealed"],
                 "additionalProperties": false,
                 "properties": {
-                    "action": action,
+                    "action": playable,
+                    "label": {
+                        "type": "string",
+                        "description": "The move as a button's label: a short imperative with the prices, colours and names that decide it (\"Bid ƒ17\", \"Offer a red tulip for sale at ƒ250\").",
+                    },
                     "text": {
                         "type": "string",
-                        "description": "The move in words, as the log will say it once it is played (\"Anna bought a red tulip for ƒ250.\"): a label for a button.",
+                        "description": "The move in words, as the log will say it once it is played (\"Anna bought a red tulip for ƒ250.\").",
                     },
                     "sealed": {
                         "type": "boolean",
@@ -191,7 +199,7 @@ pub fn spec_for(registry: &Registry, rulesets: &dto::RulesetList) -> Value {
             ),
             (
                 "LogItem",
-                vec![("action", maybe(&action)), ("events", events.clone())],
+                vec![("action", maybe(&logged)), ("events", events.clone())],
             ),
             (
                 "LogPage",
@@ -203,7 +211,7 @@ pub fn spec_for(registry: &Registry, rulesets: &dto::RulesetList) -> Value {
             (
                 "AuditEntry",
                 vec![
-                    ("action", maybe(&action)),
+                    ("action", maybe(&logged)),
                     (
                         "events",
                         json!({"type": "array", "items": {"anyOf": [
@@ -243,7 +251,7 @@ pub fn spec_for(registry: &Registry, rulesets: &dto::RulesetList) -> Value {
             schemas.insert(game.name(base), schema);
         }
         let mut action_data = schemas["ActionData"].clone();
-        action_data["properties"]["action"] = maybe(&action);
+        action_data["properties"]["action"] = maybe(&logged);
         action_data["properties"]["events"] = events.clone();
         action_data["properties"]["ruleset"] =
             json!({"type": "string", "const": game.id, "description": "the ruleset id"});
@@ -295,11 +303,40 @@ pub fn spec_for(registry: &Registry, rulesets: &dto::RulesetList) -> Value {
     // Only their per-ruleset forms are used.
     schemas.remove("LogItem");
     schemas.remove("AuditEntry");
-    let actions: Vec<Value> = games.iter().map(|game| game.schema("Action")).collect();
+    let actions: Vec<Value> = games
+        .iter()
+        .map(|game| game.schema("Action"))
+        .chain([schema_ref("Undo")])
+        .collect();
     schemas["SubmitAction"]["properties"]["action"] = json!({
         "anyOf": actions,
-        "description": "An action of the game's ruleset, e.g. `{\"type\": \"commit_card\", \"card\": \"speculate\"}`: one of the `action`s listed by `GET …/legal-actions`, or an instance of one of its schemas.",
+        "description": "An action of the game's ruleset, e.g. `{\"type\": \"commit_card\", \"card\": \"speculate\"}`: one of the `action`s listed by `GET …/legal-actions`, or an instance of one of its schemas. `{\"type\": \"undo\"}` takes back the seat's last move while it may.",
     });
+    schemas.insert(
+        "Undo".into(),
+        json!({
+            "type": "object",
+            "title": "Undo",
+            "description": "Take back your last move. Listed by `GET …/legal-actions` while the seat may: until another seat acts, and never once the move rolled, drew, revealed or sealed something (docs/api.md, \"Undo\").",
+            "required": ["type"],
+            "additionalProperties": false,
+            "properties": {"type": {"type": "string", "const": "undo"}},
+        }),
+    );
+    schemas.insert(
+        "UndoEntry".into(),
+        json!({
+            "type": "object",
+            "title": "UndoEntry",
+            "description": "A move taken back, as the log records it: `move` is the log entry of the move undone.",
+            "required": ["type", "move"],
+            "additionalProperties": false,
+            "properties": {
+                "type": {"type": "string", "const": "undo"},
+                "move": {"type": "integer", "format": "int64", "minimum": 1},
+            },
+        }),
+    );
     schemas["RulesetInfo"]["properties"]["options_schema"] = json!({
         "$ref": "#/components/schemas/JsonSchema",
         "description": "A JSON Schema of the `options` object accepted by `POST /v1/games`.",

@@ -105,6 +105,23 @@ impl Game for BlackThursday {
         words::describe_event(event, names)
     }
 
+    fn label_action(&self, _seat: Seat, action: &Action, names: &Names) -> String {
+        words::label_action(action, names)
+    }
+
+    fn restates(action: &Action, event: &Event) -> bool {
+        words::restates(action, event)
+    }
+
+    /// Placing the pawn, turning the tile just flipped and moving down may be taken back
+    /// until another seat acts (docs/rules/black-thursday.md, "Taking a move back").
+    fn undoable(&self, _seat: Seat, action: &Action, _events: &[Logged<Event>]) -> bool {
+        matches!(
+            action,
+            Action::PlacePawn { .. } | Action::OrientTile { .. } | Action::Move { .. }
+        )
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         if self.phase != Phase::Ended {
             return None;

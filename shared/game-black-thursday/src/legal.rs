@@ -156,10 +156,12 @@ impl BlackThursday {
                         let handles: Vec<String> =
                             player.coins.iter().map(|h| h.handle.to_string()).collect();
                         list.push(LegalAction::closed_schema(
-                            "market_trade: return any of your coins and draw as many",
+                            "Trade certificates back to the market for as many new ones",
                             "market_trade",
                             json!({
                                 "handles": {
+                                    "title": "Certificates to trade",
+                                    "default": [],
                                     "type": "array",
                                     "items": {"enum": handles},
                                     "minItems": 1,
@@ -225,7 +227,7 @@ impl BlackThursday {
         }
         if session.offers.len() < self.options.limits.max_offers_per_session as usize {
             list.push(LegalAction::Schema {
-                label: "post_offer: terms among the participants (an empty list is legal)".into(),
+                label: "Make an offer to the session".into(),
                 schema: self.offer_schema(session),
             });
         }

@@ -87,8 +87,19 @@ fn join_or(words: &[String]) -> String {
     }
 }
 
+/// A space as players count it: columns from the left and rows from the roof, from 1 (the
+/// spec's `(x, y)` count from 0).
 fn space(space: Space) -> String {
-    format!("space ({}, {})", space.x, space.y)
+    format!(
+        "column {}, row {}",
+        u32::from(space.x) + 1,
+        u32::from(space.y) + 1
+    )
+}
+
+/// A slot of the building as players count it, from 1 (slot ids count from 0).
+fn slot(slot: u16) -> u32 {
+    u32::from(slot) + 1
 }
 
 fn tile(piece: Piece) -> String {
@@ -396,7 +407,7 @@ pub fn describe_action(action: &Action, seat: Seat, names: &Names) -> String {
         Action::PlacePawn { space: at } => {
             format!("{who} placed a pawn on the roof at {}.", space(*at))
         }
-        Action::FlipTile { slot } => format!("{who} flipped the tile in slot {slot}."),
+        Action::FlipTile { slot: at } => format!("{who} flipped the tile in slot {}.", slot(*at)),
         Action::OrientTile { rotation } => match rotation {
             0 => format!("{who} left the newly revealed tile upright."),
             _ => format!("{who} turned the newly revealed tile {rotation} degrees clockwise."),
@@ -455,6 +466,94 @@ pub fn describe_action(action: &Action, seat: Seat, names: &Names) -> String {
         }
         Action::WaivePromise { promise } => format!("{who} waived promise {promise}."),
     }
+}
+
+/// `action` as a button's label: what the player does, in the imperative, with the
+/// certificates, offers and players it names.
+pub fn label_action(action: &Action, names: &Names) -> String {
+    match action {
+        Action::PlacePawn { space: at } => format!("Place your pawn on the roof at {}", space(*at)),
+        Action::FlipTile { slot: at } => format!("Flip the tile in slot {}", slot(*at)),
+        Action::OrientTile { rotation } => match rotation {
+            0 => "Leave the new tile upright".to_string(),
+            _ => format!("Turn the new tile {rotation} degrees clockwise"),
+        },
+        Action::Move { to } => match to {
+            MoveTarget::Space(to) => format!("Move down to {}", space(*to)),
+            MoveTarget::Exit(Exit::Exit) => "Leave the building by the ground floor".to_string(),
+        },
+        Action::Sell { handles: sold } => format!("Sell {} at the window", handles(sold)),
+        Action::Buy => "Buy a certificate from the market".to_string(),
+        Action::MarketTrade { handles: returned } => {
+            format!("Trade {} back to the market", handles(returned))
+        }
+        Action::OpenSession {
+            with_seats,
+            pass_at_once,
+        } => {
+            let with = names.list(with_seats.iter().copied());
+            if *pass_at_once {
+                format!("Open a trading session with {with} and abandon it at once")
+            } else {
+                format!("Open a trading session with {with}")
+            }
+        }
+        Action::PostOffer {
+            terms: offered,
+            counters,
+            ..
+        } => match counters {
+            Some(countered) => format!("Counter offer {countered}: {}", terms(offered, names)),
+            None => format!("Offer {}", terms(offered, names)),
+        },
+        Action::WithdrawOffer { offer } => format!("Withdraw offer {offer}"),
+        Action::AcceptOffer { offer } => format!("Accept offer {offer}"),
+        Action::RevokeAcceptance { .. } => "Take back your acceptance".to_string(),
+        Action::LeaveSession { session } => format!("Leave session {session}"),
+        Action::FileClaim { promise } => format!("Claim that promise {promise} was broken"),
+        Action::ConcedeClaim { claim } => format!("Concede claim {claim}"),
+        Action::VoteClaim { claim, uphold } => {
+            let vote = if *uphold { "uphold" } else { "dismiss" };
+            format!("Vote to {vote} claim {claim}")
+        }
+        Action::WaivePromise { promise } => format!("Waive promise {promise}"),
+    }
+}
+
+/// Whether `event` tells the move `action` itself, with what the action could not say (the
+/// tile a flip showed, the certificates a purchase drew): the log's headline for the move.
+pub fn restates(action: &Action, event: &Event) -> bool {
+    matches!(
+        (action, event),
+        (Action::PlacePawn { .. }, Event::PawnPlaced { .. })
+            | (Action::FlipTile { .. }, Event::TileFlipped { .. })
+            | (Action::OrientTile { .. }, Event::TileOriented { .. })
+            | (Action::Move { .. }, Event::PawnMoved { .. })
+            | (
+                Action::Sell { .. } | Action::MarketTrade { .. },
+                Event::CoinsReturned { .. }
+            )
+            | (Action::Buy, Event::CoinsDrawn { .. })
+            | (Action::OpenSession { .. }, Event::SessionOpened { .. })
+            | (Action::PostOffer { .. }, Event::OfferPosted { .. })
+            | (Action::WithdrawOffer { .. }, Event::OfferWithdrawn { .. })
+            | (Action::AcceptOffer { .. }, Event::OfferAccepted { .. })
+            | (
+                Action::RevokeAcceptance { .. },
+                Event::AcceptanceRevoked { .. }
+            )
+            | (
+                Action::LeaveSession { .. },
+                Event::SessionClosed {
+                    left_by: Some(_),
+                    ..
+                }
+            )
+            | (Action::FileClaim { .. }, Event::ClaimFiled { .. })
+            | (Action::ConcedeClaim { .. }, Event::ClaimConceded { .. })
+            | (Action::VoteClaim { .. }, Event::ClaimVoted { .. })
+            | (Action::WaivePromise { .. }, Event::PromiseWaived { .. })
+    )
 }
 
 /// `event` as a sentence: only what the event itself carries.
@@ -521,25 +620,28 @@ pub fn describe_event(event: &Event, names: &Names) -> String {
             debt_paid,
         } => die_rolled(&names.seat(*seat), *die, *ap, *bonus_used, *debt_paid),
         Event::TileFlipped {
-            slot,
+            slot: at,
             face_up,
             tile: piece,
         } => {
             if *face_up {
                 format!(
-                    "The tile in slot {slot} was turned face up, showing {}: its spaces became {} windows.",
+                    "The tile in slot {} was turned face up, showing {}: its spaces became {} windows.",
+                    slot(*at),
                     tile(*piece),
                     company(piece.suit)
                 )
             } else {
                 format!(
-                    "The tile in slot {slot}, {}, was turned face down: its spaces became offices again.",
+                    "The tile in slot {}, {}, was turned face down: its spaces became offices again.",
+                    slot(*at),
                     tile(*piece)
                 )
             }
         }
-        Event::TileOriented { slot, rotation } => format!(
-            "The tile in slot {slot} was {}, with its great window at the {}.",
+        Event::TileOriented { slot: at, rotation } => format!(
+            "The tile in slot {} was {}, with its great window at the {}.",
+            slot(*at),
             rotation_words(*rotation),
             great_window_corner(*rotation)
         ),

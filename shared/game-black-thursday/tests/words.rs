@@ -360,18 +360,18 @@ fn the_building_tiles_and_pawns() {
             &act(json!({"type": "place_pawn", "space": {"x": 1, "y": 0}})),
             P3
         ),
-        "Dirk placed a pawn on the roof at space (1, 0)."
+        "Dirk placed a pawn on the roof at column 2, row 1."
     );
     assert_eq!(
         event_words(&Event::PawnPlaced {
             seat: P3,
             space: Space::new(1, 0)
         }),
-        "Dirk's pawn entered the roof at space (1, 0)."
+        "Dirk's pawn entered the roof at column 2, row 1."
     );
     assert_eq!(
         action_words(&act(json!({"type": "flip_tile", "slot": 23})), P0),
-        "Anna flipped the tile in slot 23."
+        "Anna flipped the tile in slot 24."
     );
     let up = Event::TileFlipped {
         slot: 23,
@@ -383,7 +383,7 @@ fn the_building_tiles_and_pawns() {
     };
     assert_eq!(
         event_words(&up),
-        "The tile in slot 23 was turned face up, showing the Clean Arms Chemical 4: its spaces \
+        "The tile in slot 24 was turned face up, showing the Clean Arms Chemical 4: its spaces \
          became Clean Arms Chemical windows."
     );
     let down = Event::TileFlipped {
@@ -396,7 +396,7 @@ fn the_building_tiles_and_pawns() {
     };
     assert_eq!(
         event_words(&down),
-        "The tile in slot 5, the Sun Textiles 0, was turned face down: its spaces became \
+        "The tile in slot 6, the Sun Textiles 0, was turned face down: its spaces became \
          offices again."
     );
     assert_eq!(
@@ -408,7 +408,7 @@ fn the_building_tiles_and_pawns() {
             slot: 23,
             rotation: 180
         }),
-        "The tile in slot 23 was turned 180 degrees clockwise, with its great window at the \
+        "The tile in slot 24 was turned 180 degrees clockwise, with its great window at the \
          bottom right."
     );
     assert_eq!(
@@ -416,18 +416,18 @@ fn the_building_tiles_and_pawns() {
             slot: 2,
             rotation: 0
         }),
-        "The tile in slot 2 was left upright, with its great window at the top left."
+        "The tile in slot 3 was left upright, with its great window at the top left."
     );
     assert_eq!(
         action_words(&act(json!({"type": "move", "to": {"x": 2, "y": 6}})), P1),
-        "Ben moved down to space (2, 6)."
+        "Ben moved down to column 3, row 7."
     );
     assert_eq!(
         event_words(&Event::PawnMoved {
             seat: P1,
             to: Some(Space::new(2, 6))
         }),
-        "Ben's pawn reached space (2, 6)."
+        "Ben's pawn reached column 3, row 7."
     );
     assert_eq!(
         event_words(&Event::TurnStarted { turn: 7, seat: P1 }),

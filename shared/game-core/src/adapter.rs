@@ -51,6 +51,8 @@ pub struct Applied {
     pub action_visibility: Visibility,
     /// The events, each with its visibility.
     pub events: Vec<LoggedJson>,
+    /// Whether the mover may take the move back ([`crate::takeback_allowed`]).
+    pub undoable: bool,
 }
 
 /// A new game and what its deal showed (log entry 0's events).
@@ -73,10 +75,14 @@ pub trait DynGame: Send + Sync + Debug {
     /// The seat's legal actions, each `{"action": …}` or `{"label": …, "schema": …}`.
     fn legal_actions(&self, seat: Seat) -> Vec<Value>;
     /// [`DynGame::legal_actions`] as the API lists them, serialized: each ready action also
-    /// carries its words (`text`, [`Game::describe_action`] with `names`) and whether it is
+    /// carries its button label ([`Game::label_action`]), its words (`text`,
+    /// [`Game::describe_action`] with `names`) and whether it is
     /// sealed ([`Game::action_visibility`] not public). Built from the typed actions, so
     /// nothing is parsed back from JSON.
     fn legal_actions_listed(&self, seat: Seat, names: &Names) -> Box<serde_json::value::RawValue>;
+    /// [`Game::label_action`] of `action` by `seat` in this state; `None` if it is not an
+    /// action of this game.
+    fn label(&self, seat: Seat, action: &Value, names: &Names) -> Option<String>;
     /// Parses and applies an action. On `Err` the state is unchanged.
     fn apply_json(
         &mut self,
@@ -140,6 +146,7 @@ impl<G: Game + Redeal> DynGame for G {
             .iter()
             .map(|legal| match legal {
                 LegalAction::Action { action } => Listed::Action {
+                    label: self.label_action(seat, action, names),
                     text: G::describe_action(action, seat, names),
                     sealed: G::action_visibility(action, seat) != Visibility::Public,
                     action,
@@ -148,6 +155,11 @@ impl<G: Game + Redeal> DynGame for G {
             })
             .collect();
         serde_json::value::to_raw_value(&listed).expect("legal actions serialize")
+    }
+
+    fn label(&self, seat: Seat, action: &Value, names: &Names) -> Option<String> {
+        let action = G::Action::deserialize(action).ok()?;
+        Some(self.label_action(seat, &action, names))
     }
 
     fn apply_json(
@@ -160,14 +172,18 @@ impl<G: Game + Redeal> DynGame for G {
             .map_err(|error| ActionError::Malformed(error.to_string()))?;
         let action_json = serde_json::to_value(&action).expect("actions serialize");
         let action_visibility = G::action_visibility(&action, seat);
-        let events = Game::apply(self, seat, action, rng).map_err(|error| ActionError::Rule {
-            code: error.code(),
-            message: error.to_string(),
-            kind: error.kind(),
-        })?;
+        let events =
+            Game::apply(self, seat, action.clone(), rng).map_err(|error| ActionError::Rule {
+                code: error.code(),
+                message: error.to_string(),
+                kind: error.kind(),
+            })?;
+        // The stream is the move's own (one per log entry), so anything drawn was drawn by it.
+        let drew = rng.drawn();
         Ok(Applied {
             action: action_json,
             action_visibility,
+            undoable: crate::takeback_allowed(self, seat, &action, &events, drew),
             events: events.iter().map(to_logged_json).collect(),
         })
     }
@@ -333,6 +349,9 @@ pub trait DynRuleset: Send + Sync {
     /// Whether `action` by `seat` is sealed: hidden from the other seats once played
     /// ([`Game::action_visibility`] is not public). `None` if it is not an action of this game.
     fn is_sealed(&self, action: &Value, seat: Seat) -> Option<bool>;
+    /// [`Game::restates`] of a logged action and one of its events; `None` if either is not
+    /// this game's.
+    fn restates(&self, action: &Value, event: &Value) -> Option<bool>;
     /// The `type` tags of the game's passing moves ([`Game::PASSES`]).
     fn passes(&self) -> &'static [&'static str];
     /// The `type` tags of the game's any-time moves ([`Game::ANY_TIME`]).
@@ -348,6 +367,7 @@ pub trait DynRuleset: Send + Sync {
 enum Listed<'a, A> {
     Action {
         action: &'a A,
+        label: String,
         text: String,
         sealed: bool,
     },
@@ -457,6 +477,12 @@ impl<G: Game + Redeal> DynRuleset for Erased<G> {
     fn is_sealed(&self, action: &Value, seat: Seat) -> Option<bool> {
         let action = G::Action::deserialize(action).ok()?;
         Some(G::action_visibility(&action, seat) != Visibility::Public)
+    }
+
+    fn restates(&self, action: &Value, event: &Value) -> Option<bool> {
+        let action = G::Action::deserialize(action).ok()?;
+        let event = G::Event::deserialize(event).ok()?;
+        Some(G::restates(&action, &event))
     }
 
     fn passes(&self) -> &'static [&'static str] {

@@ -156,6 +156,55 @@ pub trait Game:
     /// events and their redacted twins each get their own sentence: the API describes the
     /// event the reader sees, so the twin's sentence must not say what the private event hides.
     fn describe_event(event: &Self::Event, names: &Names) -> String;
+
+    /// `action` by `seat` as the label of a button a player clicks: a short imperative with
+    /// the prices, colours and names that decide it ("Bid ƒ17", "Roll the dice", "Offer the
+    /// red tulip for sale"), never the log's past-tense sentence. `self` is the state in which
+    /// the action is legal, so a label may say what the action's fields do not (a price).
+    fn label_action(&self, seat: Seat, action: &Self::Action, names: &Names) -> String;
+
+    /// Whether `event` tells the move `action` itself, with what the action's sentence could
+    /// not know (the faces a roll showed, the price a sale fetched). The log then shows the
+    /// event's sentence as the entry's headline, in place of the action's, and does not
+    /// repeat it among the move's consequences. No event restates an action by default.
+    fn restates(_action: &Self::Action, _event: &Self::Event) -> bool {
+        false
+    }
+
+    /// Whether `seat` may take back `action`, which it just made, leaving this state with
+    /// `events`: the move showed nothing that was hidden from anyone (no card turned face up,
+    /// no sealed choice resolved), so undoing it cannot let anyone peek. Each ruleset's page
+    /// in docs/rules says which moves qualify. [`takeback_allowed`] adds the conditions every
+    /// game shares (nothing drawn, nothing sealed or private, the game not over); the API
+    /// adds that no other seat has acted since. No move may be taken back by default.
+    fn undoable(
+        &self,
+        _seat: Seat,
+        _action: &Self::Action,
+        _events: &[Logged<Self::Event>],
+    ) -> bool {
+        false
+    }
+}
+
+/// Whether the move `action` by `seat`, which left `state` with `events` and drew from the
+/// random stream if `drew`, may be taken back: it drew nothing (so an undo cannot re-roll),
+/// it is not sealed, every event it caused is public (nobody learnt anything privately),
+/// the game is not over, and the ruleset's [`Game::undoable`] agrees.
+pub fn takeback_allowed<G: Game>(
+    state: &G,
+    seat: Seat,
+    action: &G::Action,
+    events: &[Logged<G::Event>],
+    drew: bool,
+) -> bool {
+    !drew
+        && G::action_visibility(action, seat) == Visibility::Public
+        && events
+            .iter()
+            .all(|logged| logged.visibility == Visibility::Public)
+        && state.outcome().is_none()
+        && state.undoable(seat, action, events)
 }
 
 /// What [`Game::setup`] returns: the new state and its events (log entry 0), each with its

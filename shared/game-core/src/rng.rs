@@ -12,6 +12,9 @@ use rand_core::{Rng, SeedableRng};
 /// A deterministic random stream for one log entry of one game.
 pub struct GameRng {
     inner: ChaCha20Rng,
+    /// Whether anything was drawn from the stream: a move that drew (a roll, a card from a
+    /// shuffled pile) cannot be taken back ([`crate::takeback_allowed`]).
+    drawn: bool,
 }
 
 impl GameRng {
@@ -19,12 +22,21 @@ impl GameRng {
     pub fn for_entry(seed: [u8; 32], entry: u64) -> GameRng {
         let mut inner = ChaCha20Rng::from_seed(seed);
         inner.set_stream(entry);
-        GameRng { inner }
+        GameRng {
+            inner,
+            drawn: false,
+        }
     }
 
     /// The next 64 uniformly random bits.
     pub fn next_u64(&mut self) -> u64 {
+        self.drawn = true;
         self.inner.next_u64()
+    }
+
+    /// Whether anything has been drawn from this stream.
+    pub fn drawn(&self) -> bool {
+        self.drawn
     }
 
     /// A uniform integer in `0..n`, without modulo bias (rejection sampling).

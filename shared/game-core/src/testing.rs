@@ -24,6 +24,7 @@
 //!     listed by `RuleError::all_codes` ([`check_rule_codes`] checks the list itself);
 //! 11. every action and event met reads as plain words, and a hidden event's sentence does
 //!     not reach a viewer it is hidden from ([`check_action_words`], [`check_event_words`]);
+//!     every chosen action's button label is plain words too ([`check_action_label`]);
 //!
 //! plus the game's own invariants, passed in as a closure.
 
@@ -160,6 +161,9 @@ pub struct Playouts<G: Game> {
     pub seed: u64,
     /// Check the no-leak property every this many steps (0 = never).
     pub leak_check_every: usize,
+    /// Check the undo-cannot-peek property on the moves of every this many steps that may be
+    /// taken back (0 = never): the check re-deals and replays the move for every viewer.
+    pub undo_check_every: usize,
     /// Try every concrete listed action on a copy at every step (the "every listed action
     /// applies" property). Costs one clone per listed action.
     pub try_every_listed_action: bool,
@@ -186,6 +190,10 @@ pub struct PlayoutStats {
     pub refusals_checked: u64,
     /// Re-deals that produced a different state (so the no-leak check had teeth).
     pub redeals_that_changed_state: u64,
+    /// Moves that could be taken back ([`crate::takeback_allowed`]) among those sampled
+    /// ([`Playouts::undo_check_every`]), each checked to show no viewer anything it could not see before (the
+    /// undo-cannot-peek property).
+    pub undoable_moves: u64,
 }
 
 impl<G: Game> Playouts<G> {
@@ -198,6 +206,7 @@ impl<G: Game> Playouts<G> {
             max_steps: 10_000,
             seed: 1637,
             leak_check_every: 5,
+            undo_check_every: 8,
             try_every_listed_action: true,
             any_time: |_| false,
         }
@@ -353,12 +362,22 @@ impl<G: Game> Playouts<G> {
             }
 
             let action = choose_action::<G>(&state, seat, &legal, &mut bot, seed, step);
+            check_action_label(&state, &action, seat);
             let mut rng = GameRng::for_entry(seed, step as u64);
+            // A sample of the moves is checked for the undo-cannot-peek property.
+            let before = (self.undo_check_every > 0 && step % self.undo_check_every == 0)
+                .then(|| state.clone());
             let step_events = state
                 .apply(seat, action.clone(), &mut rng)
                 .unwrap_or_else(|error| {
                     panic!("chosen action {action:?} by {seat} was refused: {error}")
                 });
+            if let Some(before) = before.filter(|_| {
+                crate::takeback_allowed(&state, seat, &action, &step_events, rng.drawn())
+            }) {
+                stats.undoable_moves += 1;
+                self.check_undo_cannot_peek(&before, &state, seat, &action, &step_events, step);
+            }
             invariant(&state);
             check_action_words::<G>(&action, seat, state.n_seats());
             check_action_type::<G>(&action);
@@ -434,6 +453,65 @@ impl<G: Game> Playouts<G> {
     }
 
     /// Property 7: re-dealing what a viewer cannot see does not change what it sees.
+    /// Property 9: a move that may be taken back showed nobody anything. For every viewer,
+    /// the same move in worlds re-dealt for that viewer (states it cannot tell from
+    /// `before`) causes the same events it may see and leaves it the same view: what the
+    /// move showed it, it could have worked out before. So undoing the move leaves no one
+    /// knowing more than before it was made.
+    fn check_undo_cannot_peek(
+        &self,
+        before: &G,
+        after: &G,
+        seat: Seat,
+        action: &G::Action,
+        events: &[Logged<G::Event>],
+        step: usize,
+    ) where
+        G: Redeal,
+    {
+        // Its own stream, so that the check does not change the bot's choices.
+        let mut redealer = GameRng::for_entry(REDEAL_PROBE, (2 << 32) + step as u64);
+        let viewers = Seat::all(self.n_seats)
+            .map(Viewer::Seat)
+            .chain([Viewer::Spectator]);
+        for viewer in viewers {
+            let seen = |state: &G, events: &[Logged<G::Event>]| {
+                let shown: Vec<&G::Event> = events
+                    .iter()
+                    .filter(|logged| logged.visibility.shows(viewer))
+                    .map(|logged| &logged.event)
+                    .collect();
+                (
+                    serde_json::to_string(&state.view(viewer)).expect("views serialize"),
+                    serde_json::to_string(&shown).expect("events serialize"),
+                )
+            };
+            // What the viewer saw of the real move, worked out only once a world differs.
+            let mut real = None;
+            for _ in 0..2 {
+                let mut world = before.redeal(viewer, &mut redealer);
+                // A world the same as the real one (nothing hidden from this viewer, as in
+                // Tulpenfieber) replays the same move the same way: nothing to compare.
+                if world == *before {
+                    continue;
+                }
+                // A move legal only with the mover's real hidden holding cannot be made in
+                // a world that deals it otherwise; such worlds say nothing here.
+                let Ok(world_events) =
+                    world.apply(seat, action.clone(), &mut GameRng::for_entry([0; 32], 1))
+                else {
+                    continue;
+                };
+                assert_eq!(
+                    &seen(&world, &world_events),
+                    real.get_or_insert_with(|| seen(after, events)),
+                    "{seat}'s move {action:?} may be taken back, but it showed {viewer:?} \
+                     something it could not see before"
+                );
+            }
+        }
+    }
+
     fn check_no_leak(&self, state: &G, bot: &mut GameRng, stats: &mut PlayoutStats)
     where
         G: Redeal,
@@ -552,6 +630,20 @@ pub fn check_action_words<G: Game>(action: &G::Action, seat: Seat, n_seats: u8) 
     let names = seat_names(n_seats);
     let sentence = G::describe_action(action, seat, &Names::new(&names));
     check_sentence(&sentence, action);
+}
+
+/// Checks [`Game::label_action`] for `action` by `seat` in `state`, where it is legal: plain
+/// words for a button, not the log's sentence (no full stop, not opening with the actor's
+/// name).
+pub fn check_action_label<G: Game>(state: &G, action: &G::Action, seat: Seat) {
+    let names = seat_names(state.n_seats());
+    let names = Names::new(&names);
+    let label = state.label_action(seat, action, &names);
+    check_sentence(&label, action);
+    assert!(
+        !label.ends_with('.') && !label.starts_with(&names.seat(seat)),
+        "the label {label:?} of {action:?} reads as a log sentence"
+    );
 }
 
 /// Checks [`Game::describe_event`] for `events`: every sentence is plain words, and a

@@ -138,6 +138,20 @@ impl Game for TulipBubble {
     fn describe_event(event: &Event, names: &Names) -> String {
         words::describe_event(event, names)
     }
+
+    fn label_action(&self, _seat: Seat, action: &Action, _names: &Names) -> String {
+        words::label_action(self, action)
+    }
+
+    fn restates(action: &Action, event: &Event) -> bool {
+        words::restates(action, event)
+    }
+
+    /// Buying a tulip back and raising an auction may be taken back until another seat acts
+    /// (docs/rules/tulip-bubble.md, "Taking a move back").
+    fn undoable(&self, _seat: Seat, action: &Action, _events: &[Logged<Event>]) -> bool {
+        matches!(action, Action::BuyBack { .. } | Action::AuctionBid { .. })
+    }
 }
 
 impl Redeal for TulipBubble {

@@ -78,10 +78,11 @@ impl TulipBubble {
                     let cap = self.options.bid_cap;
                     if let Some(minimum) = self.minimum_bid().filter(|&minimum| minimum <= cap) {
                         bid_schema = Some(LegalAction::closed_schema(
-                            format!("auction_bid: bid from {minimum} to {cap} fl"),
+                            format!("Bid ƒ{minimum} or more"),
                             "auction_bid",
                             json!({
-                                "amount": {"type": "integer", "minimum": minimum, "maximum": cap}
+                                "amount": {"type": "integer", "minimum": minimum, "maximum": cap,
+                                    "title": "Your bid (ƒ)", "default": minimum}
                             }),
                         ));
                     }

@@ -8,7 +8,7 @@
 use crate::action::{Action, PaymentMethod};
 use crate::cards::{CardId, Collector, Colour, EventCard, EventEffect, Kind, Tulip};
 use crate::event::Event;
-use crate::state::EndReason;
+use crate::state::{EndReason, TulipBubble};
 use crate::track::Track;
 use game_core::words::{guilders, join_words, Names};
 use game_core::{Seat, SeatSet};
@@ -245,6 +245,96 @@ pub fn describe_action(action: &Action, seat: Seat, names: &Names) -> String {
         }),
     }
     out
+}
+
+/// `action` as a button's label in `state`, where it is legal: what the player does, with
+/// the market price that decides a sale.
+pub fn label_action(state: &TulipBubble, action: &Action) -> String {
+    let mut out = String::with_capacity(48);
+    match action {
+        Action::SellToMarket { tulip: id } => {
+            out.push_str("Sell ");
+            push_named_tulip(&mut out, id);
+            out.push_str(" to the market");
+            if let Some(card) = id.tulip() {
+                out.push_str(" for ");
+                out.push_str(&money(state.price_of(card)));
+            }
+        }
+        Action::SellToCollector {
+            collector: buyer,
+            tulips,
+        } => {
+            out.push_str("Sell ");
+            let cards: Option<Vec<Tulip>> = tulips.iter().map(CardId::tulip).collect();
+            match cards {
+                Some(cards) => push_the_tulips(&mut out, &cards),
+                None => out.push_str("three tulips"),
+            }
+            out.push_str(" to ");
+            out.push_str(collector(*buyer));
+        }
+        Action::BuyBack { tulip: id } => {
+            out.push_str("Repay the loan on ");
+            push_named_tulip(&mut out, id);
+        }
+        Action::EndSellingTurn {} => out.push_str("Finish selling"),
+        Action::BlackTulipDecision { claim } => out.push_str(if *claim {
+            "Buy the Black Tulip"
+        } else {
+            "Do not buy the Black Tulip"
+        }),
+        Action::PlaceBids { cards } => {
+            let named: Option<Vec<Tulip>> = cards.iter().map(CardId::tulip).collect();
+            match (cards.len(), named) {
+                (0, _) => out.push_str("Place no bid markers"),
+                (count, Some(named)) => {
+                    out.push_str(if count == 1 {
+                        "Bid on "
+                    } else {
+                        "Bid on each of "
+                    });
+                    push_the_tulips(&mut out, &named);
+                }
+                (count, None) => out.push_str(&format!("Place {count} bid markers")),
+            }
+        }
+        Action::AuctionBid { amount } => {
+            out.push_str("Bid ");
+            out.push_str(&money(*amount));
+        }
+        Action::AuctionPass {} => out.push_str("Leave the auction"),
+        Action::ChoosePayment { method } => out.push_str(match method {
+            PaymentMethod::Cash => "Pay in cash",
+            PaymentMethod::Finance => "Pay with a loan",
+        }),
+    }
+    out
+}
+
+/// Whether `event` tells the move `action` itself, with what the action could not say (the
+/// price a sale fetched): the log's headline for the move. For a sealed choice (the Black
+/// Tulip decision) the API heads the author's entry with the action and everyone else's with
+/// the event (which hides the choice until it is revealed).
+pub fn restates(action: &Action, event: &Event) -> bool {
+    matches!(
+        (action, event),
+        (Action::SellToMarket { .. }, Event::SoldToMarket { .. })
+            | (
+                Action::SellToCollector { .. },
+                Event::SoldToCollector { .. }
+            )
+            | (Action::BuyBack { .. }, Event::BoughtBack { .. })
+            | (Action::EndSellingTurn {}, Event::SellingTurnEnded { .. })
+            | (
+                Action::BlackTulipDecision { .. },
+                Event::BlackTulipDecisionSubmitted { .. }
+            )
+            | (Action::PlaceBids { .. }, Event::BidsPlaced { .. })
+            | (Action::AuctionBid { .. }, Event::AuctionBid { .. })
+            | (Action::AuctionPass {}, Event::AuctionPassed { .. })
+            | (Action::ChoosePayment { .. }, Event::TulipBought { .. })
+    )
 }
 
 /// `event` as a sentence.

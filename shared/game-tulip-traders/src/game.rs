@@ -108,6 +108,26 @@ impl Game for TulipTraders {
     fn describe_event(event: &Event, names: &Names) -> String {
         words::describe_event(event, names)
     }
+
+    fn label_action(&self, _seat: Seat, action: &Action, names: &Names) -> String {
+        words::label_action(action, names)
+    }
+
+    fn restates(action: &Action, event: &Event) -> bool {
+        words::restates(action, event)
+    }
+
+    /// Moving a crisis, passing the manipulation turn and placing an investment may be taken
+    /// back until another seat acts (docs/rules/tulip-traders.md, "Taking a move back"). Not
+    /// adding a market line: it turns cards of the deck face up.
+    fn undoable(&self, _seat: Seat, action: &Action, _events: &[Logged<Event>]) -> bool {
+        matches!(
+            action,
+            Action::MoveCrisis { .. }
+                | Action::PassManipulation {}
+                | Action::PlaceInvestment { .. }
+        )
+    }
 }
 
 impl Redeal for TulipTraders {

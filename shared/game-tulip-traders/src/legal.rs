@@ -86,7 +86,7 @@ impl TulipTraders {
                 // Every amount is at least 1, so at most `earmark` cells get tokens.
                 let max_cells = open.len().min(earmark as usize);
                 let mut out = vec![LegalAction::closed_schema(
-                    format!("place_investment: split your earmark of {earmark} over cells not in crisis, at least 1 per cell; the amounts must add up to {earmark}"),
+                    format!("Invest your {earmark} tokens: at least 1 on each market you choose, none in crisis"),
                     "place_investment",
                     json!({
                         "alloc": {
@@ -95,6 +95,7 @@ impl TulipTraders {
                             "maxProperties": max_cells,
                             "propertyNames": {"enum": open},
                             "additionalProperties": {"type": "integer", "minimum": 1, "maximum": earmark},
+                            "title": "Tokens per market",
                             "description": format!("Tokens per cell; the amounts must add up to {earmark}, the earmark."),
                             "x-sum-of-values": earmark,
                             "x-refused-with": "allocation-sum-mismatch",
@@ -119,14 +120,14 @@ impl TulipTraders {
                 let mut lowest = buyers.clone();
                 lowest.sort();
                 let mut out = vec![LegalAction::closed_schema(
-                    "offer_lot: three cards from your hand, an allowed buyer and a declared value",
+                    format!("Offer three cards to a buyer, declared worth ƒ{min} or more"),
                     "offer_lot",
                     json!({
-                        "cards": {"type": "array", "items": {"enum": player.hand}, "minItems": 3, "maxItems": 3, "uniqueItems": true},
-                        "buyer": {"enum": buyers},
+                        "cards": {"type": "array", "items": {"enum": player.hand}, "minItems": 3, "maxItems": 3, "uniqueItems": true, "title": "Three cards from your hand"},
+                        "buyer": {"enum": buyers, "title": "Buyer"},
                         // min..=MAX_DECLARED, split into a near range and the rest so that a
                         // random bot also tries realistic prices (the union is the same set).
-                        "declared": {"anyOf": [
+                        "declared": {"title": "Declared value (ƒ)", "default": min, "anyOf": [
                             {"type": "integer", "minimum": min, "maximum": min.saturating_add(15).min(MAX_DECLARED)},
                             {"type": "integer", "minimum": min, "maximum": MAX_DECLARED},
                         ]},

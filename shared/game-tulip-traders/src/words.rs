@@ -6,7 +6,7 @@
 //! twin's sentence gives the count alone.
 
 use crate::action::Action;
-use crate::cards::{Card, Cell};
+use crate::cards::{colour, Card, Cell};
 use crate::event::{Event, PaymentKind};
 use crate::market::Side;
 use crate::state::EndReason;
@@ -21,17 +21,41 @@ declaring their value; the buyer pays or accuses, and a lie or an honest accusat
 dearly. Crises wipe out investments and can collapse the market; the richest portfolio wins \
 when the rounds run out, the market collapses or only one trader is left.";
 
-/// A Portfolio card as players name it.
+/// A Portfolio card as players name it: "the red Lily", "the orange-and-yellow
+/// Kaufmanniana", "the Semper Augustus", "a weed". Never the catalogue code ("K-OY").
 fn card(card: Card) -> String {
-    let id = card.id();
-    match id {
-        "SEMPER" => "the Semper Augustus".to_string(),
-        "QUEEN" => "the Queen of the Night".to_string(),
-        "BOUQUET" => "the bouquet".to_string(),
+    match (card.id(), card.cell()) {
+        ("SEMPER", _) => "the Semper Augustus".to_string(),
+        ("QUEEN", _) => "the Queen of the Night".to_string(),
+        ("BOUQUET", _) => "the bouquet".to_string(),
         _ if card.is_weed() => "a weed".to_string(),
         _ if card.is_sack() => "an empty sack".to_string(),
-        _ => format!("the {id} tulip"),
+        (_, Some(at)) => format!("the {}", tulip(at)),
+        (id, None) => format!("the {id} card"),
     }
+}
+
+/// A catalogue tulip's colours and type: "red Lily", "purple-and-red Double".
+fn tulip(cell: Cell) -> String {
+    const TYPES: [&str; 5] = ["Lily", "Single", "Parrot", "Double", "Kaufmanniana"];
+    const COLOURS: [(u8, &str); 5] = [
+        (colour::RED, "red"),
+        (colour::PINK, "pink"),
+        (colour::ORANGE, "orange"),
+        (colour::PURPLE, "purple"),
+        (colour::YELLOW, "yellow"),
+    ];
+    let mask = cell.colours();
+    let colours: Vec<&str> = COLOURS
+        .iter()
+        .filter(|(bit, _)| mask & bit != 0)
+        .map(|(_, name)| *name)
+        .collect();
+    let kind = TYPES
+        .get(usize::from(cell.tulip_type()))
+        .copied()
+        .unwrap_or("tulip");
+    format!("{} {kind}", colours.join("-and-"))
 }
 
 fn cards(list: &[Card]) -> String {
@@ -39,9 +63,9 @@ fn cards(list: &[Card]) -> String {
     join_words(&names)
 }
 
-/// A market cell as players name it: "the L-R market".
+/// A market cell as players name it: "the red Lily market".
 fn cell(cell: Cell) -> String {
-    format!("the {} market", cell.card().id())
+    format!("the {} market", tulip(cell))
 }
 
 fn side(side: Side) -> &'static str {
@@ -62,9 +86,25 @@ fn reason(reason: EndReason) -> &'static str {
     }
 }
 
-/// An investment option's name, in words.
-fn option_name(option: &str) -> String {
-    option.replace('_', " ")
+/// What choosing an investment option does, as a verb phrase: "abstain from investing",
+/// "invest as a broker". Options are named by the game's options (`abstain`, `broker` and
+/// `patron` by default); any other name reads as a role.
+fn investing(option: &str) -> String {
+    let name = option.replace('_', " ");
+    match name.as_str() {
+        "abstain" => "abstain from investing".to_string(),
+        _ if name.starts_with(['a', 'e', 'i', 'o', 'u']) => format!("invest as an {name}"),
+        _ => format!("invest as a {name}"),
+    }
+}
+
+/// `phrase` with its first letter capitalised.
+fn capitalised(phrase: &str) -> String {
+    let mut chars = phrase.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
 }
 
 fn allocation(alloc: &std::collections::BTreeMap<Cell, u32>) -> String {
@@ -86,7 +126,7 @@ pub fn describe_action(action: &Action, seat: Seat, names: &Names) -> String {
     let who = names.seat(seat);
     match action {
         Action::DeclareInvestment { option } => {
-            format!("{who} chose to invest as a {}.", option_name(option))
+            format!("{who} chose to {}.", investing(option))
         }
         Action::Discard { cards: thrown } => format!("{who} discarded {}.", cards(thrown)),
         Action::AddMarketLine { side: at } => {
@@ -130,6 +170,67 @@ pub fn describe_action(action: &Action, seat: Seat, names: &Names) -> String {
     }
 }
 
+/// `action` as a button's label: what the player does, in the imperative, naming the cards,
+/// the markets and the buyer.
+pub fn label_action(action: &Action, names: &Names) -> String {
+    match action {
+        Action::DeclareInvestment { option } => capitalised(&investing(option)),
+        Action::Discard { cards: thrown } => format!("Discard {}", cards(thrown)),
+        Action::AddMarketLine { side: at } => {
+            format!("Add a market line on the {} side", side(*at))
+        }
+        Action::MoveCrisis { from, to } => {
+            format!("Move the crisis from {} to {}", cell(*from), cell(*to))
+        }
+        Action::PassManipulation {} => "Leave the crises where they are".to_string(),
+        Action::PlaceInvestment { alloc } if alloc.is_empty() => "Invest nothing".to_string(),
+        Action::PlaceInvestment { alloc } => format!("Invest {}", allocation(alloc)),
+        Action::OfferLot {
+            cards: lot,
+            buyer,
+            declared,
+        } => format!(
+            "Offer {} to {}, declared worth {}",
+            cards(lot),
+            names.seat(*buyer),
+            guilders(declared)
+        ),
+        Action::Buy { liquidate } if liquidate.is_empty() => "Buy the lot".to_string(),
+        Action::Buy { liquidate } => format!("Buy the lot, selling {} to pay", cards(liquidate)),
+        Action::Accuse {} => "Accuse the seller of lying".to_string(),
+        Action::Liquidate { cards: sold } => format!("Sell {} to pay", cards(sold)),
+        Action::ReturnExcess { cards: returned } => format!("Return {}", cards(returned)),
+        Action::RevealPortfolio {} => "Reveal your complete portfolio".to_string(),
+        Action::DeclineReveal {} => "Do not reveal".to_string(),
+    }
+}
+
+/// Whether `event` tells the move `action` itself, with what the action could not say (the
+/// fee a crisis move cost, the price a lot fetched): the log's headline for the move.
+pub fn restates(action: &Action, event: &Event) -> bool {
+    matches!(
+        (action, event),
+        (
+            Action::DeclareInvestment { .. },
+            Event::InvestmentDeclared { .. }
+        ) | (Action::Discard { .. }, Event::CardsPutAway { .. })
+            | (Action::MoveCrisis { .. }, Event::CrisisMoved { .. })
+            | (
+                Action::PassManipulation {},
+                Event::ManipulationPassed { .. }
+            )
+            | (
+                Action::PlaceInvestment { .. },
+                Event::InvestmentPlaced { .. }
+            )
+            | (Action::OfferLot { .. }, Event::LotOffered { .. })
+            | (Action::Buy { .. }, Event::LotBought { .. })
+            | (Action::Accuse {}, Event::Accused { .. })
+            | (Action::DeclineReveal {}, Event::RevealDeclined { .. })
+            | (Action::RevealPortfolio {}, Event::PortfolioRevealed { .. })
+    )
+}
+
 /// `event` in words.
 pub fn describe_event(event: &Event, names: &Names) -> String {
     match event {
@@ -137,8 +238,8 @@ pub fn describe_event(event: &Event, names: &Names) -> String {
             format!("Round {round} began; {} plays first.", names.seat(*fp))
         }
         Event::MarketCardPlaced { cell: at, row, col } => format!(
-            "The {} tulip joined the market at row {}, column {}.",
-            at.card().id(),
+            "The {} joined the market at row {}, column {}.",
+            tulip(*at),
             row + 1,
             col + 1
         ),
@@ -160,9 +261,9 @@ pub fn describe_event(event: &Event, names: &Names) -> String {
             earmark,
             limit,
         } => format!(
-            "{} invests as a {}: {} to place, a hand of at most {limit} cards.",
+            "{} chose to {}: {} to place, a hand of at most {limit} cards.",
             names.seat(*seat),
-            option_name(option),
+            investing(option),
             plural(*earmark as u64, "token", "tokens")
         ),
         Event::CardsPutAway {

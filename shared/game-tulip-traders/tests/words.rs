@@ -36,9 +36,9 @@ fn a_private_draw_names_the_cards_and_its_twin_only_counts_them() {
         cards: None,
         sacks: vec![],
     });
-    assert_eq!(private, "Ben drew the L-R tulip and the Semper Augustus.");
+    assert_eq!(private, "Ben drew the red Lily and the Semper Augustus.");
     assert_eq!(twin, "Ben drew 2 cards.");
-    assert!(!twin.contains("L-R") && !twin.contains("Semper"));
+    assert!(!twin.contains("Lily") && !twin.contains("Semper"));
 }
 
 #[test]
@@ -52,7 +52,7 @@ fn lots_and_accusations_read_as_a_trade() {
             },
             0
         ),
-        "Anna offered the L-R tulip, the S-Pk tulip and a weed to Cas, declared worth ƒ12."
+        "Anna offered the red Lily, the pink Single and a weed to Cas, declared worth ƒ12."
     );
     assert_eq!(
         event(Event::LotOffered {
@@ -73,7 +73,7 @@ fn lots_and_accusations_read_as_a_trade() {
             actual: 7,
             honest: false
         }),
-        "Cas accused Anna: the lot of the L-R tulip, the S-Pk tulip and a weed was declared at ƒ12 and is worth ƒ7, so the seller lied."
+        "Cas accused Anna: the lot of the red Lily, the pink Single and a weed was declared at ƒ12 and is worth ƒ7, so the seller lied."
     );
     assert_eq!(
         event(Event::Payment {
@@ -93,14 +93,14 @@ fn the_market_and_investments_name_their_cells() {
     alloc.insert(Cell::SPk, 1);
     assert_eq!(
         action(Action::PlaceInvestment { alloc }, 1),
-        "Ben invested 2 tokens on the L-R market and 1 token on the S-Pk market."
+        "Ben invested 2 tokens on the red Lily market and 1 token on the pink Single market."
     );
     assert_eq!(
         event(Event::CrisisPlaced {
             cell: Cell::LR,
             tokens_removed: 3
         }),
-        "A crisis struck the L-R market, which lost 3 tokens."
+        "A crisis struck the red Lily market, which lost 3 tokens."
     );
     assert_eq!(
         event(Event::MarketCardPlaced {
@@ -108,7 +108,7 @@ fn the_market_and_investments_name_their_cells() {
             row: 0,
             col: 2
         }),
-        "The S-Pk tulip joined the market at row 1, column 3."
+        "The pink Single joined the market at row 1, column 3."
     );
 }
 
@@ -133,4 +133,52 @@ fn the_summary_is_a_few_plain_sentences() {
         (2..=5).contains(&(summary.matches(". ").count() + 1)),
         "{summary}"
     );
+}
+
+/// A button's label names cards by colour and type and the buyer by name, in the imperative;
+/// never a catalogue code or the log's past tense.
+#[test]
+fn labels_are_imperatives_that_name_cards_and_buyers() {
+    let names = names();
+    let names = Names::new(&names);
+    let mut rng = game_core::GameRng::for_entry([7; 32], 0);
+    let (game, _) = TulipTraders::setup(3, &Default::default(), &mut rng).expect("dealt");
+    let label = |action: Action| game.label_action(Seat(0), &action, &names);
+    assert_eq!(
+        label(Action::OfferLot {
+            cards: vec![Card::LR, Card::KOY, Card::Weed1],
+            buyer: Seat(2),
+            declared: 12
+        }),
+        "Offer the red Lily, the orange-and-yellow Kaufmanniana and a weed to Cas, declared worth ƒ12"
+    );
+    assert_eq!(
+        label(Action::DeclareInvestment {
+            option: "abstain".into()
+        }),
+        "Abstain from investing"
+    );
+    assert_eq!(
+        label(Action::DeclareInvestment {
+            option: "broker".into()
+        }),
+        "Invest as a broker"
+    );
+    assert_eq!(
+        action(
+            Action::DeclareInvestment {
+                option: "abstain".into()
+            },
+            0
+        ),
+        "Anna chose to abstain from investing."
+    );
+    assert_eq!(
+        label(Action::MoveCrisis {
+            from: Cell::LR,
+            to: Cell::DPkPu
+        }),
+        "Move the crisis from the red Lily market to the pink-and-purple Double market"
+    );
+    assert_eq!(label(Action::Accuse {}), "Accuse the seller of lying");
 }

@@ -104,6 +104,20 @@ impl Game for Tulipmania {
     fn describe_event(event: &Event, names: &Names) -> String {
         words::describe_event(event, names)
     }
+
+    fn label_action(&self, _seat: Seat, action: &Action, _names: &Names) -> String {
+        words::label_action(self, action)
+    }
+
+    fn restates(action: &Action, event: &Event) -> bool {
+        words::restates(action, event)
+    }
+
+    /// Offering a tulip for sale, or declining to, may be taken back before anyone commits
+    /// a card (docs/rules/tulipmania-1637.md, "Taking a move back").
+    fn undoable(&self, _seat: Seat, action: &Action, _events: &[Logged<Event>]) -> bool {
+        matches!(action, Action::SellTulip { .. } | Action::SkipSale {})
+    }
 }
 
 impl game_core::Redeal for Tulipmania {

@@ -11,7 +11,7 @@
 use crate::action::Action;
 use crate::event::{Event, Payer, Pile, RevealedCard};
 use crate::pieces::{Card, Colour, DiscardReason};
-use crate::state::EndReason;
+use crate::state::{EndReason, Tulipmania};
 use game_core::words::{guilders, join_words, Names};
 use game_core::Seat;
 use std::collections::BTreeMap;
@@ -134,6 +134,66 @@ pub fn describe_action(action: &Action, seat: Seat, names: &Names) -> String {
         }
         Action::SkipPurchase {} => format!("{who} bought no tulip this turn."),
     }
+}
+
+/// `action` as a button's label in `state`, where it is legal: what the player does, with
+/// the price that decides it.
+pub fn label_action(state: &Tulipmania, action: &Action) -> String {
+    let at_price = |c: Colour| match state.price(c) {
+        Some(price) => format!(" at {}", guilders(price)),
+        None => String::new(),
+    };
+    match action {
+        Action::SellTulip { colour: c } => {
+            format!("Offer {} tulip for sale{}", a_colour(*c), at_price(*c))
+        }
+        Action::SkipSale {} => "Keep your tulip and sell nothing".to_string(),
+        Action::CommitCard { card: chosen } => format!("Choose {} (face down)", card(*chosen)),
+        Action::PlaySellerCard { card: chosen } => match chosen {
+            Card::Pass => "Pass on your own sale".to_string(),
+            Card::Speculate | Card::SpeculateByProxy | Card::Purchase | Card::PurchaseByProxy => {
+                format!("Play {} on your own sale", card(*chosen))
+            }
+        },
+        Action::DrawBuyer { face_up } => match face_up {
+            None => "Draw a buyer card from the deck".to_string(),
+            Some(index) => match usize::try_from(*index)
+                .ok()
+                .and_then(|i| state.face_up.get(i))
+            {
+                Some(c) => format!("Take the face-up {} buyer card", colour(*c)),
+                None => format!("Take the face-up buyer card in slot {}", slot(*index)),
+            },
+        },
+        Action::BuyTulip { colour: c } => {
+            format!(
+                "Buy {} tulip from the stockpile{}",
+                a_colour(*c),
+                at_price(*c)
+            )
+        }
+        Action::SkipPurchase {} => "Buy no tulip this turn".to_string(),
+    }
+}
+
+/// Whether `event` tells the move `action` itself, with what the action could not say (who
+/// won, the price paid, the card drawn): the log's headline for the move. For a sealed card
+/// the API heads the author's entry with the action (which names the card) and everyone
+/// else's with the event (which does not).
+pub fn restates(action: &Action, event: &Event) -> bool {
+    matches!(
+        (action, event),
+        (Action::SellTulip { .. }, Event::TulipOffered { .. })
+            | (Action::SkipSale {}, Event::SaleSkipped { .. })
+            | (Action::CommitCard { .. }, Event::CardCommitted { .. })
+            | (
+                Action::PlaySellerCard { .. },
+                Event::SellerCardPlayed { .. }
+            )
+            | (Action::DrawBuyer { .. }, Event::BuyerDrawn { .. })
+            | (Action::BuyTulip { .. }, Event::TulipBought { .. })
+            | (Action::SkipPurchase {}, Event::PurchaseSkipped { .. })
+    )
 }
 
 /// `event` as a sentence.

@@ -120,6 +120,20 @@ impl Game for Tulpenfieber {
     fn describe_event(event: &Event, names: &Names) -> String {
         words::describe_event(event, names)
     }
+
+    fn label_action(&self, _seat: Seat, action: &Action, _names: &Names) -> String {
+        words::label_action(action)
+    }
+
+    fn restates(action: &Action, event: &Event) -> bool {
+        words::restates(action, event)
+    }
+
+    /// Nothing in Tulpenfieber is hidden: every move that rolls no die may be taken back
+    /// until another seat acts (docs/rules/tulpenfieber.md, "Taking a move back").
+    fn undoable(&self, _seat: Seat, _action: &Action, _events: &[Logged<Event>]) -> bool {
+        true
+    }
 }
 
 /// Everything is public (§2): a re-deal is the same state.

@@ -31,17 +31,17 @@ impl Tulpenfieber {
             .map(|entry| match entry {
                 Candidate::Action(action) => LegalAction::action(action),
                 Candidate::Rerolls => LegalAction::closed_schema(
-                    "reroll: any non-empty set of distinct dice",
+                    "Reroll some of the dice",
                     "reroll",
                     serde_json::json!({
-                        "dice": {"type": "array", "items": {"enum": (0..n_dice).collect::<Vec<usize>>()}, "minItems": 1, "maxItems": n_dice, "uniqueItems": true}
+                        "dice": {"type": "array", "items": {"enum": (0..n_dice).collect::<Vec<usize>>()}, "minItems": 1, "maxItems": n_dice, "uniqueItems": true, "title": "Dice to reroll", "default": []}
                     }),
                 ),
                 Candidate::BuyRolls(flippable) => LegalAction::closed_schema(
-                    "buy_roll: flip two distinct flippable tiles",
+                    "Turn two tiles to moneybags to buy a roll",
                     "buy_roll",
                     serde_json::json!({
-                        "flip": {"type": "array", "items": {"enum": flippable}, "minItems": 2, "maxItems": 2, "uniqueItems": true}
+                        "flip": {"type": "array", "items": {"enum": flippable}, "minItems": 2, "maxItems": 2, "uniqueItems": true, "title": "Two tiles to turn", "default": []}
                     }),
                 ),
             })

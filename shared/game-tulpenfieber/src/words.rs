@@ -124,6 +124,61 @@ pub fn describe_action(action: &Action, seat: Seat, names: &Names) -> String {
     }
 }
 
+/// `action` as a button's label: what the player does, in the imperative.
+pub fn label_action(action: &Action) -> String {
+    match action {
+        Action::SetBonusDie { bonus, face } => {
+            format!("Set wheelbarrow die {} to {face}", bonus + 1)
+        }
+        Action::Roll {} => "Roll the dice".to_string(),
+        Action::Reroll { dice } => {
+            let dice: Vec<u32> = dice.iter().map(|die| die + 1).collect();
+            format!(
+                "Reroll {} {}",
+                if dice.len() == 1 { "die" } else { "dice" },
+                numbers(dice)
+            )
+        }
+        Action::BuyRoll { flip } => {
+            format!("Turn {} and {} to buy a roll", tile(flip[0]), tile(flip[1]))
+        }
+        Action::Place { space: at } => format!("Place a tulip at {}", space(*at)),
+        Action::PlaceAbove {} => "Place a tulip above the field".to_string(),
+        Action::ClaimBonus {
+            row,
+            col,
+            height,
+            width,
+        } => format!(
+            "Claim a wheelbarrow for the {height} by {width} block from row {row}, column {col}"
+        ),
+        Action::EndTurn {} => "End the turn".to_string(),
+        Action::StartNextRound { multicolor } => match multicolor {
+            Some(at) => format!("Start the next round, multicoloured tile at {}", space(*at)),
+            None => "Start the next round".to_string(),
+        },
+    }
+}
+
+/// Whether `event` tells the move `action` itself (the roll's faces, the tile's place): the
+/// log's headline for the move.
+pub fn restates(action: &Action, event: &Event) -> bool {
+    matches!(
+        (action, event),
+        (Action::SetBonusDie { .. }, Event::BonusDieSet { .. })
+            | (
+                Action::Roll {} | Action::Reroll { .. },
+                Event::Rolled { .. }
+            )
+            | (Action::BuyRoll { .. }, Event::RollBought { .. })
+            | (Action::Place { .. }, Event::TilePlaced { .. })
+            | (Action::PlaceAbove {}, Event::TilePlacedAbove { .. })
+            | (Action::ClaimBonus { .. }, Event::BonusClaimed { .. })
+            | (Action::EndTurn {}, Event::TurnEnded { .. })
+            | (Action::StartNextRound { .. }, Event::RoundStarted { .. })
+    )
+}
+
 /// `event` in words.
 pub fn describe_event(event: &Event, names: &Names) -> String {
     match event {

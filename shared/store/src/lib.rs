@@ -147,6 +147,36 @@ pub struct GameRecord {
     /// [`GameStore::due_games`] finds such games after a restart.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub due_at: Option<u64>,
+    /// The moves that may still be taken back, oldest first, each with the state before it
+    /// (docs/api.md, "Undo"). They are one seat's most recent moves; any other change to the
+    /// game's state empties the list.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub takebacks: Vec<Takeback>,
+    /// How many moves have been taken back. A move draws from the random stream of its place
+    /// among the moves still standing (`seq - 2 × undone`), so an undo re-rolls nothing.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub undone: u64,
+    /// The game's rematch, once someone asked for one (`POST /v1/games/{id}/rematch`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rematch: Option<String>,
+    /// The game this one is the rematch of.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rematch_of: Option<String>,
+}
+
+fn is_zero(value: &u64) -> bool {
+    *value == 0
+}
+
+/// A move that may still be taken back, and the state before it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Takeback {
+    /// The move's log entry.
+    pub seq: u64,
+    /// The seat that made it.
+    pub seat: u8,
+    /// The engine state (JSON) before the move.
+    pub state: String,
 }
 
 /// A webhook subscription of one seat or of the admin (DESIGN.md §6).
@@ -168,6 +198,32 @@ pub struct HookRecord {
     /// Why deliveries stopped (the receiver answered 410 Gone), if they did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub disabled: Option<String>,
+    /// The body's shape: the signed JSON event, or a chat platform's message.
+    #[serde(default, skip_serializing_if = "HookFormat::is_standard")]
+    pub format: HookFormat,
+    /// The address a chat message links to (the subscriber's page of the game), if given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link: Option<String>,
+}
+
+/// What a subscription's notifications look like.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HookFormat {
+    /// The signed JSON event (Standard Webhooks).
+    #[default]
+    Standard,
+    /// A Discord incoming-webhook message: `{"content": …}`.
+    Discord,
+    /// A Slack incoming-webhook message: `{"text": …}`.
+    Slack,
+}
+
+impl HookFormat {
+    /// Whether this is the default, signed JSON event.
+    pub fn is_standard(&self) -> bool {
+        *self == HookFormat::Standard
+    }
 }
 
 /// Where a notification is in its life.

@@ -61,6 +61,14 @@ pub fn sample_record(id: &str) -> GameRecord {
         hooks: Vec::new(),
         clock: None,
         due_at: None,
+        takebacks: vec![crate::Takeback {
+            seq: 3,
+            seat: 0,
+            state: r#"{"before":"the move ✿"}"#.to_owned(),
+        }],
+        undone: 2,
+        rematch: Some("g_rematch".to_owned()),
+        rematch_of: None,
     }
 }
 
@@ -182,6 +190,8 @@ fn hook(id: &str, seat: Option<u8>) -> HookRecord {
         secret: "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ=".to_owned(),
         created_at: 1_700_000_000_000,
         disabled: None,
+        format: crate::HookFormat::Standard,
+        link: None,
     }
 }
 

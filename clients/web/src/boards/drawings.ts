@@ -77,15 +77,36 @@ function tulipBubble(view: Json): SVGElement | null {
   const entries = ["R", "W", "Y"].map((colour) => [colour, num(get(track, colour))] as const).filter(([, value]) => value !== undefined);
   if (entries.length === 0) return null;
   const names: Record<string, string> = { R: "red", W: "white", Y: "yellow" };
-  const steps = 12;
+  // Seven price levels, I to VII (rules §1: levels 1..7); each colour's marker lights its own.
+  const levels = ["I", "II", "III", "IV", "V", "VI", "VII"];
   const rows = entries.flatMap(([colour, value], index) => {
     const y = 20 + index * 44;
-    const cells = Array.from({ length: steps }, (_, step) =>
-      svg("rect", { x: 90 + step * 36, y, width: 32, height: 32, rx: 4, fill: step === value ? COLOURS[colour] ?? "#888" : "#f1eee7", stroke: "#cfc8ba" }),
-    );
-    return [text(45, y + 21, names[colour] ?? colour), ...cells, text(90 + Math.min(value ?? 0, steps - 1) * 36 + 16, y + 21, String(value), { fill: "#fff", "font-weight": 700 })];
+    return [
+      text(45, y + 21, names[colour] ?? colour),
+      ...levels.flatMap((numeral, step) => {
+        const lit = step + 1 === value;
+        return [
+          svg("rect", { x: 90 + step * 44, y, width: 40, height: 32, rx: 4, fill: lit ? COLOURS[colour] ?? "#888" : "#f1eee7", stroke: "#cfc8ba" }),
+          text(90 + step * 44 + 20, y + 21, numeral, lit ? { fill: colour === "W" ? "#333" : "#fff", "font-weight": 700 } : { fill: "#6f685c" }),
+        ];
+      }),
+    ];
   });
-  return frame(90 + steps * 36 + 10, 20 + entries.length * 44, `Price tracks: ${entries.map(([colour, value]) => `${names[colour]} at ${value}`).join(", ")}`, ...rows);
+  return frame(90 + levels.length * 44 + 10, 20 + entries.length * 44, `Price tracks: ${entries.map(([colour, value]) => `${names[colour]} at level ${levels[(value ?? 1) - 1] ?? value}`).join(", ")}`, ...rows);
+}
+
+/**
+ * A Tulip Traders catalogue code in words, as the server's sentences name it: "S-OPk" is
+ * ["pink-and-orange", "Single"] (types L, S, P, D, K; colours R, Pk, O, Pu, Y, rules §1.1).
+ */
+function traderTulip(code: string): [string, string] {
+  const kinds: Record<string, string> = { L: "Lily", S: "Single", P: "Parrot", D: "Double", K: "Kaufmanniana" };
+  const colours: Record<string, string> = { R: "red", Pk: "pink", O: "orange", Pu: "purple", Y: "yellow" };
+  const [kind = "", tail = ""] = code.split("-");
+  // In the catalogue's colour order, as the server writes them ("red-and-purple").
+  const order = ["R", "Pk", "O", "Pu", "Y"];
+  const parts = (tail.match(/[A-Z][a-z]?/g) ?? []).sort((a, b) => order.indexOf(a) - order.indexOf(b));
+  return [parts.map((part) => colours[part] ?? part).join("-and-"), kinds[kind] ?? kind];
 }
 
 /** Tulip Traders: the market grid, tokens on each tulip, crises in red. */
@@ -99,12 +120,13 @@ function tulipTraders(view: Json): SVGElement | null {
     const x = 10 + (num(get(entry, "col")) ?? 0) * cell;
     const y = 10 + (num(get(entry, "row")) ?? 0) * cell;
     const crisis = get(entry, "crisis") === true;
-    const name = (str(get(entry, "cell")) ?? "").replace(/^M:/, "");
+    const [colours, kind] = traderTulip((str(get(entry, "cell")) ?? "").replace(/^M:/, ""));
     const tokens = num(get(entry, "tokens")) ?? 0;
     return [
       svg("rect", { x, y, width: cell - 8, height: cell - 8, rx: 6, fill: crisis ? "#f4c7c3" : "#f1eee7", stroke: crisis ? "#c0392b" : "#cfc8ba", "stroke-width": 2 }),
-      text(x + (cell - 8) / 2, y + 26, name, { "font-weight": 700 }),
-      text(x + (cell - 8) / 2, y + 50, crisis ? "crisis" : `${tokens} token${tokens === 1 ? "" : "s"}`),
+      text(x + (cell - 8) / 2, y + 22, colours, { "font-size": 11 }),
+      text(x + (cell - 8) / 2, y + 38, kind, { "font-weight": 700, "font-size": 12 }),
+      text(x + (cell - 8) / 2, y + 60, crisis ? "crisis" : `${tokens} token${tokens === 1 ? "" : "s"}`),
     ];
   });
   return frame(20 + cols * cell, 20 + rows * cell, `The market: ${grid.length} tulips`, ...cells);
@@ -131,6 +153,19 @@ function tulpenfieber(view: Json, ctx: BoardContext): SVGElement | null {
   return frame(20 + players.length * fieldWidth, 30 + 5 * size + 10, `Tulip fields of ${players.length} players: red tulips, yellow moneybags`, ...drawings);
 }
 
+/** Where a Black Thursday pawn stands, in the log's words: "at column 3, row 2", "not placed yet". */
+function position(value: Json): string {
+  const name = str(value);
+  if (name !== undefined) return name === "unplaced" ? "not placed yet" : name.replace(/_/g, " ");
+  const at = get(value, "at");
+  const x = num(get(at, "x"));
+  const y = num(get(at, "y"));
+  // Counted from 1, as the server's words count them: column from the left, row from the roof.
+  if (x !== undefined && y !== undefined) return `at column ${x + 1}, row ${y + 1}`;
+  const key = value !== null && typeof value === "object" ? Object.keys(value)[0] : undefined;
+  return key ? key.replace(/_/g, " ") : "";
+}
+
 /** Black Thursday: the building's tile slots and where each investor stands. */
 function blackThursday(view: Json, ctx: BoardContext): SVGElement | null {
   const slots = list(get(view, "slots"));
@@ -153,8 +188,7 @@ function blackThursday(view: Json, ctx: BoardContext): SVGElement | null {
   const players = list(get(view, "players"));
   const legend = players.map((player, index) => {
     const seat = num(get(player, "seat")) ?? index;
-    const where = str(get(player, "position")) ?? JSON.stringify(get(player, "position") ?? "");
-    return text(width / 2, height + 16 + index * 18, `${ctx.names[seat] ?? `Seat ${seat + 1}`}: ${where.replace(/[_{}"]/g, " ").trim()}`, { "font-size": 12 });
+    return text(width / 2, height + 16 + index * 18, `${ctx.names[seat] ?? `Player ${seat + 1}`}: ${position(get(player, "position"))}`, { "font-size": 12 });
   });
   return frame(width, height + 10 + players.length * 18, `The building: ${slots.length} tile slots`, ...tiles, ...legend);
 }

@@ -13,6 +13,7 @@ mod commit;
 mod narrate;
 mod notify;
 mod play;
+pub mod undo;
 
 pub use commit::{
     committed_unless_moved_on, update, update_in, Change, Guard, Precondition, Replay, Updated,

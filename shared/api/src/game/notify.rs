@@ -3,6 +3,7 @@
 //! fixed here, from the projections its recipient may see (a seat's own view; the spectator's
 //! for the admin), so retries resend the same bytes and nothing hidden leaks later.
 
+use super::narrate::Narrator;
 use super::project_events;
 use crate::audit::StoredAction;
 use crate::dto::{
@@ -10,7 +11,9 @@ use crate::dto::{
 };
 use crate::error::ApiError;
 use crate::time::rfc3339;
+use crate::webhooks::chat;
 use game_core::adapter::LoggedJson;
+use game_core::words::Names;
 use game_core::{DynGame, Outcome, Seat, SeatSet, Viewer};
 use serde::Serialize;
 use serde_json::Value;
@@ -49,11 +52,17 @@ pub fn notifications(moment: &Moment<'_>, now: u64) -> Result<Vec<OutboxMessage>
     let waiting_now = engine.waiting_on();
     let seats = |set: SeatSet| -> Vec<u8> { set.iter().map(|seat| seat.0).collect() };
     let mut messages = Vec::new();
+    let chat = ChatWords::of(record);
     for hook in record.hooks.iter().filter(|hook| hook.disabled.is_none()) {
         let wants = |kind: WebhookEvent| hook.events.iter().any(|event| event == kind.as_str());
-        let mut queue = |kind: WebhookEvent, body: String| -> Result<(), ApiError> {
+        let mut queue = |kind: WebhookEvent, body: String, sentence: &dyn Fn() -> String| {
+            // The sentence is worked out only for a chat subscription (not on every move).
+            let body = match hook.format.is_standard() {
+                true => body,
+                false => chat::body(hook.format, &sentence(), hook.link.as_deref()).unwrap_or(body),
+            };
             messages.push(message(record, hook, kind, body, now)?);
-            Ok(())
+            Ok::<(), ApiError>(())
         };
         let finished = |seat: Option<u8>, outcome: &Outcome, viewer: Viewer| FinishedData {
             game_id: record.id.clone(),
@@ -86,13 +95,19 @@ pub fn notifications(moment: &Moment<'_>, now: u64) -> Result<Vec<OutboxMessage>
                         deadline: crate::clock::deadline_of(record, seat),
                         view: engine.view_json(viewer),
                     };
-                    queue(WebhookEvent::Turn, body(WebhookEvent::Turn, now, data))?;
+                    let sentence = || chat.turn(seat, data.deadline.as_deref());
+                    queue(
+                        WebhookEvent::Turn,
+                        body(WebhookEvent::Turn, now, &data),
+                        &sentence,
+                    )?;
                 }
                 if let (true, Some(outcome)) = (wants(WebhookEvent::Finished), &outcome) {
                     let data = finished(Some(seat), outcome, viewer);
                     queue(
                         WebhookEvent::Finished,
                         body(WebhookEvent::Finished, now, data),
+                        &|| chat.finished(outcome),
                     )?;
                 }
             }
@@ -114,13 +129,19 @@ pub fn notifications(moment: &Moment<'_>, now: u64) -> Result<Vec<OutboxMessage>
                         status: record.status.into(),
                         to_act: seats(engine.to_act()),
                     };
-                    queue(WebhookEvent::Action, body(WebhookEvent::Action, now, data))?;
+                    let sentence = || chat.action(action.seat, &data.action, &data.events);
+                    queue(
+                        WebhookEvent::Action,
+                        body(WebhookEvent::Action, now, &data),
+                        &sentence,
+                    )?;
                 }
                 if let (true, Some(outcome)) = (wants(WebhookEvent::Finished), &outcome) {
                     let data = finished(None, outcome, Viewer::Spectator);
                     queue(
                         WebhookEvent::Finished,
                         body(WebhookEvent::Finished, now, data),
+                        &|| chat.finished(outcome),
                     )?;
                 }
             }
@@ -160,11 +181,13 @@ pub fn clock_notifications(
     now: u64,
 ) -> Result<Vec<OutboxMessage>, ApiError> {
     let clock = crate::clock::Clock::of(record)?;
-    let payload = match (kind, &clock) {
+    let chat = ChatWords::of(record);
+    let (payload, sentence) = match (kind, &clock) {
         (WebhookEvent::Reminder, _) => {
             let Some(deadline) = crate::clock::deadline_of(record, seat) else {
                 return Ok(Vec::new());
             };
+            let sentence = chat.reminder(seat, &deadline);
             let data = ReminderData {
                 game_id: record.id.clone(),
                 ruleset: record.ruleset.clone(),
@@ -172,7 +195,7 @@ pub fn clock_notifications(
                 seat,
                 deadline,
             };
-            body(kind, now, data)
+            (body(kind, now, data), sentence)
         }
         (WebhookEvent::Timeout, Some(clock)) => {
             let data = TimeoutData {
@@ -182,7 +205,7 @@ pub fn clock_notifications(
                 seat,
                 policy: clock.rules.on_timeout,
             };
-            body(kind, now, data)
+            (body(kind, now, data), chat.timeout(seat))
         }
         _ => return Ok(Vec::new()),
     };
@@ -195,8 +218,79 @@ pub fn clock_notifications(
             None => kind == WebhookEvent::Timeout,
         })
         .filter(|hook| hook.events.iter().any(|event| event == kind.as_str()))
-        .map(|hook| message(record, hook, kind, payload.clone(), now))
+        .map(|hook| {
+            let body = chat::body(hook.format, &sentence, hook.link.as_deref())
+                .unwrap_or_else(|| payload.clone());
+            message(record, hook, kind, body, now)
+        })
         .collect()
+}
+
+/// The sentences of chat notifications ([`chat`]): plain words with the players' names, the
+/// game's name and id, and nothing a spectator could not read. Worked out only for a chat
+/// subscription.
+struct ChatWords<'a> {
+    record: &'a GameRecord,
+}
+
+impl<'a> ChatWords<'a> {
+    fn of(record: &'a GameRecord) -> ChatWords<'a> {
+        ChatWords { record }
+    }
+
+    fn game(&self) -> String {
+        let title = crate::registry()
+            .get(&self.record.ruleset)
+            .map_or("A game", |ruleset| ruleset.name());
+        format!("{title} (game {})", self.record.id)
+    }
+
+    fn names(&self) -> Vec<Option<String>> {
+        super::seat_names(self.record)
+    }
+
+    fn name(&self, seat: u8) -> String {
+        Names::new(&self.names()).seat(Seat(seat))
+    }
+
+    fn turn(&self, seat: u8, deadline: Option<&str>) -> String {
+        let until = deadline
+            .map(|deadline| format!(" Your time runs out at {deadline}."))
+            .unwrap_or_default();
+        format!(
+            "{}, it is your turn in {}.{until}",
+            self.name(seat),
+            self.game()
+        )
+    }
+
+    fn finished(&self, outcome: &Outcome) -> String {
+        if outcome.winners.is_empty() {
+            format!("{} is over.", self.game())
+        } else {
+            let winners = Names::new(&self.names()).list(outcome.winners.iter());
+            format!("{} is over: {winners} won.", self.game())
+        }
+    }
+
+    fn action(&self, seat: u8, action: &Value, events: &[Value]) -> String {
+        let registry = crate::registry();
+        let narrator = Narrator::with(registry.get(&self.record.ruleset), self.record);
+        let (headline, _) = narrator.entry(Some(Seat(seat)), action, events, None);
+        format!("{}: {headline}", self.game())
+    }
+
+    fn reminder(&self, seat: u8, deadline: &str) -> String {
+        format!(
+            "{}, your time in {} runs out at {deadline}.",
+            self.name(seat),
+            self.game()
+        )
+    }
+
+    fn timeout(&self, seat: u8) -> String {
+        format!("{}'s time ran out in {}.", self.name(seat), self.game())
+    }
 }
 
 /// The whole body of a notification of `kind` carrying `data`.

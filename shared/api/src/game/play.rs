@@ -7,8 +7,8 @@ use crate::ctx::AppCtx;
 use crate::dto::{ActionResult, Author, SubmitAction};
 use crate::error::{ApiCode, ApiError};
 use crate::time::now_ms;
-use game_core::adapter::ActionError;
-use game_core::{DynGame, GameRng, RuleKind, Seat, Viewer};
+use game_core::adapter::{ActionError, LoggedJson};
+use game_core::{DynGame, GameRng, RuleKind, Seat, SeatSet, Viewer};
 use store::{GameRecord, IdempotencyRecord, LogEntry, Status};
 
 /// What a committed move answers (the response body) and the state it made.
@@ -24,22 +24,20 @@ pub fn apply(
     key: Option<&str>,
     by: Option<Author>,
 ) -> Result<Change<Moved>, ApiError> {
-    match record.status {
-        Status::Open => {
-            return Err(ApiError::refused(
-                ApiCode::GameNotActive,
-                "the game has not started: seats are still free",
-            ))
-        }
-        Status::Finished => return Err(ApiError::refused(ApiCode::GameOver, "the game is over")),
-        Status::Active => {}
+    if super::undo::is_undo(&body.action) && by.is_none() {
+        super::undo::check_undo(&body.action)?;
+        return super::undo::take_back(ctx, record, seat, key);
     }
+    require_active(record)?;
     let mut engine = engine_of(ctx, record)?
         .ok_or_else(|| ApiError::Internal("active game without state".into()))?
         .clone_box();
     let seq = record.log_len;
     let waiting_before = engine.waiting_on();
-    let mut rng = GameRng::for_entry(ctx.seeds.seed_of(record)?, seq);
+    let mut rng = GameRng::for_entry(
+        ctx.seeds.seed_of(record)?,
+        super::undo::stream_index(seq, record.undone),
+    );
     let applied = engine
         .apply_json(Seat(seat), &body.action, &mut rng)
         .map_err(|error| match error {
@@ -54,7 +52,6 @@ pub fn apply(
 
     let now = now_ms();
     let state = engine.state_json();
-    let hash = state_hash(&state);
     let mut next = record.clone();
     next.version += 1;
     next.log_len += 1;
@@ -64,30 +61,100 @@ pub fn apply(
     } else {
         Status::Active
     };
+    super::undo::after_move(
+        &mut next.takebacks,
+        seat,
+        seq,
+        record.state.as_deref().unwrap_or_default(),
+        applied.undoable,
+        by,
+    );
     next.state = Some(state);
     crate::clock::on_commit(&mut next, Some(engine.as_ref()), Some(Seat(seat)), now)?;
-    let stored_action = StoredAction {
+    let stored = StoredAction {
         action: applied.action,
         visibility: applied.action_visibility,
         by,
     };
+    committed(
+        ctx,
+        next,
+        engine,
+        Committed {
+            seat,
+            key,
+            stored,
+            events: &applied.events,
+            waiting_before,
+            now,
+        },
+    )
+}
+
+/// Refuses a move on a game that is not being played: 409 `game-not-active` before it
+/// starts, `game-over` once it has ended.
+pub(super) fn require_active(record: &GameRecord) -> Result<(), ApiError> {
+    match record.status {
+        Status::Open => Err(ApiError::refused(
+            ApiCode::GameNotActive,
+            "the game has not started: seats are still free",
+        )),
+        Status::Finished => Err(ApiError::refused(ApiCode::GameOver, "the game is over")),
+        Status::Active => Ok(()),
+    }
+}
+
+/// A move (a game's action, or an undo) already made on `next`, the record it leaves.
+pub(super) struct Committed<'a> {
+    /// The seat that moved.
+    pub seat: u8,
+    /// The request's Idempotency-Key, if any.
+    pub key: Option<&'a str>,
+    /// The action as the log keeps it.
+    pub stored: StoredAction,
+    /// The events it caused.
+    pub events: &'a [LoggedJson],
+    /// The seats the game waited on before the move.
+    pub waiting_before: SeatSet,
+    /// When it was made.
+    pub now: u64,
+}
+
+/// The commit of a move made on `next` (its last log entry, `log_len - 1`) leaving `engine`:
+/// the log entry, the mover's reply (also kept under its Idempotency-Key) and the
+/// notifications it causes.
+pub(super) fn committed(
+    ctx: &AppCtx,
+    next: GameRecord,
+    engine: Box<dyn DynGame>,
+    done: Committed<'_>,
+) -> Result<Change<Moved>, ApiError> {
+    let Committed {
+        seat,
+        key,
+        stored,
+        events,
+        waiting_before,
+        now,
+    } = done;
+    let seq = next.log_len - 1;
     let entry = LogEntry {
         seq,
         seat: Some(seat),
-        action: serde_json::to_value(&stored_action).expect("serializes"),
-        events: serde_json::to_value(&applied.events).expect("serializes"),
+        action: serde_json::to_value(&stored).expect("serializes"),
+        events: serde_json::to_value(events).expect("serializes"),
         idempotency_key: key.map(str::to_string),
-        state_hash: hash,
+        state_hash: state_hash(next.state.as_deref().unwrap_or_default()),
         at: now,
     };
     let viewer = Viewer::Seat(Seat(seat));
-    let events = project_events(&applied.events, viewer);
+    let shown = project_events(events, viewer);
     let result = ActionResult {
         ruleset: next.ruleset.clone(),
         version: next.version,
         seq,
-        event_texts: Narrator::new(ctx, &next).events(&events),
-        events,
+        event_texts: Narrator::new(ctx, &next).events(&shown),
+        events: shown,
         view: engine.view_raw(viewer),
         status: next.status.into(),
         to_act: super::seat_numbers(engine.to_act()),
@@ -109,8 +176,8 @@ pub fn apply(
             action: Some(MomentAction {
                 seq,
                 seat,
-                stored: &stored_action,
-                events: &applied.events,
+                stored: &stored,
+                events,
             }),
         },
         now,

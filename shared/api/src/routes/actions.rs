@@ -7,8 +7,8 @@ use crate::ctx::AppCtx;
 use crate::dto::{ActionResult, LegalActions, SubmitAction};
 use crate::error::{ApiCode, ApiError};
 use crate::game::{
-    apply, engine_of, load_record, ruleset_of, seat_names, update, Guard, Precondition, Replay,
-    Updated,
+    apply, engine_of, load_record, ruleset_of, seat_names, undo, update, Guard, Precondition,
+    Replay, Updated,
 };
 use crate::http::{Bearer, IdempotencyKey, IfMatch, JsonBody, Params, Reply};
 use axum::extract::State;
@@ -43,7 +43,9 @@ problems! {
 ///
 /// Everything the caller's seat may do at the current version. Each entry is either a
 /// complete action (`{"action": …}`, ready to submit) or a JSON Schema (`{"label", "schema"}`)
-/// for moves with large spaces. Empty when it is not the seat's turn or the game is over.
+/// for moves with large spaces. While the seat may take its last move back, the list also
+/// holds `{"action": {"type": "undo"}}`, even when it is another seat's turn. Otherwise empty
+/// when it is not the seat's turn or the game is over.
 #[utoipa::path(
     get,
     path = "/v1/games/{id}/legal-actions",
@@ -70,7 +72,14 @@ pub async fn list_legal_actions(
         .ok_or_else(|| ApiError::refused(ApiCode::GameNotActive, "the game has not started"))?;
     // Each ready move carries its words, a label for a button, and whether it is sealed.
     let names = seat_names(&record);
-    let actions = engine.legal_actions_listed(Seat(seat), &Names::new(&names));
+    let mut actions = engine.legal_actions_listed(Seat(seat), &Names::new(&names));
+    // The seat's last move, while it may still take it back (docs/api.md, "Undo").
+    if let Some(undo) = undo::legal_entry(&record, seat) {
+        let mut listed: Vec<Value> = serde_json::from_str(actions.get())
+            .map_err(|error| ApiError::Internal(format!("legal actions: {error}")))?;
+        listed.push(undo);
+        actions = serde_json::value::to_raw_value(&listed).expect("serializes");
+    }
     Ok(Reply::json(
         200,
         &LegalActions {
@@ -132,7 +141,12 @@ pub async fn submit_action(
 ) -> Result<Reply, ApiError> {
     let record = load_record(&ctx, &id).await?;
     let seat = seat_of(identify(&record, bearer.token())?)?;
-    let action = check_ruleset(&ctx, &record, &body)?;
+    let action = if undo::is_undo(&body.action) {
+        undo::check_undo(&body.action)?;
+        body.action.clone()
+    } else {
+        check_ruleset(&ctx, &record, &body)?
+    };
     let guard = Guard {
         precondition: Precondition::IfMatch(if_match),
         replay: key.clone().map(|key| Replay {
@@ -254,6 +268,8 @@ mod tests {
                         let Some(action) = object.get("action").cloned() else {
                             continue;
                         };
+                        let label = game.label(seat, &action, &names).expect("its own");
+                        object.insert("label".into(), Value::String(label));
                         let text = ruleset.describe_action(&action, seat, &names);
                         let is_sealed = ruleset.is_sealed(&action, seat).expect("its own");
                         sealed += usize::from(is_sealed);

@@ -73,31 +73,16 @@ pub async fn create_game(
         .transpose()?
         .map(|rules| crate::clock::Clock::new(rules, usize::from(body.seats)));
 
-    let secret = random_bytes::<32>()?;
     let id = new_game_id()?;
     let admin_token = new_token(ADMIN_PREFIX, &id)?;
-    let now = now_ms();
-    let mut record = GameRecord {
+    let mut record = open_record(
         id,
-        ruleset: ruleset.id().to_string(),
-        rules_version: ruleset.rules_version(),
+        ruleset,
         options,
-        status: Status::Open,
-        version: 1,
-        invite_only: body.invite_only,
-        seats: vec![SeatRecord::default(); usize::from(body.seats)],
-        admin_token_hash: sha256_hex(admin_token.as_bytes()),
-        server_secret: secret_hex(&secret),
-        seed_commitment: commitment_of(&secret),
-        seed_scheme: store::SeedScheme::CURRENT,
-        state: None,
-        log_len: 0,
-        created_at: now,
-        updated_at: now,
-        hooks: Vec::new(),
-        clock: None,
-        due_at: None,
-    };
+        vec![SeatRecord::default(); usize::from(body.seats)],
+        body.invite_only,
+        sha256_hex(admin_token.as_bytes()),
+    )?;
     if let Some(clock) = &clock {
         clock.save(&mut record);
     }
@@ -190,6 +175,45 @@ pub async fn list_games(
             next_after: page.next_cursor,
         },
     ))
+}
+
+/// A new open game of `ruleset`: version 1, a fresh server secret and its commitment, no
+/// log yet. Its creator adds what else it has (a clock, a link to the game it rematches).
+pub(crate) fn open_record(
+    id: String,
+    ruleset: &dyn game_core::DynRuleset,
+    options: serde_json::Value,
+    seats: Vec<SeatRecord>,
+    invite_only: bool,
+    admin_token_hash: String,
+) -> Result<GameRecord, ApiError> {
+    let secret = random_bytes::<32>()?;
+    let now = now_ms();
+    Ok(GameRecord {
+        id,
+        ruleset: ruleset.id().to_string(),
+        rules_version: ruleset.rules_version(),
+        options,
+        status: Status::Open,
+        version: 1,
+        invite_only,
+        seats,
+        admin_token_hash,
+        server_secret: secret_hex(&secret),
+        seed_commitment: commitment_of(&secret),
+        seed_scheme: store::SeedScheme::CURRENT,
+        state: None,
+        log_len: 0,
+        created_at: now,
+        updated_at: now,
+        hooks: Vec::new(),
+        clock: None,
+        due_at: None,
+        takebacks: Vec::new(),
+        undone: 0,
+        rematch: None,
+        rematch_of: None,
+    })
 }
 
 problems! {
@@ -293,14 +317,20 @@ async fn wait_for_version(
 ) -> Result<GameRecord, ApiError> {
     let deadline = tokio::time::Instant::now() + wait;
     let mut changes = ctx.changes.subscribe();
-    while record.version <= after {
+    let mut stopping = ctx.stopping.subscribe();
+    while record.version <= after && !*stopping.borrow() {
         let now = tokio::time::Instant::now();
         if now >= deadline {
             break;
         }
         let next_read = (now + POLL_INTERVAL).min(deadline);
         loop {
-            match tokio::time::timeout_at(next_read, changes.recv()).await {
+            let changed = tokio::select! {
+                changed = tokio::time::timeout_at(next_read, changes.recv()) => changed,
+                // The server is stopping: answer with the game as it is.
+                _ = stopping.changed() => break,
+            };
+            match changed {
                 // A commit of this game, or commits missed while lagging: read again.
                 Ok(Ok(changed)) if changed == record.id => break,
                 Ok(Err(tokio::sync::broadcast::error::RecvError::Lagged(_))) => break,
@@ -362,6 +392,8 @@ pub fn envelope(
         clock: crate::clock::Clock::of(record)?.map(|clock| clock.view()),
         created_at: rfc3339(record.created_at),
         updated_at: rfc3339(record.updated_at),
+        rematch: record.rematch.clone(),
+        rematch_of: record.rematch_of.clone(),
     })
 }
 

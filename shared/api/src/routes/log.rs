@@ -75,16 +75,19 @@ pub async fn get_log(
         .map(|entry| {
             let action = visible_action(entry, viewer);
             let events = project_events(&stored_events(&entry.events), viewer);
+            let by = serde_json::from_value::<StoredAction>(entry.action.clone())
+                .ok()
+                .and_then(|stored| stored.by);
+            let seat = entry.seat.map(Seat);
+            let (headline, details) = narrator.entry(seat, &action, &events, by);
             LogItem {
                 seq: entry.seq,
                 seat: entry.seat,
-                action_text: entry
-                    .seat
-                    .and_then(|seat| narrator.action(Seat(seat), &action)),
+                action_text: seat.and_then(|seat| narrator.action(seat, &action)),
                 event_texts: narrator.events(&events),
-                by: serde_json::from_value::<StoredAction>(entry.action.clone())
-                    .ok()
-                    .and_then(|stored| stored.by),
+                headline,
+                details,
+                by,
                 action,
                 events,
                 at: rfc3339(entry.at),

@@ -3,10 +3,12 @@
 pub mod actions;
 pub mod docs;
 pub mod games;
+pub mod history;
 pub mod log;
 pub mod me;
 pub mod play;
 mod problems;
+pub mod rematch;
 pub mod rulesets;
 pub mod seats;
 pub mod webhooks;

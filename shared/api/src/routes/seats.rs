@@ -127,7 +127,7 @@ pub async fn claim_seat(
 }
 
 /// Who takes a seat.
-enum Claimant {
+pub(crate) enum Claimant {
     /// A player, by the hash of their new token.
     Player(String),
     /// A server-side bot.
@@ -164,7 +164,7 @@ fn parse_seat(text: &str) -> Option<u8> {
 }
 
 /// The claim of `seat` on `record`, dealing the game if it is the last free seat.
-fn claim(
+pub(crate) fn claim(
     ctx: &AppCtx,
     record: &GameRecord,
     caller: Caller,

@@ -15,7 +15,7 @@ use crate::error::{ApiCode, ApiError};
 use crate::game::{load_record, update, Change, Guard};
 use crate::http::{limit_in, Bearer, JsonBody, Params, QueryParams, Reply};
 use crate::time::{now_ms, rfc3339};
-use crate::webhooks::{sign, url, MAX_HOOKS_PER_GAME};
+use crate::webhooks::{chat, sign, url, MAX_HOOKS_PER_GAME};
 use axum::extract::State;
 use serde::Deserialize;
 use std::sync::Arc;
@@ -45,6 +45,8 @@ fn webhook_of(hook: &HookRecord) -> Webhook {
         seat: hook.seat,
         created_at: rfc3339(hook.created_at),
         disabled: hook.disabled.clone(),
+        format: hook.format.into(),
+        link: hook.link.clone(),
     }
 }
 
@@ -65,7 +67,9 @@ problems! {
 /// `webhook-timestamp`, `webhook-signature`), are retried with backoff for more than a day,
 /// and can be inspected under `…/deliveries`. The signing secret is shown only in this
 /// response. The URL must be `https` and must not resolve to a private, loopback, link-local
-/// or metadata address.
+/// or metadata address. With `format` `discord` or `slack` the body is instead that
+/// platform's incoming-webhook message, a sentence naming the game, the player and the
+/// `link` you give; the URL must then be the platform's webhook address.
 #[utoipa::path(
     post,
     path = "/v1/games/{id}/webhooks",
@@ -127,7 +131,16 @@ pub async fn create_webhook(
         ));
     }
     let dev = ctx.webhooks.dev;
+    let format = store::HookFormat::from(body.format);
     let target = url::parse(&body.url, dev).map_err(url_problem)?;
+    chat::check_platform(&target, format, dev).map_err(url_problem)?;
+    let link = match &body.link {
+        Some(link) => Some(
+            chat::check_link(link, dev)
+                .map_err(|error| ApiError::refused(ApiCode::InvalidLink, error.to_string()))?,
+        ),
+        None => None,
+    };
     url::resolve(&target, dev).await.map_err(url_problem)?;
 
     let hook = HookRecord {
@@ -141,6 +154,8 @@ pub async fn create_webhook(
         secret: sign::new_secret()?,
         created_at: now_ms(),
         disabled: None,
+        format,
+        link,
     };
     update(&ctx, record, &Guard::default(), |record| {
         if record.status == Status::Finished {

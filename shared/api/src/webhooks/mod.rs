@@ -12,6 +12,7 @@
 //! projections the recipient may see (a seat's own view; the spectator's for the admin), so
 //! retries resend the same bytes and nothing hidden can leak into a payload later.
 
+pub mod chat;
 pub mod deliver;
 pub mod sign;
 pub mod url;
