@@ -311,9 +311,9 @@ fn replay_matches(record: &store::GameRecord, log: &[store::LogEntry]) {
     // As `beurs verify` replays: undo entries and the streams of the moves after them.
     let mut replay = api::audit::Replayer::new(engine, seed);
     for entry in log {
-        if let Some(seat) = entry.seat {
+        if entry.seq > 0 {
             replay
-                .step(seat, &entry.action["action"])
+                .entry(entry.seat, &entry.action["action"])
                 .unwrap_or_else(|error| panic!("entry {} does not replay: {error}", entry.seq));
         }
         let hash = api::audit::state_hash(&replay.game().state_json());

@@ -4,6 +4,7 @@
 pub mod apigw;
 pub mod apigw_webhooks;
 pub mod contract;
+pub mod sse;
 pub mod webhooks;
 
 use game_core::GameRng;

@@ -1,5 +1,6 @@
 /**
- * Beurs at /play: a lobby, join links, and a page per game that follows it live (long-poll),
+ * Beurs at /play: a lobby, join links, and a page per game that follows it live (its event
+ * stream, or long-polls where streams fail),
  * draws the seat's view, offers every legal move and tells the log in words. Everything comes
  * from the public API; nothing here knows a game's rules.
  *
@@ -15,6 +16,7 @@ import { h, replace } from "./dom";
 import { familyTitle, humanise, schemaFields, viewLabels, words } from "./forms";
 import { announcedGroup, entryWords } from "./logwords";
 import { member } from "./members";
+import { followStream } from "./stream";
 import { knownGame, knownGames, remember } from "./tokens";
 import { isJson, type Json } from "../../typescript/src/json";
 
@@ -430,6 +432,7 @@ async function gamePage(id: string): Promise<void> {
             ? "Your turn."
             : `Waiting for ${envelope.waiting_on.map((seat) => names[seat] ?? "").join(", ")}.`,
       yourTurn && yourDeadline ? [" ", countdown(yourDeadline)] : null,
+      envelope.clock?.paused_since && envelope.status === "active" ? h("span", { class: "paused", "data-testid": "paused" }, " The clocks are paused.") : null,
     );
     renderJoins(envelope);
     replace(
@@ -440,6 +443,9 @@ async function gamePage(id: string): Promise<void> {
         {},
         envelope.seats.map((seat) => {
           const until = envelope.status === "active" ? deadline(seat.seat) : null;
+          const seatClock = envelope.clock?.seats.find((clock) => clock.seat === seat.seat);
+          const away = envelope.status === "active" && seatClock?.vacation_since ? " — on vacation" : "";
+          const stopped = envelope.status === "active" && typeof seatClock?.left_ms === "number" ? ` — clock stopped, ${duration(seatClock.left_ms)} left` : "";
           return h(
             "li",
             { class: seat.seat === you ? "you" : "" },
@@ -449,6 +455,8 @@ async function gamePage(id: string): Promise<void> {
             seat.resigned ? " (resigned: a bot plays on)" : seat.bot ? ` (${words(seat.bot)} bot)` : "",
             envelope.to_act.includes(seat.seat) && envelope.status === "active" ? " — to act" : "",
             until ? [" — ", countdown(until)] : null,
+            away,
+            stopped,
           );
         }),
       ),
@@ -638,7 +646,7 @@ async function gamePage(id: string): Promise<void> {
   const renderControls = (envelope: Envelope, you: number | null, names: string[]): void => {
     // Drawn again only when what they offer changes, not at every move: a name being typed
     // stays.
-    const key = JSON.stringify([envelope.status, you, envelope.seats, names]);
+    const key = JSON.stringify([envelope.status, you, envelope.seats, names, envelope.clock?.paused_since, envelope.clock?.seats.map((clock) => [clock.vacation_since, clock.vacation_left_ms])]);
     if (key === controlsKey) return;
     controlsKey = key;
     const parts: HTMLElement[] = [];
@@ -650,6 +658,32 @@ async function gamePage(id: string): Promise<void> {
         await post(`/v1/games/${encodeURIComponent(id)}/seats/${you}/resign`, null, bearer(token));
       };
       parts.push(h("button", { type: "button", class: "small danger", "data-testid": "resign", onclick: () => void resign() }, "Resign"));
+      // A vacation stops this seat's clock alone, within its allowance for the game.
+      const mine = envelope.clock?.seats.find((clock) => clock.seat === you);
+      if (mine) {
+        const path = `/v1/games/${encodeURIComponent(id)}/seats/${you}/vacation`;
+        if (mine.vacation_since) {
+          const back = async (): Promise<void> => {
+            problem.textContent = "";
+            const answer = await fetch(path, { method: "DELETE", headers: bearer(token) });
+            if (!answer.ok) problem.textContent = await problemOf(answer);
+            await refresh(await fetchEnvelope(id, token));
+          };
+          parts.push(h("button", { type: "button", class: "small", "data-testid": "vacation-end", onclick: () => void back() }, "I'm back: run my clock again"));
+        } else if (mine.vacation_left_ms > 0) {
+          const away = async (): Promise<void> => {
+            await post(path, null, bearer(token));
+          };
+          parts.push(h("button", { type: "button", class: "small", "data-testid": "vacation-start", onclick: () => void away() }, `Go on vacation (${duration(mine.vacation_left_ms)} left)`));
+        }
+      }
+    }
+    if (admin && active && envelope.clock) {
+      const paused = Boolean(envelope.clock.paused_since);
+      const toggle = async (): Promise<void> => {
+        await post(`/v1/games/${encodeURIComponent(id)}/${paused ? "resume" : "pause"}`, null, bearer(admin));
+      };
+      parts.push(h("button", { type: "button", class: "small", "data-testid": paused ? "resume" : "pause", onclick: () => void toggle() }, paused ? "Start the clocks again" : "Pause every clock"));
     }
     if (admin && envelope.status !== "finished") {
       const claimed = envelope.seats.filter((candidate) => candidate.claimed);
@@ -796,7 +830,10 @@ async function gamePage(id: string): Promise<void> {
       for (const entry of data.entries as LogEntry[]) {
         state.lastSeq = entry.seq;
         const seat = typeof entry.seat === "number" ? entry.seat : null;
-        if (seat !== null && seat === you && entry.by !== "clock" && entry.by !== "bot") state.lastOwnSeq = entry.seq;
+        // A pause or a vacation is a note about the clocks, not a move.
+        const kind = member(entry.action, "type");
+        const note = kind === "pause" || kind === "resume" || kind === "vacation";
+        if (seat !== null && seat === you && !note && entry.by !== "clock" && entry.by !== "bot") state.lastOwnSeq = entry.seq;
         const said = entryWords(entry, seat === null ? "" : names[seat] ?? "");
         // A turn or round the previous entry announced starts a group here.
         const group = state.group;
@@ -804,7 +841,7 @@ async function gamePage(id: string): Promise<void> {
         logList.append(
           h(
             "li",
-            { class: seat === null ? "entry setup" : "entry", "data-seq": entry.seq, "data-seat": seat ?? "", "data-group": group },
+            { class: note ? "entry note" : seat === null ? "entry setup" : "entry", "data-seq": entry.seq, "data-seat": seat ?? "", "data-group": group },
             h("span", { class: "headline" }, said.headline),
             said.details.length ? h("ul", { class: "details" }, said.details.map((line) => h("li", {}, line))) : null,
           ),
@@ -893,8 +930,32 @@ async function gamePage(id: string): Promise<void> {
   };
 
   await refresh(state.envelope);
-  // Follow the game until the page changes.
-  while (mine === generation) {
+  // Follow the game until the page changes: by its event stream, or by long-polls where the
+  // stream cannot be read (three failures in a row).
+  const alive = (): boolean => mine === generation;
+  let lastEventId: string | undefined;
+  let streamFailures = 0;
+  while (alive() && streamFailures < 3) {
+    const end = await followStream(id, token, lastEventId, async (event) => {
+      if (event.event !== "game") return;
+      lastEventId = event.id;
+      streamFailures = 0;
+      const envelope = JSON.parse(event.data) as Envelope;
+      if (envelope.version !== state.envelope.version && !busy) await refresh(envelope);
+    }, alive);
+    if (!alive()) return;
+    if (end.kind === "ended") {
+      // The server ended it (it is stopping, or answers one batch per request): come back
+      // where we were, after the hint's second.
+      await sleep(1000);
+      continue;
+    }
+    streamFailures += 1;
+    // An id the server no longer knows (another server's store): start from a snapshot.
+    if (end.kind === "refused" && end.status === 400) lastEventId = undefined;
+    await sleep(2000);
+  }
+  while (alive()) {
     try {
       const { data, response } = await api.GET("/v1/games/{id}", {
         params: { path: { id }, query: { after_version: state.envelope.version, wait: 20 } },
@@ -926,6 +987,17 @@ async function problemOf(response: Response): Promise<string> {
 function field(value: unknown, key: string): string | undefined {
   const found = member(value, key);
   return typeof found === "string" ? found : undefined;
+}
+
+/** A length of time in words: "6 d 23 h", "2 h 5 min", "4 min 10 s". */
+function duration(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  const days = Math.floor(seconds / 86400);
+  const hours = Math.floor((seconds % 86400) / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  if (days > 0) return `${days} d ${hours} h`;
+  if (hours > 0) return `${hours} h ${minutes} min`;
+  return `${minutes} min ${seconds % 60} s`;
 }
 
 function sleep(ms: number): Promise<void> {

@@ -106,10 +106,21 @@ const browser = await chromium.launch({
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
 
+/** Per page, the event streams it opened and the long-polls it sent. */
+const followed = new WeakMap();
+
 async function seatPage(label, problems, viewport = DESKTOP) {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   page.on("pageerror", (error) => problems.push(`${label}: page error: ${error.message}`));
+  // How the page follows its game: by the event stream, long-polls only where streams fail.
+  const follow = { streams: 0, polls: 0 };
+  followed.set(page, follow);
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (/^\/v1\/games\/[^/]+\/events$/.test(url.pathname)) follow.streams += 1;
+    if (url.searchParams.has("after_version")) follow.polls += 1;
+  });
   page.on("console", (message) => {
     if (message.type() !== "error") return;
     // A refused move is an answer, not a fault: the browser still logs its 4xx status.
@@ -309,6 +320,11 @@ async function playRuleset(ruleset, lobbyShot) {
     // The numbers of a long log are not clipped: the list leaves room for four digits.
     const room = await page.locator('[data-testid="log"] ol.log').evaluate((list) => parseFloat(getComputedStyle(list).paddingLeft) / parseFloat(getComputedStyle(list).fontSize));
     if (room < 2.8) fail(`${ruleset}: the log's numbers have ${room.toFixed(1)} em of room`);
+  }
+  for (const [seat, { page }] of players.entries()) {
+    const follow = followed.get(page);
+    if (!follow || follow.streams === 0) fail(`${ruleset}: seat ${seat}'s page never opened the game's event stream`);
+    if (follow.polls > 0) fail(`${ruleset}: seat ${seat}'s page fell back to ${follow.polls} long-polls`);
   }
   await host.click('[data-testid="verify"]');
   await waitFor(async () => /✓|✗/.test((await host.locator('[data-testid="verify-result"]').textContent()) ?? ""), FOLLOW_MS, "the verification");
@@ -590,6 +606,20 @@ async function controls() {
   const left = await page.locator('[data-testid="countdown"]').first().textContent();
   if (!/^(?:\d+ h \d+ min|\d+:\d\d) left$/.test(left ?? "")) fail(`controls: the clock says ${JSON.stringify(left)}`);
   await fits("game page");
+  // The creator pauses every clock and starts them again; Anna goes on vacation and comes back.
+  await page.click('[data-testid="pause"]');
+  await page.locator('[data-testid="paused"]').waitFor();
+  if (shots) await page.screenshot({ path: join(shots, "paused-phone.png"), fullPage: false });
+  await page.click('[data-testid="resume"]');
+  await page.locator('[data-testid="paused"]').waitFor({ state: "detached" });
+  await page.click('[data-testid="vacation-start"]');
+  await waitFor(async () => /on vacation/.test((await page.locator('[data-testid="players"]').textContent()) ?? ""), FOLLOW_MS, "controls: Anna on vacation");
+  await page.click('[data-testid="vacation-end"]');
+  await waitFor(async () => !/on vacation/.test((await page.locator('[data-testid="players"]').textContent()) ?? ""), FOLLOW_MS, "controls: Anna back");
+  const notes = await page.locator('[data-testid="log"] li.entry > .headline').allTextContents();
+  for (const line of ["The admin paused every clock.", "The admin started the clocks again.", "Anna went on vacation: their clock stands still.", "Anna is back from vacation: their clock runs again."]) {
+    if (!notes.includes(line)) fail(`controls: the log does not say ${JSON.stringify(line)}: ${JSON.stringify(notes.slice(-6))}`);
+  }
   await page.goto(`${base}/play#/`);
   await waitFor(async () => /your turn|waiting for/.test((await page.locator('[data-testid="my-game-turn"]').first().textContent()) ?? ""), FOLLOW_MS, "controls: my games to say whose turn it is");
   await page.goto(`${base}/play#/game/${id}`);
@@ -604,7 +634,7 @@ async function controls() {
   await waitFor(async () => /resigned/.test((await page.locator('[data-testid="players"]').textContent()) ?? ""), FOLLOW_MS, "controls: the resignation");
   if (problems.length > 0) fail(`controls: ${problems.join("\n")}`);
   await context.close();
-  console.log(`controls: clock, bots, my games, resign and replace on a phone; ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`controls: clock, pause, vacation, bots, my games, resign and replace on a phone; ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 const rulesets = only ? (only === "controls" ? [] : [only]) : Object.keys(SEATS);

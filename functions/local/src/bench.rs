@@ -296,6 +296,7 @@ async fn store_commit_rate(
                 due_at: None,
                 takebacks: Vec::new(),
                 undone: 0,
+                notes: 0,
                 rematch: None,
                 rematch_of: None,
             };

@@ -210,7 +210,7 @@ fn assert_log_replays(
     let mut replay = api::audit::Replayer::new(engine, seed);
     for entry in &log[1..] {
         replay
-            .step(entry.seat.expect("seat"), &entry.action["action"])
+            .entry(entry.seat, &entry.action["action"])
             .unwrap_or_else(|error| panic!("entry {} does not replay: {error}", entry.seq));
         assert_eq!(
             api::audit::state_hash(&replay.game().state_json()),
@@ -697,6 +697,7 @@ async fn sigterm_drains_requests_in_flight_and_exits_0() {
         .json()["version"]
         .as_u64()
         .expect("a version");
+    let stream_path = format!("/v1/games/{waiting_game}/events");
     // Nobody moves in this game: only the stop can answer the long-poll before its wait.
     let poll = tokio::spawn(async move {
         let started = std::time::Instant::now();
@@ -717,6 +718,13 @@ async fn sigterm_drains_requests_in_flight_and_exits_0() {
         .await;
         acked
     });
+    // A stream of the same game: the stop ends it with a `retry` hint, so its client
+    // reconnects (to another server, or to this one when it restarts).
+    let mut stream = api_tests::sse::EventStream::open(addr, &stream_path, &[])
+        .await
+        .stream();
+    let snapshot = stream.next().await.expect("the stream's snapshot");
+    assert_eq!(snapshot.event, "game");
     tokio::time::sleep(Duration::from_millis(500)).await;
     let signalled = Command::new("kill")
         .args(["-TERM", &server.child.id().to_string()])
@@ -741,6 +749,14 @@ async fn sigterm_drains_requests_in_flight_and_exits_0() {
     assert!(
         waited < Duration::from_secs(20),
         "it waited its whole wait: {waited:?}"
+    );
+    let mut rest = Vec::new();
+    while let Some(event) = stream.next().await {
+        rest.push(event);
+    }
+    assert!(
+        rest.iter().any(|event| event.retry.is_some()),
+        "the stream ended without a retry hint: {rest:?}"
     );
     let acked = player.await.expect("the player task");
     assert!(!acked.is_empty(), "the player made no move before the stop");

@@ -2,7 +2,7 @@
 //! offline verification (`beurs verify`).
 
 use crate::auth::sha256_hex;
-use crate::game::undo;
+use crate::game::{pause, undo};
 use game_core::adapter::LoggedJson;
 use game_core::{DynGame, GameRng, Outcome, Registry, Seat, Visibility};
 use serde::{Deserialize, Serialize};
@@ -374,14 +374,11 @@ pub fn verify(registry: &Registry, audit: &Audit) -> Result<Verified, VerifyErro
                 entry.seq
             )));
         }
-        let seat = entry
-            .seat
-            .ok_or_else(|| fail("an action entry has no seat".into()))?;
-        if seat >= audit.seats {
+        if let Some(seat) = entry.seat.filter(|&seat| seat >= audit.seats) {
             return Err(fail(format!("seat {seat} does not exist")));
         }
         let events: Vec<Value> = replay
-            .step(seat, &entry.action)
+            .entry(entry.seat, &entry.action)
             .map_err(fail)?
             .iter()
             .map(|logged| serde_json::to_value(logged).expect("events serialize"))
@@ -413,6 +410,7 @@ pub struct Replayer {
     seed: [u8; 32],
     seq: u64,
     undone: u64,
+    notes: u64,
     takebacks: Vec<(u64, u8, Box<dyn DynGame>)>,
 }
 
@@ -424,6 +422,7 @@ impl Replayer {
             seed,
             seq: 0,
             undone: 0,
+            notes: 0,
             takebacks: Vec::new(),
         }
     }
@@ -433,10 +432,26 @@ impl Replayer {
         self.game.as_ref()
     }
 
-    /// Replays the next entry, `action` by `seat`: the events it caused (none for an undo),
-    /// or why it does not replay.
+    /// Replays the next log entry, `action` by `seat` (none for the admin's notes, a pause or
+    /// a resume): the events it caused, or why it does not replay.
+    pub fn entry(&mut self, seat: Option<u8>, action: &Value) -> Result<Vec<LoggedJson>, String> {
+        match seat {
+            Some(seat) => self.step(seat, action),
+            None if pause::is_note(action) => self.step(0, action),
+            None => Err("an action entry has no seat".into()),
+        }
+    }
+
+    /// Replays the next entry, `action` by `seat`: the events it caused (none for an undo or
+    /// a note), or why it does not replay.
     pub fn step(&mut self, seat: u8, action: &Value) -> Result<Vec<LoggedJson>, String> {
         let seq = self.seq + 1;
+        if pause::is_note(action) {
+            // A pause or a vacation: time stood still, nothing in the game changed.
+            self.notes += 1;
+            self.seq = seq;
+            return Ok(Vec::new());
+        }
         if undo::is_undo(action) {
             let taken = action.get("move").and_then(Value::as_u64);
             let Some((move_seq, mover, before)) = self.takebacks.pop() else {
@@ -454,7 +469,8 @@ impl Replayer {
             return Ok(Vec::new());
         }
         let before = self.game.clone_box();
-        let mut rng = GameRng::for_entry(self.seed, undo::stream_index(seq, self.undone));
+        let mut rng =
+            GameRng::for_entry(self.seed, pause::stream_index(seq, self.notes, self.undone));
         let applied = self
             .game
             .apply_json(Seat(seat), action, &mut rng)

@@ -19,6 +19,13 @@ use utoipa::ToSchema;
 /// The longest clock accepted: a year, in milliseconds.
 const MAX_MS: u64 = 366 * 24 * 3_600 * 1_000;
 
+/// A seat's vacation allowance when the clock's options name none: a week per game.
+pub const DEFAULT_VACATION_MS: u64 = 7 * 24 * 3_600 * 1_000;
+
+fn default_vacation_ms() -> u64 {
+    DEFAULT_VACATION_MS
+}
+
 /// The clock a game is created with (`clock` in `POST /v1/games`). Give `per_move` or `bank`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -55,6 +62,15 @@ pub struct ClockOptions {
     /// What happens when a seat's time runs out (default `bot`).
     #[serde(default)]
     pub on_timeout: TimeoutPolicy,
+    /// Each seat's vacation allowance for the whole game: the time its clock may stand still
+    /// while its player is away (`POST /v1/games/{id}/seats/{seat}/vacation`). An ISO 8601
+    /// duration like `per_move`, up to 366 days; `PT0S` allows none (default `P7D`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(
+        example = "P7D",
+        pattern = "^P([0-9]+D)?(T([0-9]+H)?([0-9]+M)?([0-9]+S)?)?$"
+    )]
+    pub vacation: Option<String>,
 }
 
 /// What a seat's timeout does.
@@ -90,6 +106,10 @@ pub struct ClockRules {
     pub remind_at: f64,
     /// What a timeout does.
     pub on_timeout: TimeoutPolicy,
+    /// Each seat's vacation allowance, milliseconds (clocks stored before vacations existed
+    /// get the default).
+    #[serde(default = "default_vacation_ms")]
+    pub vacation_ms: u64,
     /// The options as given (shown in the envelope).
     pub options: ClockOptions,
 }
@@ -117,6 +137,20 @@ pub struct SeatClock {
     /// restart too) without counting it as another timeout.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub timed_out: bool,
+    /// Since when the seat's clock stands still (the game is paused, or the seat is on
+    /// vacation): when it runs again, its wait is moved on by the time it stood still.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frozen_at: Option<u64>,
+    /// Since when the seat is on vacation, if it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vacation_at: Option<u64>,
+    /// The vacation the seat has used up in earlier vacations, milliseconds.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub vacation_used_ms: u64,
+}
+
+fn is_zero(value: &u64) -> bool {
+    *value == 0
 }
 
 /// A game's clock, as the record keeps it.
@@ -126,6 +160,9 @@ pub struct Clock {
     pub rules: ClockRules,
     /// Each seat's clock, by seat.
     pub seats: Vec<SeatClock>,
+    /// Since when the admin has paused every clock, if they have.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paused_at: Option<u64>,
 }
 
 /// A game's clock as every caller sees it (`clock` in the game envelope).
@@ -133,6 +170,8 @@ pub struct Clock {
 pub struct ClockView {
     /// The clock the game was created with.
     pub options: ClockOptions,
+    /// Since when every clock has been paused by the admin (RFC 3339); null while they run.
+    pub paused_since: Option<String>,
     /// Each seat's clock, by seat.
     pub seats: Vec<SeatClockView>,
 }
@@ -142,12 +181,21 @@ pub struct ClockView {
 pub struct SeatClockView {
     /// The seat.
     pub seat: u8,
-    /// When the seat's time runs out (RFC 3339), while the game waits on it.
+    /// When the seat's time runs out (RFC 3339), while the game waits on it and its clock
+    /// runs; null while it stands still (see `left_ms`).
     pub deadline: Option<String>,
+    /// While the game waits on the seat and its clock stands still (a pause, a vacation):
+    /// the time its wait will have left when the clock runs again, milliseconds.
+    pub left_ms: Option<u64>,
     /// Bank mode: the time left before the current wait, milliseconds.
     pub bank_ms: Option<u64>,
     /// How many times the seat timed out.
     pub timeouts: u32,
+    /// Since when the seat is on vacation (RFC 3339); null when it is not.
+    pub vacation_since: Option<String>,
+    /// The vacation the seat has left in this game, milliseconds (while on vacation: as of
+    /// the vacation's start).
+    pub vacation_left_ms: u64,
 }
 
 /// `PT24H`, `P2D`, `PT90S`, `P1DT12H` → milliseconds: an ISO 8601 duration (jiff's parser)
@@ -214,6 +262,16 @@ impl ClockOptions {
         if per_move_ms.is_some() == bank_ms.is_some() {
             return Err(invalid("give exactly one of per_move and bank"));
         }
+        let vacation_ms = match &self.vacation {
+            None => DEFAULT_VACATION_MS,
+            Some(text) => parse_duration(text)
+                .filter(|&ms| ms <= MAX_MS)
+                .ok_or_else(|| {
+                    invalid(format!(
+                    "vacation must be a duration of at most 366 days (PT0S for none), not {text:?}"
+                ))
+                })?,
+        };
         let remind_at = self.remind_at.unwrap_or(0.25);
         if !(0.0..=0.95).contains(&remind_at) {
             return Err(invalid("remind_at must be from 0 to 0.95"));
@@ -224,6 +282,7 @@ impl ClockOptions {
             increment_ms,
             remind_at,
             on_timeout: self.on_timeout,
+            vacation_ms,
             options: self.clone(),
         })
     }
@@ -239,6 +298,7 @@ impl Clock {
         Clock {
             rules,
             seats: vec![seat; n_seats],
+            paused_at: None,
         }
     }
 
@@ -278,7 +338,11 @@ impl Clock {
                 let playing_its_timeout = waited && clock.timed_out;
                 if !waited || (mover == Some(seat) && !playing_its_timeout) {
                     if banked {
-                        let waited_ms = now.saturating_sub(started);
+                        // Time the clock stood still is not charged.
+                        let until = clock
+                            .frozen_at
+                            .map_or(now, |since| since.max(started).min(now));
+                        let waited_ms = until.saturating_sub(started);
                         let left = clock.bank_ms.unwrap_or(0).saturating_sub(waited_ms);
                         let credit = if mover == Some(seat) { increment } else { 0 };
                         clock.bank_ms = Some(left.saturating_add(credit).min(MAX_MS));
@@ -299,10 +363,138 @@ impl Clock {
         }
     }
 
+    /// Whether `seat`'s clock stands still: the game is paused, or the seat is on vacation.
+    pub fn is_frozen(&self, seat: usize) -> bool {
+        self.paused_at.is_some()
+            || self
+                .seats
+                .get(seat)
+                .is_some_and(|clock| clock.vacation_at.is_some())
+    }
+
+    /// Whether `seat`'s deadline has passed at `now` (never while its clock stands still).
+    pub fn expired(&self, seat: usize, now: u64) -> bool {
+        !self.is_frozen(seat)
+            && self
+                .seats
+                .get(seat)
+                .and_then(|clock| clock.deadline)
+                .is_some_and(|deadline| deadline <= now)
+    }
+
+    /// Stops `seat`'s clock at `now`, unless it already stands still.
+    fn freeze(&mut self, seat: usize, now: u64) {
+        let clock = &mut self.seats[seat];
+        clock.frozen_at.get_or_insert(now);
+    }
+
+    /// Runs `seat`'s clock again at `now` if nothing holds it any more: its wait is moved on
+    /// by the time it stood still (a wait that began meanwhile begins now).
+    fn thaw(&mut self, seat: usize, now: u64) {
+        if self.is_frozen(seat) {
+            return;
+        }
+        let clock = &mut self.seats[seat];
+        let Some(since) = clock.frozen_at.take() else {
+            return;
+        };
+        if let Some(started) = clock.started_at {
+            let shift = now.saturating_sub(since.max(started));
+            clock.started_at = Some(started.saturating_add(shift));
+            clock.deadline = clock
+                .deadline
+                .map(|deadline| deadline.saturating_add(shift));
+        }
+    }
+
+    /// The admin pauses every clock at `now`; `false` if they were paused already.
+    pub fn pause(&mut self, now: u64) -> bool {
+        if self.paused_at.is_some() {
+            return false;
+        }
+        self.paused_at = Some(now);
+        for seat in 0..self.seats.len() {
+            self.freeze(seat, now);
+        }
+        true
+    }
+
+    /// The admin runs every clock again at `now` (a seat on vacation stays still); `false` if
+    /// they were not paused.
+    pub fn resume(&mut self, now: u64) -> bool {
+        if self.paused_at.take().is_none() {
+            return false;
+        }
+        for seat in 0..self.seats.len() {
+            self.thaw(seat, now);
+        }
+        true
+    }
+
+    /// The vacation `seat` has left at `now` (counting the one it is on).
+    pub fn vacation_left(&self, seat: usize, now: u64) -> u64 {
+        let clock = &self.seats[seat];
+        let on = clock
+            .vacation_at
+            .map_or(0, |since| now.saturating_sub(since));
+        self.rules
+            .vacation_ms
+            .saturating_sub(clock.vacation_used_ms)
+            .saturating_sub(on)
+    }
+
+    /// `seat` goes on vacation at `now`: its clock stands still until it comes back or its
+    /// allowance runs out. `Ok(false)` if it is on vacation already; 409 `no-vacation-left`
+    /// when its allowance is used up.
+    pub fn start_vacation(&mut self, seat: usize, now: u64) -> Result<bool, ApiError> {
+        if self.seats[seat].vacation_at.is_some() {
+            return Ok(false);
+        }
+        if self.vacation_left(seat, now) == 0 {
+            return Err(ApiError::refused(
+                ApiCode::NoVacationLeft,
+                "this seat has used up its vacation in this game",
+            ));
+        }
+        self.seats[seat].vacation_at = Some(now);
+        self.freeze(seat, now);
+        Ok(true)
+    }
+
+    /// `seat` comes back from vacation at `now` (at the latest, when its allowance runs out);
+    /// `false` if it was not on vacation.
+    pub fn end_vacation(&mut self, seat: usize, now: u64) -> bool {
+        let Some(since) = self.seats[seat].vacation_at else {
+            return false;
+        };
+        let left = self
+            .rules
+            .vacation_ms
+            .saturating_sub(self.seats[seat].vacation_used_ms);
+        let used = now.saturating_sub(since).min(left);
+        let clock = &mut self.seats[seat];
+        clock.vacation_at = None;
+        clock.vacation_used_ms = clock.vacation_used_ms.saturating_add(used);
+        // The clock runs again from the vacation's end, even when the sweep comes later.
+        self.thaw(seat, since.saturating_add(used));
+        true
+    }
+
+    /// When `seat`'s vacation runs out, if it is on one.
+    pub fn vacation_ends_at(&self, seat: usize) -> Option<u64> {
+        let clock = self.seats.get(seat)?;
+        let since = clock.vacation_at?;
+        let left = self
+            .rules
+            .vacation_ms
+            .saturating_sub(clock.vacation_used_ms);
+        Some(since.saturating_add(left))
+    }
+
     /// When `seat`'s reminder is due in its current wait, if one will be sent.
     pub fn reminder_at(&self, seat: usize) -> Option<u64> {
         let clock = self.seats.get(seat)?;
-        if clock.reminded || self.rules.remind_at <= 0.0 {
+        if clock.reminded || self.rules.remind_at <= 0.0 || self.is_frozen(seat) {
             return None;
         }
         let (started, deadline) = (clock.started_at?, clock.deadline?);
@@ -312,10 +504,18 @@ impl Clock {
         Some(deadline.saturating_sub(left))
     }
 
-    /// The earliest deadline or reminder still to come.
+    /// The earliest deadline, reminder or end of a vacation still to come (a clock that
+    /// stands still has no deadline until it runs again).
     pub fn next_event(&self) -> Option<u64> {
         (0..self.seats.len())
-            .flat_map(|seat| [self.seats[seat].deadline, self.reminder_at(seat)])
+            .flat_map(|seat| {
+                let deadline = self.seats[seat].deadline.filter(|_| !self.is_frozen(seat));
+                [
+                    deadline,
+                    self.reminder_at(seat),
+                    self.vacation_ends_at(seat),
+                ]
+            })
             .flatten()
             .min()
     }
@@ -324,15 +524,32 @@ impl Clock {
     pub fn view(&self) -> ClockView {
         ClockView {
             options: self.rules.options.clone(),
+            paused_since: self.paused_at.map(rfc3339),
             seats: self
                 .seats
                 .iter()
                 .enumerate()
-                .map(|(seat, clock)| SeatClockView {
-                    seat: seat as u8,
-                    deadline: clock.deadline.map(rfc3339),
-                    bank_ms: clock.bank_ms,
-                    timeouts: clock.timeouts,
+                .map(|(seat, clock)| {
+                    let frozen = self.is_frozen(seat);
+                    let left_ms = match (frozen, clock.started_at, clock.deadline) {
+                        (true, Some(started), Some(deadline)) => {
+                            let since = clock.frozen_at.unwrap_or(started).max(started);
+                            Some(deadline.saturating_sub(since))
+                        }
+                        _ => None,
+                    };
+                    SeatClockView {
+                        seat: seat as u8,
+                        deadline: clock.deadline.filter(|_| !frozen).map(rfc3339),
+                        left_ms,
+                        bank_ms: clock.bank_ms,
+                        timeouts: clock.timeouts,
+                        vacation_since: clock.vacation_at.map(rfc3339),
+                        vacation_left_ms: self
+                            .rules
+                            .vacation_ms
+                            .saturating_sub(clock.vacation_used_ms),
+                    }
                 })
                 .collect(),
         }
@@ -500,6 +717,83 @@ mod tests {
         assert!(!clock.seats[0].timed_out);
         clock.advance(SeatSet::only(Seat(0)), Some(Seat(1)), 2_000);
         assert_eq!(clock.seats[0].deadline, Some(3_000));
+    }
+
+    /// A paused game's clocks do not run and resume exactly: a wait is moved on by the
+    /// pause, a bank is not charged for it, and no deadline or reminder falls due meanwhile.
+    #[test]
+    fn a_pause_stops_every_clock_and_a_resume_moves_the_waits_on_exactly() {
+        let rules = options(serde_json::json!({"per_move": "PT10S"}))
+            .rules()
+            .unwrap();
+        let mut clock = Clock::new(rules, 2);
+        clock.advance(SeatSet::only(Seat(0)), None, 1_000);
+        assert!(clock.pause(4_000));
+        assert!(!clock.pause(5_000), "pausing twice changes nothing");
+        assert!(!clock.expired(0, 50_000), "no timeout while paused");
+        assert_eq!(clock.reminder_at(0), None);
+        assert_eq!(clock.next_event(), None, "the worker has nothing to do");
+        assert_eq!(clock.view().seats[0].left_ms, Some(7_000));
+        assert_eq!(clock.view().seats[0].deadline, None);
+        // A wait that begins during the pause begins when it ends.
+        clock.advance(SeatSet::from_iter([Seat(0), Seat(1)]), None, 6_000);
+        assert!(clock.resume(104_000));
+        assert_eq!(
+            clock.seats[0].deadline,
+            Some(111_000),
+            "7 s left, from the resume"
+        );
+        assert_eq!(
+            clock.seats[1].deadline,
+            Some(114_000),
+            "a whole wait, from the resume"
+        );
+        assert!(!clock.resume(105_000), "resuming twice changes nothing");
+    }
+
+    #[test]
+    fn a_paused_bank_is_not_charged_for_the_pause() {
+        let rules = options(serde_json::json!({"bank": "PT60S", "remind_at": 0}))
+            .rules()
+            .unwrap();
+        let mut clock = Clock::new(rules, 2);
+        clock.advance(SeatSet::only(Seat(0)), None, 0);
+        clock.pause(10_000);
+        // Seat 0 moves while the clocks stand still: charged only what ran before the pause.
+        clock.advance(SeatSet::only(Seat(1)), Some(Seat(0)), 500_000);
+        assert_eq!(clock.seats[0].bank_ms, Some(50_000));
+        clock.resume(600_000);
+        assert_eq!(clock.seats[1].deadline, Some(660_000));
+    }
+
+    /// A vacation stops only its seat's clock, for at most the seat's allowance.
+    #[test]
+    fn a_vacation_stops_only_its_seat_and_ends_with_its_allowance() {
+        let rules = options(serde_json::json!({"per_move": "PT10S", "vacation": "PT100S"}))
+            .rules()
+            .unwrap();
+        let mut clock = Clock::new(rules, 2);
+        clock.advance(SeatSet::from_iter([Seat(0), Seat(1)]), None, 0);
+        assert!(clock.start_vacation(0, 2_000).unwrap());
+        assert!(!clock.start_vacation(0, 3_000).unwrap(), "already away");
+        assert!(
+            !clock.expired(0, 20_000),
+            "the seat on vacation does not time out"
+        );
+        assert!(clock.expired(1, 20_000), "the other seat's clock runs");
+        assert_eq!(clock.vacation_ends_at(0), Some(102_000));
+        assert_eq!(clock.next_event(), Some(7_500), "seat 1's reminder");
+        // Back after 30 s: 8 s of the wait left, 70 s of vacation left.
+        assert!(clock.end_vacation(0, 32_000));
+        assert_eq!(clock.seats[0].deadline, Some(40_000));
+        assert_eq!(clock.vacation_left(0, 40_000), 70_000);
+        // Away again, past the allowance: the vacation ends when it runs out.
+        assert!(clock.start_vacation(0, 35_000).unwrap());
+        assert!(clock.end_vacation(0, 500_000));
+        assert_eq!(clock.vacation_left(0, 500_000), 0);
+        assert_eq!(clock.seats[0].deadline, Some(40_000 + 70_000));
+        let refused = clock.start_vacation(0, 600_000).unwrap_err();
+        assert_eq!(refused.code(), "no-vacation-left");
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! What every handler and worker needs: the store, the registered games, the caches and the
 //! webhook configuration, built once per process (or Lambda cold start).
 
-use crate::{bots, catalog, dto, states, webhooks};
+use crate::{bots, catalog, dto, states, streams, webhooks};
 use game_core::Registry;
 use std::sync::Arc;
 use store::GameStore;
@@ -30,6 +30,8 @@ pub struct AppCtx {
     pub strong_allowance: bots::Allowance,
     /// `true` once the server is stopping ([`AppCtx::stop`]): long-polls answer at once.
     pub stopping: tokio::sync::watch::Sender<bool>,
+    /// The event streams open in this process, and how this deployment serves them.
+    pub streams: streams::Streams,
 }
 
 /// How many change notices a slow long-poll may fall behind before it re-reads the store
@@ -53,10 +55,12 @@ impl AppCtx {
             seeds: states::SeedCache::new(states::DEFAULT_CAPACITY),
             strong_allowance: bots::Allowance::SERVER,
             stopping: tokio::sync::watch::channel(false).0,
+            streams: streams::Streams::default(),
         }
     }
 
-    /// The server is stopping: waiting long-polls answer now with the game as it is.
+    /// The server is stopping: waiting long-polls answer now with the game as it is, and
+    /// streams end with a `retry` hint.
     pub fn stop(&self) {
         self.stopping.send_replace(true);
     }
@@ -72,6 +76,12 @@ impl AppCtx {
     /// the bots' behaviour, not their patience.
     pub fn with_strong_allowance(mut self, allowance: bots::Allowance) -> AppCtx {
         self.strong_allowance = allowance;
+        self
+    }
+
+    /// The same context serving streams as `streams` says (one batch per request on Lambda).
+    pub fn with_streams(mut self, streams: streams::Streams) -> AppCtx {
+        self.streams = streams;
         self
     }
 

@@ -11,6 +11,10 @@
 //!    webhook;
 //! 3. sends the `reminder` webhooks that are due.
 //!
+//! Before the timeouts it ends the vacations whose allowance ran out; a clock that stands
+//! still (the admin paused the game, or its seat is on vacation) has no deadline and no
+//! reminder until it runs again.
+//!
 //! Every step is a commit conditioned on the version it was decided at, like a player's move,
 //! so two sweeps (two processes, or a sweep racing a player) apply a timeout once: the loser
 //! of the race finds the seat's clock restarted and does nothing. Because deadlines live in
@@ -48,6 +52,8 @@ pub struct SweepReport {
     pub reminders: usize,
     /// Moves bots made (for bot seats, and for timed-out seats).
     pub bot_moves: u32,
+    /// Vacations ended because their allowance ran out.
+    pub vacations_ended: usize,
 }
 
 impl SweepReport {
@@ -57,6 +63,7 @@ impl SweepReport {
         self.timeouts += other.timeouts;
         self.reminders += other.reminders;
         self.bot_moves += other.bot_moves;
+        self.vacations_ended += other.vacations_ended;
     }
 }
 
@@ -80,7 +87,7 @@ pub async fn run(ctx: std::sync::Arc<AppCtx>, period: Duration) {
     loop {
         ticks.tick().await;
         match sweep(&ctx, now_ms()).await {
-            Ok(report) if report.timeouts + report.reminders > 0 => {
+            Ok(report) if report.timeouts + report.reminders + report.vacations_ended > 0 => {
                 tracing::info!(?report, "deadline sweep");
             }
             Ok(_) => {}
@@ -96,6 +103,8 @@ pub async fn tick(ctx: &AppCtx, id: &str, now: u64) -> Result<SweepReport, ApiEr
         ..SweepReport::default()
     };
     report.bot_moves += bots::drive(ctx, id).await?;
+    // A vacation that ran out ends first, so its seat's clock runs again before timeouts.
+    report.vacations_ended += crate::game::pause::end_spent_vacations(ctx, id, now).await?;
     timeouts(ctx, id, now, &mut report).await?;
     report.reminders += reminders(ctx, id, now).await?;
     settle(ctx, id, now).await?;
@@ -125,11 +134,10 @@ async fn timeouts(
         let playing = waiting
             .iter()
             .find(|seat| seat_clock(seat).is_some_and(|clock| clock.timed_out));
-        let expired = waiting.iter().find(|seat| {
-            seat_clock(seat)
-                .and_then(|clock| clock.deadline)
-                .is_some_and(|deadline| deadline <= now)
-        });
+        // A clock that stands still (a pause, a vacation) does not run out.
+        let expired = waiting
+            .iter()
+            .find(|seat| clock.expired(usize::from(seat.0), now));
         let (seat, new_timeout) = match (playing, expired) {
             (Some(seat), _) => (seat, false),
             (None, Some(seat)) => (seat, true),

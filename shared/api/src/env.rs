@@ -54,7 +54,9 @@ pub fn init_lambda_logs() {
 /// emulator routes by path exactly like `beurs serve` (docs/decisions.md #1 has the cost).
 pub async fn run_lambda() -> Result<(), lambda_http::Error> {
     lambda_http::tracing::init_default_subscriber();
-    let ctx = Arc::new(AppCtx::from_env().await?);
+    // API Gateway buffers a response: a stream answers one batch per request.
+    let streams = crate::streams::Streams::new(crate::streams::StreamMode::OneBatch);
+    let ctx = Arc::new(AppCtx::from_env().await?.with_streams(streams));
     let app = crate::edge::app(ctx, &crate::edge::EdgeConfig::from_env());
     lambda_http::run(app).await
 }

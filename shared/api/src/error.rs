@@ -42,6 +42,8 @@ macro_rules! api_codes {
 api_codes! {
     /// The body, a header or a parameter is not what the route accepts.
     MalformedRequest = "malformed-request", 400;
+    /// A `Last-Event-ID` that is not the id of an event the stream sent.
+    InvalidLastEventId = "invalid-last-event-id", 400;
     /// No bearer token, or one that belongs to nobody in this game.
     Unauthorized = "unauthorized", 401;
     /// A valid token that may not do this.
@@ -70,6 +72,10 @@ api_codes! {
     SeatFree = "seat-free", 409;
     /// An undo when the seat has no move it may take back.
     CannotUndo = "cannot-undo", 409;
+    /// A pause or a vacation in a game without a move clock.
+    NoClock = "no-clock", 409;
+    /// A vacation for a seat that has used up its allowance.
+    NoVacationLeft = "no-vacation-left", 409;
     /// A rematch of a game that has not finished.
     GameNotFinished = "game-not-finished", 409;
     /// A history position past the game's last log entry.
@@ -115,6 +121,8 @@ api_codes! {
     ForbiddenWebhookUrl = "forbidden-webhook-url", 422;
     /// A webhook URL whose host does not resolve.
     UnresolvableWebhookUrl = "unresolvable-webhook-url", 422;
+    /// The caller holds as many event streams as it may.
+    TooManyStreams = "too-many-streams", 429;
     /// Something failed on our side.
     Internal = "internal", 500;
     /// The request was not answered in time.

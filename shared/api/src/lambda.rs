@@ -134,6 +134,14 @@ pub const FUNCTIONS: &[RouteFunction] = &[
             post("/v1/games/{id}/seats/{seat}/replace"),
             // A rematch creates a game and claims a seat in it, like a claim.
             post("/v1/games/{id}/rematch"),
+            // Pauses and vacations change the game's clock, like a resignation its seats.
+            post("/v1/games/{id}/pause"),
+            post("/v1/games/{id}/resume"),
+            post("/v1/games/{id}/seats/{seat}/vacation"),
+            Route {
+                method: Method::Delete,
+                path: "/v1/games/{id}/seats/{seat}/vacation",
+            },
         ],
     ),
     RouteFunction {
@@ -142,7 +150,13 @@ pub const FUNCTIONS: &[RouteFunction] = &[
         ..function(
             "get-game",
             TableAccess::Read,
-            &[get("/v1/games/{id}"), get("/v1/me/games")],
+            &[
+                get("/v1/games/{id}"),
+                get("/v1/me/games"),
+                // Streams answer one batch per request here (api::streams::StreamMode).
+                get("/v1/games/{id}/events"),
+                get("/v1/me/events"),
+            ],
         )
     },
     function(

@@ -36,6 +36,7 @@ pub mod openapi;
 pub mod reference;
 pub mod routes;
 pub mod states;
+pub mod streams;
 pub mod time;
 pub mod webhooks;
 
@@ -55,15 +56,22 @@ use utoipa_axum::routes;
 /// utoipa-axum, the paths of the OpenAPI document come from here. [`edge::app`] puts the
 /// edge's layers around it.
 pub fn api_routes() -> OpenApiRouter<Arc<AppCtx>> {
-    use routes::{actions, games, history, log, me, rematch, rulesets, seats, webhooks};
+    use routes::{
+        actions, events, games, history, log, me, pauses, rematch, rulesets, seats, webhooks,
+    };
     OpenApiRouter::with_openapi(openapi::ApiDoc::openapi())
         .routes(routes!(rulesets::list_rulesets))
         .routes(routes!(games::create_game, games::list_games))
         .routes(routes!(games::get_game))
+        .routes(routes!(events::game_events))
         .routes(routes!(me::my_games))
+        .routes(routes!(events::my_events))
         .routes(routes!(seats::claim_seat))
         .routes(routes!(seats::resign_seat))
         .routes(routes!(seats::replace_seat))
+        .routes(routes!(pauses::start_vacation, pauses::end_vacation))
+        .routes(routes!(pauses::pause_game))
+        .routes(routes!(pauses::resume_game))
         .routes(routes!(actions::list_legal_actions))
         .routes(routes!(actions::submit_action))
         .routes(routes!(log::get_log))

@@ -152,9 +152,14 @@ pub fn spec_for(registry: &Registry, rulesets: &dto::RulesetList) -> Value {
         let view = game.schema("View");
         let action = game.schema("Action");
         // What a seat may send and list (its game's actions and the undo move), and what a
-        // log entry may hold (its game's actions and the undo entry).
+        // log entry may hold (its game's actions, the undo entry and the clocks' notes).
         let playable = json!({"anyOf": [action, schema_ref("Undo")]});
-        let logged = json!({"anyOf": [action, schema_ref("UndoEntry")]});
+        let logged = json!({"anyOf": [
+            action,
+            schema_ref("UndoEntry"),
+            schema_ref("PauseNote"),
+            schema_ref("VacationNote"),
+        ]});
         let events = json!({"type": "array", "items": game.schema("Event")});
         let maybe = |schema: &Value| json!({"anyOf": [schema, {"type": "null"}]});
         schemas.insert(
@@ -334,6 +339,32 @@ pub fn spec_for(registry: &Registry, rulesets: &dto::RulesetList) -> Value {
             "properties": {
                 "type": {"type": "string", "const": "undo"},
                 "move": {"type": "integer", "format": "int64", "minimum": 1},
+            },
+        }),
+    );
+    schemas.insert(
+        "PauseNote".into(),
+        json!({
+            "type": "object",
+            "title": "PauseNote",
+            "description": "The admin paused every clock (`pause`) or started them again (`resume`), as the log records it; the entry's `seat` is null. A note changes nothing in the game (docs/api.md, \"Pauses and vacations\").",
+            "required": ["type"],
+            "additionalProperties": false,
+            "properties": {"type": {"type": "string", "enum": ["pause", "resume"]}},
+        }),
+    );
+    schemas.insert(
+        "VacationNote".into(),
+        json!({
+            "type": "object",
+            "title": "VacationNote",
+            "description": "The entry's seat went on vacation (`on`: true) or came back (`on`: false; `ran_out` when its allowance ran out), as the log records it. A note changes nothing in the game.",
+            "required": ["type", "on"],
+            "additionalProperties": false,
+            "properties": {
+                "type": {"type": "string", "const": "vacation"},
+                "on": {"type": "boolean"},
+                "ran_out": {"type": "boolean"},
             },
         }),
     );

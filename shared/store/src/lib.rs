@@ -156,6 +156,10 @@ pub struct GameRecord {
     /// among the moves still standing (`seq - 2 × undone`), so an undo re-rolls nothing.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub undone: u64,
+    /// How many log entries are notes (a pause, a vacation) rather than moves: they take no
+    /// place among the random streams either (`seq - notes - 2 × undone`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub notes: u64,
     /// The game's rematch, once someone asked for one (`POST /v1/games/{id}/rematch`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rematch: Option<String>,

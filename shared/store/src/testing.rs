@@ -67,6 +67,7 @@ pub fn sample_record(id: &str) -> GameRecord {
             state: r#"{"before":"the move ✿"}"#.to_owned(),
         }],
         undone: 2,
+        notes: 1,
         rematch: Some("g_rematch".to_owned()),
         rematch_of: None,
     }

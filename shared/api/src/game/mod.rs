@@ -12,6 +12,7 @@
 mod commit;
 mod narrate;
 mod notify;
+pub mod pause;
 mod play;
 pub mod undo;
 

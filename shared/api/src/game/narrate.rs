@@ -67,6 +67,10 @@ impl<'a> Narrator<'a> {
         events: &[Value],
         by: Option<Author>,
     ) -> (String, Vec<String>) {
+        if super::pause::is_note(action) {
+            let names = Names::new(&self.names);
+            return (super::pause::note_text(seat, action, &names), Vec::new());
+        }
         let texts = self.events(events);
         let Some(seat) = seat else {
             return ("The game began.".to_string(), counted(texts));
@@ -129,6 +133,9 @@ impl<'a> Narrator<'a> {
     fn action_with(&self, seat: Seat, action: &Value, names: &Names) -> String {
         if super::undo::is_undo(action) {
             return super::undo::undo_text(seat, names);
+        }
+        if super::pause::is_note(action) {
+            return super::pause::note_text(Some(seat), action, names);
         }
         self.ruleset
             .and_then(|ruleset| ruleset.describe_action(action, seat, names))

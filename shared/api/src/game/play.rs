@@ -36,7 +36,7 @@ pub fn apply(
     let waiting_before = engine.waiting_on();
     let mut rng = GameRng::for_entry(
         ctx.seeds.seed_of(record)?,
-        super::undo::stream_index(seq, record.undone),
+        super::pause::stream_index(seq, record.notes, record.undone),
     );
     let applied = engine
         .apply_json(Seat(seat), &body.action, &mut rng)

@@ -211,6 +211,7 @@ pub(crate) fn open_record(
         due_at: None,
         takebacks: Vec::new(),
         undone: 0,
+        notes: 0,
         rematch: None,
         rematch_of: None,
     })
@@ -309,7 +310,7 @@ impl LongPoll {
 /// Waits until the game's version is greater than `after` or `wait` runs out, and returns
 /// the game as it is then. Commits made by this process wake the wait at once; others are
 /// seen by re-reading the store every [`POLL_INTERVAL`].
-async fn wait_for_version(
+pub(crate) async fn wait_for_version(
     ctx: &AppCtx,
     mut record: GameRecord,
     after: u64,

@@ -74,10 +74,7 @@ pub async fn get_history(
     for entry in entries.iter().skip(1) {
         let stored: StoredAction = serde_json::from_value(entry.action.clone())
             .map_err(|error| ApiError::Internal(format!("entry {}: {error}", entry.seq)))?;
-        let seat = entry
-            .seat
-            .ok_or_else(|| ApiError::Internal(format!("entry {} has no seat", entry.seq)))?;
-        replay.step(seat, &stored.action).map_err(|reason| {
+        replay.entry(entry.seat, &stored.action).map_err(|reason| {
             ApiError::Internal(format!("entry {} does not replay: {reason}", entry.seq))
         })?;
     }

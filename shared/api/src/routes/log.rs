@@ -69,8 +69,27 @@ pub async fn get_log(
     let viewer = identify(&record, bearer.token())?.viewer();
     let entries = ctx.store.log(&id, page.after()?, limit).await?;
     let next_after = next_after(&entries, &record);
-    let narrator = Narrator::new(&ctx, &record);
-    let entries = entries
+    let entries = log_items(&ctx, &record, &entries, viewer);
+    Ok(Reply::json(
+        200,
+        &LogPage {
+            ruleset: record.ruleset.clone(),
+            entries,
+            next_after,
+        },
+    ))
+}
+
+/// `entries` of `record`'s log as `viewer` may read them: what `GET /v1/games/{id}/log`
+/// lists and what a stream's `log` events carry.
+pub(crate) fn log_items(
+    ctx: &AppCtx,
+    record: &store::GameRecord,
+    entries: &[LogEntry],
+    viewer: Viewer,
+) -> Vec<LogItem> {
+    let narrator = Narrator::new(ctx, record);
+    entries
         .iter()
         .map(|entry| {
             let action = visible_action(entry, viewer);
@@ -93,15 +112,7 @@ pub async fn get_log(
                 at: rfc3339(entry.at),
             }
         })
-        .collect();
-    Ok(Reply::json(
-        200,
-        &LogPage {
-            ruleset: record.ruleset.clone(),
-            entries,
-            next_after,
-        },
-    ))
+        .collect()
 }
 
 /// A page of a list ordered by `seq`: the entries after `after`, at most `limit`.

@@ -12,6 +12,7 @@ use crate::time::rfc3339;
 use axum::extract::State;
 use game_core::Seat;
 use std::sync::Arc;
+use store::GameRecord;
 
 problems! {
     /// How `my_games` refuses a request, beyond the shared refusals it lists.
@@ -38,12 +39,23 @@ problems! {
     )
 )]
 pub async fn my_games(State(ctx): State<Arc<AppCtx>>, bearer: Bearer) -> Result<Reply, ApiError> {
+    let (record, seat) = token_game(&ctx, bearer.token()).await?;
+    let game = my_game(&ctx, &record, seat)?;
+    Ok(Reply::json(200, &MyGames { games: vec![game] }))
+}
+
+/// The game a bearer token is in, and its seat there (`None`: the admin's token); 401 for no
+/// token, a token no game knows, or one issued before tokens named their game.
+pub(crate) async fn token_game(
+    ctx: &AppCtx,
+    token: Option<&str>,
+) -> Result<(GameRecord, Option<u8>), ApiError> {
     const UNKNOWN: &str = "the token is not valid for any game";
-    let token = bearer.token().ok_or(ApiError::Unauthorized(
+    let token = token.ok_or(ApiError::Unauthorized(
         "send a seat or admin token (Authorization: Bearer …)",
     ))?;
     let id = game_of_token(token).ok_or(ApiError::Unauthorized(UNKNOWN))?;
-    let record = match load_record(&ctx, &id).await {
+    let record = match load_record(ctx, &id).await {
         Err(ApiError::GameNotFound) => return Err(ApiError::Unauthorized(UNKNOWN)),
         other => other?,
     };
@@ -52,7 +64,16 @@ pub async fn my_games(State(ctx): State<Arc<AppCtx>>, bearer: Bearer) -> Result<
         Ok(Caller::Admin) => None,
         Ok(Caller::Anonymous) | Err(_) => return Err(ApiError::Unauthorized(UNKNOWN)),
     };
-    let engine = engine_of(&ctx, &record)?;
+    Ok((record, seat))
+}
+
+/// `record` as a "my games" entry for the holder of `seat`'s token (`None`: the admin's).
+pub(crate) fn my_game(
+    ctx: &AppCtx,
+    record: &GameRecord,
+    seat: Option<u8>,
+) -> Result<MyGame, ApiError> {
+    let engine = engine_of(ctx, record)?;
     let waiting_on = engine
         .as_ref()
         .map(|engine| seat_numbers(engine.waiting_on()))
@@ -62,7 +83,7 @@ pub async fn my_games(State(ctx): State<Arc<AppCtx>>, bearer: Bearer) -> Result<
             .as_ref()
             .is_some_and(|engine| engine.waiting_on().contains(Seat(seat)))
     });
-    let game = MyGame {
+    Ok(MyGame {
         id: record.id.clone(),
         ruleset: record.ruleset.clone(),
         status: record.status.into(),
@@ -70,8 +91,7 @@ pub async fn my_games(State(ctx): State<Arc<AppCtx>>, bearer: Bearer) -> Result<
         seat,
         your_turn,
         waiting_on,
-        clock: Clock::of(&record)?.map(|clock| clock.view()),
+        clock: Clock::of(record)?.map(|clock| clock.view()),
         updated_at: rfc3339(record.updated_at),
-    };
-    Ok(Reply::json(200, &MyGames { games: vec![game] }))
+    })
 }

@@ -2,10 +2,12 @@
 
 pub mod actions;
 pub mod docs;
+pub mod events;
 pub mod games;
 pub mod history;
 pub mod log;
 pub mod me;
+pub mod pauses;
 pub mod play;
 mod problems;
 pub mod rematch;

@@ -267,7 +267,7 @@ pub(crate) fn claim(
 }
 
 /// The seat a path names, if the game has it.
-fn seat_in(record: &GameRecord, seat_param: &str) -> Result<u8, ApiError> {
+pub(crate) fn seat_in(record: &GameRecord, seat_param: &str) -> Result<u8, ApiError> {
     parse_seat(seat_param)
         .filter(|&seat| usize::from(seat) < record.seats.len())
         .ok_or_else(|| ApiError::SeatNotFound(seat_param.to_string()))

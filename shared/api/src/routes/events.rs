@@ -1,0 +1,466 @@
+//! `GET /v1/games/{id}/events` and `GET /v1/me/events`: Server-Sent Events, a snapshot and
+//! then each change, every event redacted for its reader like every read.
+//!
+//! An event's id is a cursor, `<version>-<log length>`: resuming with it as `Last-Event-ID`
+//! sends the log entries committed since and the game as it is now, so nothing is lost
+//! between two connections. [`crate::streams`] says how a deployment serves a stream (open,
+//! or one batch per request behind API Gateway) and how many one client may hold.
+
+use super::games::{envelope, wait_for_version};
+use super::log::log_items;
+use super::me::{my_game, token_game};
+use super::problems::{problems, NoSuchGame, RetiredRules};
+use crate::auth::{identify, sha256_hex, Caller};
+use crate::clock::Clock;
+use crate::ctx::AppCtx;
+use crate::dto::MyGames;
+use crate::error::{ApiCode, ApiError};
+use crate::game::load_record;
+use crate::http::{Bearer, Params};
+use crate::streams::{Full, Holder, Slot, StreamMode, HEARTBEAT, MAX_BATCH_WAIT, RETRY};
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+use store::{GameRecord, Status};
+use tokio::sync::mpsc;
+use tokio_stream::wrappers::ReceiverStream;
+use tokio_stream::StreamExt;
+
+/// How long an open stream waits for a change before it looks again whether its client is
+/// still there (heartbeats go out meanwhile, from the response body).
+const OPEN_WAIT: Duration = Duration::from_secs(25);
+
+/// The most log entries one read of the store returns while a batch is gathered.
+const LOG_PAGE: usize = 200;
+
+/// Events a stream may have written and its client not yet read.
+const BUFFERED_EVENTS: usize = 64;
+
+/// Where a reader of a stream is: the game's version and log length of the last `game` (or
+/// `games`) event it got. Sent as each such event's id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Cursor {
+    version: u64,
+    log_len: u64,
+}
+
+impl Cursor {
+    fn of(record: &GameRecord) -> Cursor {
+        Cursor {
+            version: record.version,
+            log_len: record.log_len,
+        }
+    }
+
+    fn id(self) -> String {
+        format!("{}-{}", self.version, self.log_len)
+    }
+
+    /// The cursor a client sent back as `Last-Event-ID`, if it is one this game's stream
+    /// could have sent: two decimal numbers, neither past the game as it is now.
+    fn parse(sent: &str, record: &GameRecord) -> Result<Cursor, ApiError> {
+        let bad = || {
+            ApiError::refused(
+                ApiCode::InvalidLastEventId,
+                "Last-Event-ID must be the id of an event this game's stream sent \
+                 (`<version>-<log length>`); reconnect without it for a fresh snapshot",
+            )
+        };
+        let (version, log_len) = sent.split_once('-').ok_or_else(bad)?;
+        let number = |text: &str| {
+            (!text.is_empty() && text.bytes().all(|byte| byte.is_ascii_digit()))
+                .then(|| text.parse::<u64>().ok())
+                .flatten()
+                .ok_or_else(bad)
+        };
+        let cursor = Cursor {
+            version: number(version)?,
+            log_len: number(log_len)?,
+        };
+        if cursor.version > record.version || cursor.log_len > record.log_len {
+            return Err(bad());
+        }
+        Ok(cursor)
+    }
+}
+
+/// The `Last-Event-ID` header, if sent; 400 if it is not text.
+fn last_event_id(headers: &HeaderMap) -> Result<Option<&str>, ApiError> {
+    headers
+        .get("last-event-id")
+        .map(|value| {
+            value.to_str().map_err(|_| {
+                ApiError::refused(
+                    ApiCode::InvalidLastEventId,
+                    "Last-Event-ID must be visible ASCII",
+                )
+            })
+        })
+        .transpose()
+}
+
+/// A place for one more stream of `holder`, or 429 `too-many-streams`.
+fn open_slot(ctx: &AppCtx, holder: Holder) -> Result<Slot, ApiError> {
+    ctx.streams.open(holder).map_err(|full| {
+        let message = match full {
+            Full::Holder(limit) => format!(
+                "this token (or, without one, this game's spectators) already holds {limit} \
+                 open streams; close one first"
+            ),
+            Full::Process => "the server holds as many streams as it serves; \
+                              retry in a while, or long-poll meanwhile"
+                .to_string(),
+        };
+        ApiError::refused(ApiCode::TooManyStreams, message)
+    })
+}
+
+problems! {
+    /// How `game_events` refuses a request, beyond the shared refusals it lists.
+    GameEventsRefused {
+        400 => "A malformed header, or a `Last-Event-ID` this game's stream never sent (`invalid-last-event-id`)",
+        401 => "The token is not valid for this game",
+        429 => "The token, or without one the game's spectators, already holds as many streams as it may (`too-many-streams`)",
+    }
+}
+
+/// Follow a game
+///
+/// A Server-Sent Events stream (`text/event-stream`) of the game as the caller may see it:
+/// a seat's token shows that seat's view, no token or the admin token the spectator's.
+///
+/// Events:
+/// - `game`: the game envelope, as `GET /v1/games/{id}` answers it. The first event is one
+///   (the snapshot); each change sends one more. Its `id` is the position to resume from.
+/// - `log`: one new log entry, as `GET /v1/games/{id}/log` lists it, sent before the `game`
+///   event of the change that made it.
+///
+/// Resume after a dropped connection by sending the last `id` received as `Last-Event-ID`
+/// (`EventSource` does this by itself): the stream sends the log entries since then and the
+/// game as it is now, and nothing is lost. A comment line is sent every 15 seconds while
+/// nothing happens. When the server stops, or where responses are buffered (AWS: each
+/// response carries one batch, within 25 seconds), the stream ends with a `retry` hint and
+/// the client reconnects with `Last-Event-ID`.
+///
+/// Browsers' `EventSource` cannot send a token: a seat's page reads the stream with
+/// `fetch` (docs/api.md, "Streams").
+#[utoipa::path(
+    get,
+    path = "/v1/games/{id}/events",
+    tag = "games",
+    params(
+        ("id" = String, Path, description = "The game id"),
+        ("Last-Event-ID" = Option<String>, Header, description = "Resume after this event (`<version>-<log length>`, the `id` of an event this stream sent)"),
+    ),
+    security((), ("bearer" = [])),
+    responses(
+        (status = 200, description = "An event stream: `game` and `log` events", content_type = "text/event-stream", body = String),
+        GameEventsRefused,
+        NoSuchGame,
+        RetiredRules,
+    )
+)]
+pub async fn game_events(
+    State(ctx): State<Arc<AppCtx>>,
+    Params(id): Params<String>,
+    headers: HeaderMap,
+    bearer: Bearer,
+) -> Result<Response, ApiError> {
+    let record = load_record(&ctx, &id).await?;
+    identify(&record, bearer.token())?;
+    let resume = last_event_id(&headers)?
+        .map(|sent| Cursor::parse(sent, &record))
+        .transpose()?;
+    // The first batch is gathered here, so that a game that cannot be shown (retired rules)
+    // is refused with a problem rather than in the middle of a stream.
+    let mut reader = Reader::Game {
+        token: bearer.0.clone(),
+    };
+    let first = reader.batch(&ctx, &record, resume).await?;
+    let holder = match bearer.token() {
+        Some(token) => Holder::Token(sha256_hex(token.as_bytes())),
+        None => Holder::Anonymous(record.id.clone()),
+    };
+    let slot = open_slot(&ctx, holder)?;
+    Ok(stream(slot, ctx.clone(), record, resume, first, reader))
+}
+
+problems! {
+    /// How `my_events` refuses a request, beyond the shared refusals it lists.
+    MyEventsRefused {
+        400 => "A malformed header, or a `Last-Event-ID` this stream never sent (`invalid-last-event-id`)",
+        401 => "No token, or a token no game knows",
+        429 => "The token already holds as many streams as it may (`too-many-streams`)",
+    }
+}
+
+/// Follow your games
+///
+/// A Server-Sent Events stream (`text/event-stream`) of the games the bearer token is in:
+/// what a "my games" page or a notifier needs, without a webhook.
+///
+/// Events:
+/// - `games`: the list `GET /v1/me/games` answers. The first event is one (the snapshot);
+///   each change of a game sends one more. Its `id` is the position to resume from.
+/// - `turn`: the game (an entry of that list) now waits on your seat.
+/// - `reminder`: your seat's move clock sent its reminder.
+/// - `finished`: the game ended.
+///
+/// `turn`, `reminder` and `finished` come before the `games` event of the same change.
+/// Resuming with `Last-Event-ID` sends the list as it is now if anything changed since.
+/// Heartbeats, the end of a stream and AWS are as for `GET /v1/games/{id}/events`.
+#[utoipa::path(
+    get,
+    path = "/v1/me/events",
+    tag = "games",
+    params(
+        ("Last-Event-ID" = Option<String>, Header, description = "Resume after this event (the `id` of a `games` event this stream sent)"),
+    ),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "An event stream: `games`, `turn`, `reminder` and `finished` events", content_type = "text/event-stream", body = String),
+        MyEventsRefused,
+        RetiredRules,
+    )
+)]
+pub async fn my_events(
+    State(ctx): State<Arc<AppCtx>>,
+    headers: HeaderMap,
+    bearer: Bearer,
+) -> Result<Response, ApiError> {
+    let (record, _) = token_game(&ctx, bearer.token()).await?;
+    let resume = last_event_id(&headers)?
+        .map(|sent| Cursor::parse(sent, &record))
+        .transpose()?;
+    let token = bearer.0.clone().unwrap_or_default();
+    let slot_holder = Holder::Token(sha256_hex(token.as_bytes()));
+    let mut reader = Reader::Me { token, seen: None };
+    let first = reader.batch(&ctx, &record, resume).await?;
+    let slot = open_slot(&ctx, slot_holder)?;
+    Ok(stream(slot, ctx.clone(), record, resume, first, reader))
+}
+
+/// What a `me` stream's reader last knew of its seat, to tell `turn`, `reminder` and
+/// `finished` from the change that caused them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Seen {
+    your_turn: bool,
+    reminded: bool,
+    finished: bool,
+}
+
+/// Who reads a stream, and what it has been told.
+enum Reader {
+    /// `GET /v1/games/{id}/events`, with the caller's token (none: a spectator).
+    Game { token: Option<String> },
+    /// `GET /v1/me/events`, with the caller's token and what the last batch told it.
+    Me { token: String, seen: Option<Seen> },
+}
+
+impl Reader {
+    /// The events that bring this reader, last told `from` (`None`: a new reader), up to
+    /// `record`; empty if it has this version. `None` when the token no longer opens the
+    /// game (its seat was given to someone else): the stream ends.
+    async fn batch(
+        &mut self,
+        ctx: &AppCtx,
+        record: &GameRecord,
+        from: Option<Cursor>,
+    ) -> Result<Option<Vec<Event>>, ApiError> {
+        let told = from.is_some_and(|from| from.version == record.version);
+        match self {
+            Reader::Game { .. } if told => Ok(Some(Vec::new())),
+            Reader::Game { token } => game_batch(ctx, record, token.as_deref(), from).await,
+            // What the reader was told is learnt even when nothing is sent, so that the
+            // next change's `turn` or `finished` is told.
+            Reader::Me { token, seen } => {
+                Ok(my_batch(ctx, record, token, seen)?
+                    .map(|events| if told { Vec::new() } else { events }))
+            }
+        }
+    }
+}
+
+/// The events that bring a game stream's reader at `from` up to `record`: the log entries
+/// it has not had, then the game.
+async fn game_batch(
+    ctx: &AppCtx,
+    record: &GameRecord,
+    token: Option<&str>,
+    from: Option<Cursor>,
+) -> Result<Option<Vec<Event>>, ApiError> {
+    let Ok(caller) = identify(record, token) else {
+        return Ok(None);
+    };
+    let mut events = Vec::new();
+    if let Some(from) = from {
+        let mut after = from.log_len.checked_sub(1);
+        while after.map_or(0, |after| after + 1) < record.log_len {
+            let entries = ctx.store.log(&record.id, after, LOG_PAGE).await?;
+            // Entries past the record's length were committed after it was read: the next
+            // batch sends them with the game they belong to.
+            let entries: Vec<_> = entries
+                .into_iter()
+                .filter(|entry| entry.seq < record.log_len)
+                .collect();
+            let Some(last) = entries.last() else { break };
+            after = Some(last.seq);
+            for item in log_items(ctx, record, &entries, caller.viewer()) {
+                events.push(json_event("log", &item)?);
+            }
+        }
+    }
+    let game = envelope(ctx, record, caller)?;
+    events.push(json_event("game", &game)?.id(Cursor::of(record).id()));
+    Ok(Some(events))
+}
+
+/// The events of a `me` stream for `record`: `turn`, `reminder` and `finished` for what
+/// changed since `seen` (nothing on a snapshot), then `games`; `seen` becomes now.
+fn my_batch(
+    ctx: &AppCtx,
+    record: &GameRecord,
+    token: &str,
+    seen: &mut Option<Seen>,
+) -> Result<Option<Vec<Event>>, ApiError> {
+    let seat = match identify(record, Some(token)) {
+        Ok(Caller::Seat(seat)) => Some(seat),
+        Ok(Caller::Admin) => None,
+        Ok(Caller::Anonymous) | Err(_) => return Ok(None),
+    };
+    let game = my_game(ctx, record, seat)?;
+    let reminded = match (seat, Clock::of(record)?) {
+        (Some(seat), Some(clock)) => clock
+            .seats
+            .get(usize::from(seat))
+            .is_some_and(|seat| seat.reminded),
+        _ => false,
+    };
+    let now = Seen {
+        your_turn: game.your_turn,
+        reminded,
+        finished: record.status == Status::Finished,
+    };
+    let mut events = Vec::new();
+    if let Some(before) = seen.replace(now) {
+        let changes = [
+            ("turn", now.your_turn && !before.your_turn),
+            ("reminder", now.reminded && !before.reminded),
+            ("finished", now.finished && !before.finished),
+        ];
+        for (name, happened) in changes {
+            if happened {
+                events.push(json_event(name, &game)?);
+            }
+        }
+    }
+    let id = Cursor::of(record).id();
+    events.push(json_event("games", &MyGames { games: vec![game] })?.id(id));
+    Ok(Some(events))
+}
+
+/// `value` as the data of an event named `name`.
+fn json_event(name: &'static str, value: &impl serde::Serialize) -> Result<Event, ApiError> {
+    Event::default()
+        .event(name)
+        .json_data(value)
+        .map_err(|error| ApiError::Internal(format!("an event did not serialize: {error}")))
+}
+
+/// The response of a stream: `first`, then what `reader` makes of each newer version of the
+/// game, until the client goes away, the token no longer opens the game, the server stops
+/// or (one-batch mode) one batch has been sent. `slot` is held until the body is dropped.
+fn stream(
+    slot: Slot,
+    ctx: Arc<AppCtx>,
+    record: GameRecord,
+    resume: Option<Cursor>,
+    first: Option<Vec<Event>>,
+    mut reader: Reader,
+) -> Response {
+    let (sender, receiver) = mpsc::channel::<Event>(BUFFERED_EVENTS);
+    let mode = ctx.streams.mode;
+    tokio::spawn(async move {
+        let ended = follow(&ctx, record, resume, first, &mut reader, &sender).await;
+        if let Err(error) = ended {
+            tracing::warn!(%error, "a stream ended early");
+        }
+        // Whatever ended it, tell the client when to come back.
+        let _ = sender.send(Event::default().retry(RETRY)).await;
+    });
+    let body = ReceiverStream::new(receiver).map(move |event| {
+        // The slot lives as long as the body: a client that goes away frees it.
+        let _held = &slot;
+        Ok::<_, Infallible>(event)
+    });
+    let sse = Sse::new(body);
+    let mut response = match mode {
+        StreamMode::Open => sse
+            .keep_alive(KeepAlive::new().interval(HEARTBEAT).text("heartbeat"))
+            .into_response(),
+        StreamMode::OneBatch => sse.into_response(),
+    };
+    // Proxies such as nginx would otherwise hold the events back.
+    response.headers_mut().insert(
+        "x-accel-buffering",
+        axum::http::HeaderValue::from_static("no"),
+    );
+    response
+}
+
+/// The stream's loop: send `first`, then a batch for each newer version.
+async fn follow(
+    ctx: &AppCtx,
+    mut record: GameRecord,
+    resume: Option<Cursor>,
+    first: Option<Vec<Event>>,
+    reader: &mut Reader,
+    sender: &mpsc::Sender<Event>,
+) -> Result<(), ApiError> {
+    let Some(first) = first else { return Ok(()) };
+    let mut sent = if first.is_empty() {
+        resume.unwrap_or_else(|| Cursor::of(&record))
+    } else {
+        Cursor::of(&record)
+    };
+    let mut batches = 0usize;
+    if !first.is_empty() {
+        batches += 1;
+        for event in first {
+            if sender.send(event).await.is_err() {
+                return Ok(());
+            }
+        }
+    }
+    loop {
+        let one_batch = ctx.streams.mode == StreamMode::OneBatch;
+        if *ctx.stopping.borrow() || (one_batch && batches > 0) {
+            return Ok(());
+        }
+        let wait = if one_batch { MAX_BATCH_WAIT } else { OPEN_WAIT };
+        record = tokio::select! {
+            record = wait_for_version(ctx, record, sent.version, wait) => record?,
+            () = sender.closed() => return Ok(()),
+        };
+        if record.version <= sent.version {
+            if one_batch {
+                return Ok(());
+            }
+            continue;
+        }
+        let Some(events) = reader.batch(ctx, &record, Some(sent)).await? else {
+            return Ok(());
+        };
+        sent = Cursor::of(&record);
+        batches += 1;
+        for event in events {
+            if sender.send(event).await.is_err() {
+                return Ok(());
+            }
+        }
+    }
+}
