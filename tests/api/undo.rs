@@ -109,6 +109,7 @@ async fn finish_with_bots(app: &TestApp, game: &StartedGame) {
         }
         assert_eq!(reply.status, 200, "resign {seat}: {}", reply.text());
     }
+    let mut last = Value::Null;
     for _ in 0..120 {
         let now = envelope(app, game, None).await;
         if now["status"] == "finished" {
@@ -120,8 +121,20 @@ async fn finish_with_bots(app: &TestApp, game: &StartedGame) {
             None,
         )
         .await;
+        last = now;
     }
-    panic!("the bots did not finish the game");
+    // What a stall looked like, for whoever meets it (docs/testing.md, issue 38).
+    let record = app.record(&game.id).await;
+    panic!(
+        "the bots did not finish the game: {} at version {}, {} log entries, to act {}, \
+         waiting on {}, due at {:?}",
+        last["ruleset"],
+        last["version"],
+        record.log_len,
+        last["to_act"],
+        last["waiting_on"],
+        record.due_at
+    );
 }
 
 async fn refused_undo(app: &TestApp, game: &StartedGame, seat: usize) {

@@ -946,8 +946,8 @@ async function gamePage(id: string): Promise<void> {
     if (!alive()) return;
     if (end.kind === "ended") {
       // The server ended it (it is stopping, or answers one batch per request): come back
-      // where we were, after the hint's second.
-      await sleep(1000);
+      // where we were, after its `retry` hint (none after a batch).
+      await sleep(end.retry);
       continue;
     }
     streamFailures += 1;

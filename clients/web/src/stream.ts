@@ -13,8 +13,11 @@ export interface StreamEvent {
   retry?: number;
 }
 
-/** How a stream ended: the server closed it (reconnect), or it could not be read (fall back). */
-export type StreamEnd = { kind: "ended" } | { kind: "refused"; status: number } | { kind: "failed" };
+/**
+ * How a stream ended: the server closed it (reconnect after `retry` milliseconds, its last
+ * hint), or it could not be read (fall back).
+ */
+export type StreamEnd = { kind: "ended"; retry: number } | { kind: "refused"; status: number } | { kind: "failed" };
 
 /**
  * Reads the stream of game `id` as `token`'s reader, resuming after `lastId`, and hands each
@@ -41,19 +44,21 @@ export async function followStream(
   if (!response.body || !(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) return { kind: "failed" };
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
+  let retry = 1000;
   try {
     for (;;) {
       if (!alive()) {
         abort.abort();
-        return { kind: "ended" };
+        return { kind: "ended", retry };
       }
       const { value, done } = await reader.read();
-      if (done) return { kind: "ended" };
+      if (done) return { kind: "ended", retry };
       buffer += value.replace(/\r\n?/g, "\n");
       let end: number;
       while ((end = buffer.indexOf("\n\n")) >= 0) {
         const event = parseBlock(buffer.slice(0, end));
         buffer = buffer.slice(end + 2);
+        if (event?.retry !== undefined) retry = event.retry;
         if (event && alive()) await onEvent(event);
       }
     }

@@ -15,8 +15,8 @@ pub enum StreamMode {
     Open,
     /// Lambda behind API Gateway, whose responses are buffered: a response carries one batch
     /// (what a resume has missed, or the next change within [`MAX_BATCH_WAIT`]) and ends with
-    /// a `retry` hint, so an `EventSource` reconnects at once with `Last-Event-ID`: a
-    /// long-poll in the stream's own format (docs/api.md, "Streams").
+    /// `retry: 0`, so an `EventSource` reconnects at once with `Last-Event-ID`: a long-poll in
+    /// the stream's own format (docs/api.md, "Streams").
     OneBatch,
 }
 
@@ -28,8 +28,21 @@ pub const MAX_BATCH_WAIT: Duration = Duration::from_secs(25);
 /// keep it and clients see it alive.
 pub const HEARTBEAT: Duration = Duration::from_secs(15);
 
-/// The reconnection delay a stream suggests when it ends (a `retry` field).
+/// The reconnection delay an open stream suggests when it ends (a `retry` field): the server
+/// is stopping, so a second's pause spares it a storm of reconnections.
 pub const RETRY: Duration = Duration::from_secs(1);
+
+impl StreamMode {
+    /// The reconnection delay a stream suggests when it ends: [`RETRY`] for an open stream
+    /// (the server is stopping); none after a batch, since the next request is the next
+    /// long-poll and a pause would only delay the next change.
+    pub fn retry(self) -> Duration {
+        match self {
+            StreamMode::Open => RETRY,
+            StreamMode::OneBatch => Duration::ZERO,
+        }
+    }
+}
 
 /// How many streams one client may hold at once: per token, and per game for readers
 /// without a token; and how many the process serves in all (below `beurs serve`'s

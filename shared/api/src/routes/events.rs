@@ -17,7 +17,7 @@ use crate::dto::MyGames;
 use crate::error::{ApiCode, ApiError};
 use crate::game::load_record;
 use crate::http::{Bearer, Params};
-use crate::streams::{Full, Holder, Slot, StreamMode, HEARTBEAT, MAX_BATCH_WAIT, RETRY};
+use crate::streams::{Full, Holder, Slot, StreamMode, HEARTBEAT, MAX_BATCH_WAIT};
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -390,7 +390,7 @@ fn stream(
             tracing::warn!(%error, "a stream ended early");
         }
         // Whatever ended it, tell the client when to come back.
-        let _ = sender.send(Event::default().retry(RETRY)).await;
+        let _ = sender.send(Event::default().retry(mode.retry())).await;
     });
     let body = ReceiverStream::new(receiver).map(move |event| {
         // The slot lives as long as the body: a client that goes away frees it.
