@@ -9,11 +9,17 @@ use serde_json::Value;
 
 const RULESET: &str = "tulipmania-1637";
 
-/// The `(version, log length)` of an event id (`<version>-<log length>`).
+/// The `(version, log length)` of an event id (`<version>-<log length>`, and for a `me`
+/// stream a third part).
 fn cursor(event: &SseEvent) -> (u64, u64) {
     let id = event.id.as_deref().expect("the event has an id");
-    let (version, log_len) = id.split_once('-').expect("<version>-<log length>");
-    (version.parse().unwrap(), log_len.parse().unwrap())
+    let mut parts = id
+        .split('-')
+        .map(|part| part.parse::<u64>().expect("a number"));
+    let (Some(version), Some(log_len)) = (parts.next(), parts.next()) else {
+        panic!("<version>-<log length>: {id}");
+    };
+    (version, log_len)
 }
 
 fn bearer(token: Option<&str>) -> Vec<(&'static str, String)> {
@@ -344,4 +350,49 @@ async fn a_one_batch_stream_ends_after_its_batch_with_a_retry_hint() {
     let names: Vec<&str> = events.iter().map(|event| event.event.as_str()).collect();
     assert_eq!(names, ["log", "game", ""], "{events:?}");
     assert_eq!(events[2].retry, Some(0));
+}
+
+/// A `me` stream resumed from an older id still tells `turn`: the id carries what its reader
+/// had been told, so every request on AWS (one batch each) and every reconnection tells it.
+#[tokio::test]
+async fn a_resumed_my_stream_still_tells_the_turn() {
+    let app =
+        spawn_app_configured(|ctx| ctx.with_streams(Streams::new(StreamMode::OneBatch))).await;
+    let game = app.start_game(RULESET, 3, test_options(RULESET)).await;
+    let now = app
+        .get(&format!("/v1/games/{}", game.id), None)
+        .await
+        .json();
+    let waiting: Vec<u64> = now["waiting_on"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_u64)
+        .collect();
+    let seat = (0..3u64)
+        .find(|seat| !waiting.contains(seat))
+        .expect("a seat not waited on") as usize;
+    let token = Some(game.tokens[seat].as_str());
+    let mut first = open(&app, "/v1/me/events", token, None).await;
+    let snapshot = first.next_named("games").await.expect("a snapshot");
+    assert_eq!(snapshot.json()["games"][0]["your_turn"], false);
+    drop(first);
+    let mut step = 1;
+    loop {
+        let mine = app.get("/v1/me/games", token).await.json();
+        if mine["games"][0]["your_turn"] == true {
+            break;
+        }
+        random_move(&app, &game, 6, step)
+            .await
+            .expect("the game goes on");
+        step += 1;
+        assert!(step < 500, "the seat never got a turn");
+    }
+    let mut resumed = open(&app, "/v1/me/events", token, snapshot.id.as_deref()).await;
+    let mut names = Vec::new();
+    while let Some(event) = resumed.next().await {
+        names.push(event.event);
+    }
+    assert_eq!(names, ["turn", "games", ""], "the turn is told on resuming");
 }

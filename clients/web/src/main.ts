@@ -355,6 +355,8 @@ async function gamePage(id: string): Promise<void> {
   const state: GameState = { envelope: await fetchEnvelope(id, token), spectator: undefined, lastSeq: -1, lastOwnSeq: -1 };
   const title = await rulesetName(state.envelope.ruleset);
   let busy = false;
+  /** The newest game the stream brought while a move was being sent. */
+  let held: Envelope | undefined;
 
   // One refresh at a time, newest game first: a move's answer and the long-poll may both bring
   // a new version, and two renders must not interleave.
@@ -406,6 +408,9 @@ async function gamePage(id: string): Promise<void> {
       problem.textContent = message(error);
     } finally {
       busy = false;
+      const newest = held;
+      held = undefined;
+      if (newest) await refresh(newest);
     }
   };
 
@@ -937,11 +942,14 @@ async function gamePage(id: string): Promise<void> {
   let streamFailures = 0;
   while (alive() && streamFailures < 3) {
     const end = await followStream(id, token, lastEventId, async (event) => {
+      if (event.id) lastEventId = event.id;
       if (event.event !== "game") return;
-      lastEventId = event.id;
       streamFailures = 0;
       const envelope = JSON.parse(event.data) as Envelope;
-      if (envelope.version !== state.envelope.version && !busy) await refresh(envelope);
+      // While a move is being sent, the newest game waits: it is drawn once the move's own
+      // refresh is done (refresh never goes back to an older version).
+      if (busy) held = envelope;
+      else if (envelope.version !== state.envelope.version) await refresh(envelope);
     }, alive);
     if (!alive()) return;
     if (end.kind === "ended") {

@@ -22,6 +22,10 @@ const MAX_MS: u64 = 366 * 24 * 3_600 * 1_000;
 /// A seat's vacation allowance when the clock's options name none: a week per game.
 pub const DEFAULT_VACATION_MS: u64 = 7 * 24 * 3_600 * 1_000;
 
+/// The least a vacation takes from the allowance, however short: going away and back costs
+/// something, so a seat cannot fill the log with vacations for free.
+pub const MIN_VACATION_MS: u64 = 60_000;
+
 fn default_vacation_ms() -> u64 {
     DEFAULT_VACATION_MS
 }
@@ -462,7 +466,8 @@ impl Clock {
     }
 
     /// `seat` comes back from vacation at `now` (at the latest, when its allowance runs out);
-    /// `false` if it was not on vacation.
+    /// `false` if it was not on vacation. The allowance is charged the time away, at least
+    /// [`MIN_VACATION_MS`].
     pub fn end_vacation(&mut self, seat: usize, now: u64) -> bool {
         let Some(since) = self.seats[seat].vacation_at else {
             return false;
@@ -471,12 +476,13 @@ impl Clock {
             .rules
             .vacation_ms
             .saturating_sub(self.seats[seat].vacation_used_ms);
-        let used = now.saturating_sub(since).min(left);
+        let away = now.saturating_sub(since).min(left);
+        let charged = away.max(MIN_VACATION_MS).min(left);
         let clock = &mut self.seats[seat];
         clock.vacation_at = None;
-        clock.vacation_used_ms = clock.vacation_used_ms.saturating_add(used);
+        clock.vacation_used_ms = clock.vacation_used_ms.saturating_add(charged);
         // The clock runs again from the vacation's end, even when the sweep comes later.
-        self.thaw(seat, since.saturating_add(used));
+        self.thaw(seat, since.saturating_add(away));
         true
     }
 
@@ -605,6 +611,10 @@ pub fn on_commit(
 /// The deadline of `seat` in `record`'s clock, as RFC 3339 (for the `turn` webhook).
 pub fn deadline_of(record: &GameRecord, seat: u8) -> Option<String> {
     let clock = Clock::of(record).ok()??;
+    // A clock that stands still has no deadline yet: it moves when the clock runs again.
+    if clock.is_frozen(usize::from(seat)) {
+        return None;
+    }
     clock.seats.get(usize::from(seat))?.deadline.map(rfc3339)
 }
 
@@ -783,15 +793,16 @@ mod tests {
         assert!(clock.expired(1, 20_000), "the other seat's clock runs");
         assert_eq!(clock.vacation_ends_at(0), Some(102_000));
         assert_eq!(clock.next_event(), Some(7_500), "seat 1's reminder");
-        // Back after 30 s: 8 s of the wait left, 70 s of vacation left.
+        // Back after 30 s: 8 s of the wait left; the allowance is charged the minute a
+        // vacation costs at least, so 40 s of it are left.
         assert!(clock.end_vacation(0, 32_000));
         assert_eq!(clock.seats[0].deadline, Some(40_000));
-        assert_eq!(clock.vacation_left(0, 40_000), 70_000);
+        assert_eq!(clock.vacation_left(0, 40_000), 40_000);
         // Away again, past the allowance: the vacation ends when it runs out.
         assert!(clock.start_vacation(0, 35_000).unwrap());
         assert!(clock.end_vacation(0, 500_000));
         assert_eq!(clock.vacation_left(0, 500_000), 0);
-        assert_eq!(clock.seats[0].deadline, Some(40_000 + 70_000));
+        assert_eq!(clock.seats[0].deadline, Some(40_000 + 40_000));
         let refused = clock.start_vacation(0, 600_000).unwrap_err();
         assert_eq!(refused.code(), "no-vacation-left");
     }

@@ -131,9 +131,11 @@ async fn timeouts(
         let seat_clock = |seat: &Seat| clock.seats.get(usize::from(seat.0));
         // A turn the clock is already playing goes on (even after a restart); otherwise the
         // first waited-on seat whose deadline passed times out now.
-        let playing = waiting
-            .iter()
-            .find(|seat| seat_clock(seat).is_some_and(|clock| clock.timed_out));
+        // A clock that stands still (a pause, a vacation) waits for it to run again.
+        let playing = waiting.iter().find(|seat| {
+            !clock.is_frozen(usize::from(seat.0))
+                && seat_clock(seat).is_some_and(|clock| clock.timed_out)
+        });
         // A clock that stands still (a pause, a vacation) does not run out.
         let expired = waiting
             .iter()

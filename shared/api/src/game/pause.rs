@@ -200,13 +200,16 @@ pub async fn end_spent_vacations(ctx: &AppCtx, id: &str, now: u64) -> Result<usi
     let mut ended = 0;
     for seat in spent {
         let record = super::load_record(ctx, id).await?;
-        let guard = Guard::at(record.version);
+        let version = record.version;
+        let guard = Guard::at(version);
         let change = ClockChange::VacationEnd {
             seat,
             ran_out: true,
         };
         match change_clock(ctx, record, &guard, change, now).await {
-            Ok(_) => ended += 1,
+            // Counted only when it changed the game (the seat may have come back meanwhile).
+            Ok(after) if after.version > version => ended += 1,
+            Ok(_) => {}
             // The seat came back, or the game moved on: the next sweep looks again.
             Err(error) if error.moved_on() => {}
             Err(error) => return Err(error),

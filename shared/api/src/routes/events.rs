@@ -40,6 +40,14 @@ const LOG_PAGE: usize = 200;
 /// Events a stream may have written and its client not yet read.
 const BUFFERED_EVENTS: usize = 64;
 
+/// The most log entries one batch carries: a reader far behind catches up in several
+/// batches (each of them one response on AWS, well under Lambda's 6 MB).
+const MAX_BATCH_ENTRIES: usize = 500;
+
+/// How long a stream waits for its client to read before it gives up on it: a client that
+/// stopped reading frees its place, and a stopping server is not held up by it.
+const SEND_TIMEOUT: Duration = Duration::from_secs(20);
+
 /// Where a reader of a stream is: the game's version and log length of the last `game` (or
 /// `games`) event it got. Sent as each such event's id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,22 +68,35 @@ impl Cursor {
         format!("{}-{}", self.version, self.log_len)
     }
 
-    /// The cursor a client sent back as `Last-Event-ID`, if it is one this game's stream
-    /// could have sent: two decimal numbers, neither past the game as it is now.
-    fn parse(sent: &str, record: &GameRecord) -> Result<Cursor, ApiError> {
+    /// The cursor a client sent back as `Last-Event-ID`, if it is one this stream could have
+    /// sent: two decimal numbers, neither past the game as it is now, and for a `me` stream
+    /// (`with_seen`) a third, what the reader had been told of its seat ([`Seen::bits`]).
+    fn parse(
+        sent: &str,
+        record: &GameRecord,
+        with_seen: bool,
+    ) -> Result<(Cursor, Option<Seen>), ApiError> {
         let bad = || {
             ApiError::refused(
                 ApiCode::InvalidLastEventId,
-                "Last-Event-ID must be the id of an event this game's stream sent \
+                "Last-Event-ID must be the id of an event this stream sent \
                  (`<version>-<log length>`); reconnect without it for a fresh snapshot",
             )
         };
-        let (version, log_len) = sent.split_once('-').ok_or_else(bad)?;
         let number = |text: &str| {
             (!text.is_empty() && text.bytes().all(|byte| byte.is_ascii_digit()))
                 .then(|| text.parse::<u64>().ok())
                 .flatten()
                 .ok_or_else(bad)
+        };
+        let parts: Vec<&str> = sent.split('-').collect();
+        let (version, log_len, seen) = match (parts.as_slice(), with_seen) {
+            ([version, log_len], _) => (version, log_len, None),
+            ([version, log_len, bits], true) => {
+                let seen = Seen::from_bits(number(bits)?).ok_or_else(bad)?;
+                (version, log_len, Some(seen))
+            }
+            _ => return Err(bad()),
         };
         let cursor = Cursor {
             version: number(version)?,
@@ -84,7 +105,7 @@ impl Cursor {
         if cursor.version > record.version || cursor.log_len > record.log_len {
             return Err(bad());
         }
-        Ok(cursor)
+        Ok((cursor, seen))
     }
 }
 
@@ -173,20 +194,22 @@ pub async fn game_events(
     let record = load_record(&ctx, &id).await?;
     identify(&record, bearer.token())?;
     let resume = last_event_id(&headers)?
-        .map(|sent| Cursor::parse(sent, &record))
-        .transpose()?;
+        .map(|sent| Cursor::parse(sent, &record, false))
+        .transpose()?
+        .map(|(cursor, _)| cursor);
+    let holder = match bearer.token() {
+        Some(token) => Holder::Token(sha256_hex(token.as_bytes())),
+        None => Holder::Anonymous(record.id.clone()),
+    };
+    // The place first: a client at its limit costs no reading of the log.
+    let slot = open_slot(&ctx, holder)?;
     // The first batch is gathered here, so that a game that cannot be shown (retired rules)
     // is refused with a problem rather than in the middle of a stream.
     let mut reader = Reader::Game {
         token: bearer.0.clone(),
     };
     let first = reader.batch(&ctx, &record, resume).await?;
-    let holder = match bearer.token() {
-        Some(token) => Holder::Token(sha256_hex(token.as_bytes())),
-        None => Holder::Anonymous(record.id.clone()),
-    };
-    let slot = open_slot(&ctx, holder)?;
-    Ok(stream(slot, ctx.clone(), record, resume, first, reader))
+    Ok(stream(slot, ctx.clone(), record, first, reader))
 }
 
 problems! {
@@ -233,15 +256,18 @@ pub async fn my_events(
     bearer: Bearer,
 ) -> Result<Response, ApiError> {
     let (record, _) = token_game(&ctx, bearer.token()).await?;
-    let resume = last_event_id(&headers)?
-        .map(|sent| Cursor::parse(sent, &record))
-        .transpose()?;
+    let (resume, seen) = match last_event_id(&headers)? {
+        Some(sent) => {
+            let (cursor, seen) = Cursor::parse(sent, &record, true)?;
+            (Some(cursor), seen)
+        }
+        None => (None, None),
+    };
     let token = bearer.0.clone().unwrap_or_default();
-    let slot_holder = Holder::Token(sha256_hex(token.as_bytes()));
-    let mut reader = Reader::Me { token, seen: None };
+    let slot = open_slot(&ctx, Holder::Token(sha256_hex(token.as_bytes())))?;
+    let mut reader = Reader::Me { token, seen };
     let first = reader.batch(&ctx, &record, resume).await?;
-    let slot = open_slot(&ctx, slot_holder)?;
-    Ok(stream(slot, ctx.clone(), record, resume, first, reader))
+    Ok(stream(slot, ctx.clone(), record, first, reader))
 }
 
 /// What a `me` stream's reader last knew of its seat, to tell `turn`, `reminder` and
@@ -253,6 +279,25 @@ struct Seen {
     finished: bool,
 }
 
+impl Seen {
+    /// As the third part of a `games` event's id, so that a resumed stream (and every request
+    /// on AWS) still tells `turn`, `reminder` and `finished` once each.
+    fn bits(self) -> u64 {
+        u64::from(self.your_turn) | u64::from(self.reminded) << 1 | u64::from(self.finished) << 2
+    }
+
+    fn from_bits(bits: u64) -> Option<Seen> {
+        (bits < 8).then_some(Seen {
+            your_turn: bits & 1 != 0,
+            reminded: bits & 2 != 0,
+            finished: bits & 4 != 0,
+        })
+    }
+}
+
+/// A batch of events and the position its reader is at once it has them.
+type Batch = (Vec<Event>, Cursor);
+
 /// Who reads a stream, and what it has been told.
 enum Reader {
     /// `GET /v1/games/{id}/events`, with the caller's token (none: a spectator).
@@ -262,37 +307,43 @@ enum Reader {
 }
 
 impl Reader {
-    /// The events that bring this reader, last told `from` (`None`: a new reader), up to
-    /// `record`; empty if it has this version. `None` when the token no longer opens the
-    /// game (its seat was given to someone else): the stream ends.
+    /// The events that bring this reader, last told `from` (`None`: a new reader), toward
+    /// `record` (all the way, unless it is more than [`MAX_BATCH_ENTRIES`] log entries
+    /// behind), and where it is then; no events if it has this version. `None` when the
+    /// token no longer opens the game (its seat was given to someone else): the stream ends.
     async fn batch(
         &mut self,
         ctx: &AppCtx,
         record: &GameRecord,
         from: Option<Cursor>,
-    ) -> Result<Option<Vec<Event>>, ApiError> {
-        let told = from.is_some_and(|from| from.version == record.version);
-        match self {
-            Reader::Game { .. } if told => Ok(Some(Vec::new())),
-            Reader::Game { token } => game_batch(ctx, record, token.as_deref(), from).await,
+    ) -> Result<Option<Batch>, ApiError> {
+        match (self, from) {
+            (Reader::Game { .. }, Some(from)) if from.version == record.version => {
+                Ok(Some((Vec::new(), from)))
+            }
+            (Reader::Game { token }, _) => game_batch(ctx, record, token.as_deref(), from).await,
             // What the reader was told is learnt even when nothing is sent, so that the
             // next change's `turn` or `finished` is told.
-            Reader::Me { token, seen } => {
-                Ok(my_batch(ctx, record, token, seen)?
-                    .map(|events| if told { Vec::new() } else { events }))
+            (Reader::Me { token, seen }, from) => {
+                let told = from.filter(|from| from.version == record.version);
+                Ok(my_batch(ctx, record, token, seen)?.map(|batch| match told {
+                    Some(from) => (Vec::new(), from),
+                    None => batch,
+                }))
             }
         }
     }
 }
 
 /// The events that bring a game stream's reader at `from` up to `record`: the log entries
-/// it has not had, then the game.
+/// it has not had, then the game. At most [`MAX_BATCH_ENTRIES`] entries: a reader further
+/// behind gets them without the game, the last entry carrying the id to resume from.
 async fn game_batch(
     ctx: &AppCtx,
     record: &GameRecord,
     token: Option<&str>,
     from: Option<Cursor>,
-) -> Result<Option<Vec<Event>>, ApiError> {
+) -> Result<Option<Batch>, ApiError> {
     let Ok(caller) = identify(record, token) else {
         return Ok(None);
     };
@@ -300,7 +351,8 @@ async fn game_batch(
     if let Some(from) = from {
         let mut after = from.log_len.checked_sub(1);
         while after.map_or(0, |after| after + 1) < record.log_len {
-            let entries = ctx.store.log(&record.id, after, LOG_PAGE).await?;
+            let room = MAX_BATCH_ENTRIES - events.len();
+            let entries = ctx.store.log(&record.id, after, LOG_PAGE.min(room)).await?;
             // Entries past the record's length were committed after it was read: the next
             // batch sends them with the game they belong to.
             let entries: Vec<_> = entries
@@ -312,11 +364,22 @@ async fn game_batch(
             for item in log_items(ctx, record, &entries, caller.viewer()) {
                 events.push(json_event("log", &item)?);
             }
+            let reached = after.map_or(0, |after| after + 1);
+            if events.len() >= MAX_BATCH_ENTRIES && reached < record.log_len {
+                let partway = Cursor {
+                    version: from.version,
+                    log_len: reached,
+                };
+                if let Some(last) = events.pop() {
+                    events.push(last.id(partway.id()));
+                }
+                return Ok(Some((events, partway)));
+            }
         }
     }
     let game = envelope(ctx, record, caller)?;
     events.push(json_event("game", &game)?.id(Cursor::of(record).id()));
-    Ok(Some(events))
+    Ok(Some((events, Cursor::of(record))))
 }
 
 /// The events of a `me` stream for `record`: `turn`, `reminder` and `finished` for what
@@ -326,7 +389,7 @@ fn my_batch(
     record: &GameRecord,
     token: &str,
     seen: &mut Option<Seen>,
-) -> Result<Option<Vec<Event>>, ApiError> {
+) -> Result<Option<Batch>, ApiError> {
     let seat = match identify(record, Some(token)) {
         Ok(Caller::Seat(seat)) => Some(seat),
         Ok(Caller::Admin) => None,
@@ -358,9 +421,9 @@ fn my_batch(
             }
         }
     }
-    let id = Cursor::of(record).id();
+    let id = format!("{}-{}", Cursor::of(record).id(), now.bits());
     events.push(json_event("games", &MyGames { games: vec![game] })?.id(id));
-    Ok(Some(events))
+    Ok(Some((events, Cursor::of(record))))
 }
 
 /// `value` as the data of an event named `name`.
@@ -372,25 +435,26 @@ fn json_event(name: &'static str, value: &impl serde::Serialize) -> Result<Event
 }
 
 /// The response of a stream: `first`, then what `reader` makes of each newer version of the
-/// game, until the client goes away, the token no longer opens the game, the server stops
-/// or (one-batch mode) one batch has been sent. `slot` is held until the body is dropped.
+/// game, until the client goes away or stops reading, the token no longer opens the game,
+/// the server stops or (one-batch mode) one batch has been sent. `slot` is held until the
+/// body is dropped.
 fn stream(
     slot: Slot,
     ctx: Arc<AppCtx>,
     record: GameRecord,
-    resume: Option<Cursor>,
-    first: Option<Vec<Event>>,
+    first: Option<Batch>,
     mut reader: Reader,
 ) -> Response {
     let (sender, receiver) = mpsc::channel::<Event>(BUFFERED_EVENTS);
     let mode = ctx.streams.mode;
     tokio::spawn(async move {
-        let ended = follow(&ctx, record, resume, first, &mut reader, &sender).await;
+        let ended = follow(&ctx, record, first, &mut reader, &sender).await;
         if let Err(error) = ended {
             tracing::warn!(%error, "a stream ended early");
         }
         // Whatever ended it, tell the client when to come back.
-        let _ = sender.send(Event::default().retry(mode.retry())).await;
+        let retry = Event::default().retry(mode.retry());
+        let _ = tokio::time::timeout(Duration::from_secs(1), sender.send(retry)).await;
     });
     let body = ReceiverStream::new(receiver).map(move |event| {
         // The slot lives as long as the body: a client that goes away frees it.
@@ -412,28 +476,38 @@ fn stream(
     response
 }
 
+/// Hands `events` to the client; `false` once it has gone, has not read for
+/// [`SEND_TIMEOUT`], or the server is stopping.
+async fn deliver(ctx: &AppCtx, sender: &mpsc::Sender<Event>, events: Vec<Event>) -> bool {
+    let mut stopping = ctx.stopping.subscribe();
+    for event in events {
+        let sent = tokio::select! {
+            sent = tokio::time::timeout(SEND_TIMEOUT, sender.send(event)) => matches!(sent, Ok(Ok(()))),
+            _ = stopping.changed() => false,
+        };
+        if !sent {
+            return false;
+        }
+    }
+    true
+}
+
 /// The stream's loop: send `first`, then a batch for each newer version.
 async fn follow(
     ctx: &AppCtx,
     mut record: GameRecord,
-    resume: Option<Cursor>,
-    first: Option<Vec<Event>>,
+    first: Option<Batch>,
     reader: &mut Reader,
     sender: &mpsc::Sender<Event>,
 ) -> Result<(), ApiError> {
-    let Some(first) = first else { return Ok(()) };
-    let mut sent = if first.is_empty() {
-        resume.unwrap_or_else(|| Cursor::of(&record))
-    } else {
-        Cursor::of(&record)
+    let Some((first, mut sent)) = first else {
+        return Ok(());
     };
     let mut batches = 0usize;
     if !first.is_empty() {
         batches += 1;
-        for event in first {
-            if sender.send(event).await.is_err() {
-                return Ok(());
-            }
+        if !deliver(ctx, sender, first).await {
+            return Ok(());
         }
     }
     loop {
@@ -452,15 +526,13 @@ async fn follow(
             }
             continue;
         }
-        let Some(events) = reader.batch(ctx, &record, Some(sent)).await? else {
+        let Some((events, reached)) = reader.batch(ctx, &record, Some(sent)).await? else {
             return Ok(());
         };
-        sent = Cursor::of(&record);
+        sent = reached;
         batches += 1;
-        for event in events {
-            if sender.send(event).await.is_err() {
-                return Ok(());
-            }
+        if !deliver(ctx, sender, events).await {
+            return Ok(());
         }
     }
 }
