@@ -418,8 +418,11 @@ async fn a_complete_game_through_the_function_binaries_under_the_runtime_emulato
     let app = TestApp::external(addr, Arc::new(store));
 
     let played = tokio::time::timeout(GAME_LIMIT, async {
+        // Tulipmania with its turn limit: a game of random clients always ends in a few
+        // hundred moves. (A Tulip Bubble game of uniformly random clients, bidding up to the
+        // million cap, once ran past this test's ten minutes in CI.)
         let game = app
-            .start_game("tulip-bubble", 3, serde_json::json!({}))
+            .start_game("tulipmania-1637", 3, crate::test_options("tulipmania-1637"))
             .await;
         webhook_round_trip(&app, &game).await;
         let moves = play_randomly(&app, &game, 11, 5_000).await;
