@@ -488,13 +488,7 @@ pub async fn try_request_unchecked(
     headers: &[(&str, &str)],
     body: Vec<u8>,
 ) -> Result<Reply, String> {
-    let stream = tokio::net::TcpStream::connect(addr)
-        .await
-        .map_err(|error| format!("connect: {error}"))?;
-    let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-        .await
-        .map_err(|error| format!("handshake: {error}"))?;
-    tokio::spawn(connection);
+    let mut sender = connect(addr).await?;
     let mut builder = hyper::Request::builder()
         .method(method)
         .uri(path)
@@ -532,6 +526,20 @@ pub async fn try_request_unchecked(
         headers,
         body,
     })
+}
+
+/// A new HTTP/1.1 connection to `addr`, its driver spawned.
+pub async fn connect(
+    addr: SocketAddr,
+) -> Result<hyper::client::conn::http1::SendRequest<Full<Bytes>>, String> {
+    let stream = tokio::net::TcpStream::connect(addr)
+        .await
+        .map_err(|error| format!("connect: {error}"))?;
+    let (sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+        .await
+        .map_err(|error| format!("handshake: {error}"))?;
+    tokio::spawn(connection);
+    Ok(sender)
 }
 
 /// Plays a started game to the end with random choices from `GET …/legal-actions` only.

@@ -2,9 +2,8 @@
 //! the body read as it arrives and cut into events as the HTML standard's parser does
 //! (`event`, `data`, `id` and `retry` fields; comments skipped).
 
-use http_body_util::{BodyExt, Empty};
+use http_body_util::{BodyExt, Full};
 use hyper::body::{Bytes, Incoming};
-use hyper_util::rt::TokioIo;
 use serde_json::Value;
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -71,13 +70,9 @@ pub const PATIENCE: Duration = Duration::from_secs(60);
 impl EventStream {
     /// Opens `path` with `headers` on a new connection.
     pub async fn open(addr: SocketAddr, path: &str, headers: &[(&str, &str)]) -> Opened {
-        let stream = tokio::net::TcpStream::connect(addr)
+        let mut sender = crate::connect(addr)
             .await
-            .unwrap_or_else(|error| panic!("connect: {error}"));
-        let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-            .await
-            .unwrap_or_else(|error| panic!("handshake: {error}"));
-        tokio::spawn(connection);
+            .unwrap_or_else(|error| panic!("{error}"));
         let mut builder = hyper::Request::builder()
             .method("GET")
             .uri(path)
@@ -87,7 +82,7 @@ impl EventStream {
             builder = builder.header(*name, *value);
         }
         let response = sender
-            .send_request(builder.body(Empty::<Bytes>::new()).unwrap())
+            .send_request(builder.body(Full::new(Bytes::new())).unwrap())
             .await
             .unwrap_or_else(|error| panic!("GET {path}: {error}"));
         let status = response.status().as_u16();

@@ -2,9 +2,10 @@
 //! /v1/games/{id}/seats/{seat}/vacation` (the seat's): stopping move clocks. What they do to
 //! a game is in [`crate::game::pause`].
 
+use super::etag;
 use super::games::envelope;
 use super::problems::{problems, BadHeader, BadToken, RetiredRules};
-use super::{etag, seats::seat_in};
+use super::seats::{require_own_seat, seat_in};
 use crate::auth::{identify, Caller};
 use crate::ctx::AppCtx;
 use crate::dto::GameEnvelope;
@@ -133,19 +134,12 @@ async fn by_seat(
     let record = load_record(ctx, id).await?;
     let caller = identify(&record, bearer.token())?;
     let seat = seat_in(&record, seat_param)?;
-    match caller {
-        Caller::Seat(own) if own == seat => {}
-        Caller::Anonymous => {
-            return Err(ApiError::Unauthorized(
-                "a vacation needs the seat's token (Authorization: Bearer bt_seat_…)",
-            ))
-        }
-        Caller::Seat(_) | Caller::Admin => {
-            return Err(ApiError::Forbidden(
-                "only the seat's own token may take its vacation",
-            ))
-        }
-    }
+    require_own_seat(
+        caller,
+        seat,
+        "a vacation needs the seat's token (Authorization: Bearer bt_seat_…)",
+        "only the seat's own token may take its vacation",
+    )?;
     ruleset_of(ctx, &record)?;
     let record = change_clock(ctx, record, &Guard::default(), change(seat), now_ms()).await?;
     answer(ctx, &record, caller)

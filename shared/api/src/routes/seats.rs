@@ -266,6 +266,21 @@ pub(crate) fn claim(
     })
 }
 
+/// Refuses any caller but `seat`'s own token: 401 with `anonymous` without a token, 403 with
+/// `other` for another seat's or the admin's.
+pub(crate) fn require_own_seat(
+    caller: Caller,
+    seat: u8,
+    anonymous: &'static str,
+    other: &'static str,
+) -> Result<(), ApiError> {
+    match caller {
+        Caller::Seat(own) if own == seat => Ok(()),
+        Caller::Anonymous => Err(ApiError::Unauthorized(anonymous)),
+        Caller::Seat(_) | Caller::Admin => Err(ApiError::Forbidden(other)),
+    }
+}
+
 /// The seat a path names, if the game has it.
 pub(crate) fn seat_in(record: &GameRecord, seat_param: &str) -> Result<u8, ApiError> {
     parse_seat(seat_param)
@@ -310,19 +325,12 @@ pub async fn resign_seat(
     let record = load_record(&ctx, &id).await?;
     let caller = identify(&record, bearer.token())?;
     let seat = seat_in(&record, &seat_param)?;
-    match caller {
-        Caller::Seat(own) if own == seat => {}
-        Caller::Anonymous => {
-            return Err(ApiError::Unauthorized(
-                "resigning needs the seat's token (Authorization: Bearer bt_seat_…)",
-            ))
-        }
-        Caller::Seat(_) | Caller::Admin => {
-            return Err(ApiError::Forbidden(
-                "only the seat's own token may resign it",
-            ))
-        }
-    }
+    require_own_seat(
+        caller,
+        seat,
+        "resigning needs the seat's token (Authorization: Bearer bt_seat_…)",
+        "only the seat's own token may resign it",
+    )?;
     ruleset_of(&ctx, &record)?;
     let bot = BotKind::Random;
     let updated = update(&ctx, record, &Guard::default(), |record| {
