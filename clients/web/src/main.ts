@@ -9,8 +9,9 @@
  *   #/game/<id>             a game, as this browser's seat (or as a spectator)
  *   #/join/<id>/<seat>      claim a seat: the link a game's creator shares
  */
-import { api, ApiFailure, bearer, failure, type BotKind, type Envelope, type HistoryPoint, type JsonSchema, type LogEntry, type RulesetInfo } from "./api";
+import { api, ApiFailure, bearer, failure, type BotKind, type Envelope, type HistoryPoint, type JsonSchema, type LegalActions, type LogEntry, type RulesetInfo } from "./api";
 import { renderDrawing, renderGeneric } from "./boards";
+import type { BoardContext, BoardMove } from "./boards/board";
 import { countdown, startTicker } from "./clock";
 import { h, replace } from "./dom";
 import { familyTitle, humanise, schemaFields, viewLabels, words } from "./forms";
@@ -466,10 +467,15 @@ async function gamePage(id: string): Promise<void> {
         }),
       ),
     );
+    // The seat's legal moves, read once: the board makes its spaces and cards play them, and
+    // the moves panel lists them.
+    const legal = token && you !== null && envelope.status === "active" ? await readLegal() : undefined;
+    boardMoves = yourTurn && legal && "legal" in legal ? legal.legal.actions.flatMap((entry) => ("action" in entry && member(entry.action, "type") !== "undo" ? [{ action: entry.action, label: field(entry, "label") ?? entry.text, text: entry.text }] : [])) : [];
+    if (legal && "legal" in legal) actionsVersion = legal.legal.version;
     // A finished game being replayed keeps the entry on the board; anything else is live.
     if (envelope.status === "finished" && replayShown) drawBoard(replayShown.mine.view, replayShown.mine.to_act, replayShown.spectator?.view, replayShown.mine.seq);
     else drawBoard(envelope.view, envelope.to_act, state.spectator, null);
-    await renderActions(envelope, you, yourTurn, names);
+    renderActions(envelope, you, yourTurn, legal);
     await renderLog(names, you);
     renderReplay(envelope);
     renderControls(envelope, you, names);
@@ -485,7 +491,13 @@ async function gamePage(id: string): Promise<void> {
    */
   const drawBoard = (view: unknown, toAct: number[], spectator: unknown, seq: number | null): void => {
     const envelope = state.envelope;
-    const ctx = { you: envelope.you?.seat ?? null, names: envelope.seats.map((seat) => seat.name ?? `Player ${seat.seat + 1}`), toAct };
+    const ctx: BoardContext = {
+      you: envelope.you?.seat ?? null,
+      names: envelope.seats.map((seat) => seat.name ?? `Player ${seat.seat + 1}`),
+      toAct,
+      moves: seq === null ? boardMoves : [],
+      play: (action) => void submit(action, actionsVersion),
+    };
     board.dataset.seq = seq === null ? "" : String(seq);
     board.classList.toggle("replaying", seq !== null);
     replace(board, renderDrawing(envelope.ruleset, view, ctx) ?? h("p", {}, view === null ? "The game has not started." : "The table is described under “Everything on the table” below."));
@@ -735,25 +747,33 @@ async function gamePage(id: string): Promise<void> {
 
   /** The version to play the legal actions on screen at. */
   let actionsVersion = -1;
+  /** The seat's complete legal moves, for the board to make playable (empty out of turn). */
+  let boardMoves: BoardMove[] = [];
   /**
    * The seat's legal actions: its moves while it is the seat's turn, and (even when it is not)
    * taking its last move back, which is a secondary button apart from the moves.
    */
-  const renderActions = async (envelope: Envelope, you: number | null, yourTurn: boolean, names: string[]): Promise<void> => {
-    if (!token || you === null || envelope.status !== "active") {
+  /** This seat's legal moves now, or why they could not be read. */
+  const readLegal = async (): Promise<{ legal: LegalActions } | { failed: string }> => {
+    const { data, error, response } = await api.GET("/v1/games/{id}/legal-actions", { params: { path: { id } }, headers: bearer(token) });
+    return data ? { legal: data } : { failed: message(failure(error, response)) };
+  };
+
+  const renderActions = (envelope: Envelope, you: number | null, yourTurn: boolean, read: { legal: LegalActions } | { failed: string } | undefined): void => {
+    const names = envelope.seats.map((seat) => seat.name ?? `Player ${seat.seat + 1}`);
+    if (!token || you === null || envelope.status !== "active" || read === undefined) {
       delete actions.dataset.key;
       replace(actions, h("h2", {}, "Your moves"), h("p", {}, you === null ? "Take a seat to play." : envelope.status === "finished" ? "The game is over." : "Not your turn."));
       return;
     }
-    const { data: legal, error, response } = await api.GET("/v1/games/{id}/legal-actions", { params: { path: { id } }, headers: bearer(token) });
-    if (!legal) {
+    if ("failed" in read) {
       delete actions.dataset.key;
-      replace(actions, h("h2", {}, "Your moves"), h("p", { class: "error" }, message(failure(error, response))));
+      replace(actions, h("h2", {}, "Your moves"), h("p", { class: "error" }, read.failed));
       return;
     }
+    const legal = read.legal;
     // The same moves as on screen (another seat moved in a simultaneous phase): keep them, and
     // what is typed into their forms, and play them at the new version.
-    actionsVersion = legal.version;
     const key = JSON.stringify([yourTurn, legal.actions]);
     if (actions.dataset.key === key) return;
     actions.dataset.key = key;
