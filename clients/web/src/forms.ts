@@ -111,6 +111,15 @@ function display(value: Json, name: string, ctx: FormContext): string {
     .join(", ");
 }
 
+/** Each `enum` value's words when the schema gives them (`x-enum-labels`), by its JSON. */
+function enumWords(schema: SchemaObject): Map<string, string> {
+  const values = Array.isArray(schema.enum) ? schema.enum : [];
+  const labels: unknown = schema["x-enum-labels"];
+  const words = new Map<string, string>();
+  if (Array.isArray(labels)) values.forEach((value, index) => typeof labels[index] === "string" && words.set(JSON.stringify(value), labels[index]));
+  return words;
+}
+
 function enumOf(schema: SchemaObject): Json[] | undefined {
   if (Array.isArray(schema.enum)) return schema.enum.filter(isJson);
   return undefined;
@@ -189,7 +198,8 @@ function field(name: string, schema: JsonSchema, initial: Json | undefined, ctx:
   const start = initial !== undefined ? initial : isJson(schema.default) ? schema.default : undefined;
   const title = titleOf(schema, name);
   const choices = enumOf(schema);
-  if (choices) return selectField(title, name, choices.map((value) => ({ label: display(value, name, ctx), value })), start);
+  const said = enumWords(schema);
+  if (choices) return selectField(title, name, choices.map((value) => ({ label: said.get(JSON.stringify(value)) ?? display(value, name, ctx), value })), start);
   const bounds = integerBounds(schema);
   if (bounds) return integerField(title, name, bounds, start, ctx);
   if (types(schema).includes("boolean")) {
@@ -254,6 +264,7 @@ function checkboxes(title: string, name: string, schema: SchemaObject, items: Js
     const input = h("input", { id: fieldId(), type: "checkbox", name, checked: chosen.includes(JSON.stringify(item)) });
     return { item, input };
   });
+  const said = typeof schema.items === "object" ? enumWords(schema.items) : new Map<string, string>();
   const min = schema.minItems ?? undefined;
   const max = schema.maxItems ?? undefined;
   const counts =
@@ -268,7 +279,7 @@ function checkboxes(title: string, name: string, schema: SchemaObject, items: Js
     "fieldset",
     { class: "choices", "data-min": min, "data-max": max },
     h("legend", {}, title, counts ? ` (${counts})` : ""),
-    boxes.map(({ item, input }) => h("label", { class: "choice" }, input, " ", display(item, name, ctx))),
+    boxes.map(({ item, input }) => h("label", { class: "choice" }, input, " ", said.get(JSON.stringify(item)) ?? display(item, name, ctx))),
   );
   return {
     element,

@@ -476,7 +476,7 @@ fn shared_schemas(schemas: &mut Map<String, Value>, registry: &Registry) {
     schemas.insert(
         "JsonSchema".into(),
         json!({
-            "description": "A JSON Schema (draft 2020-12). Legal actions and options use the keywords listed here, with integers bounded and strings enumerated. Two extensions state what JSON Schema cannot: `x-sum-of-values` (the values of this object must add up to this number) and `x-refused-with` (the problem code the rules answer when the constraint is broken).",
+            "description": "A JSON Schema (draft 2020-12). Legal actions and options use the keywords listed here, with integers bounded and strings enumerated. Three extensions state what JSON Schema cannot: `x-sum-of-values` (the values of this object must add up to this number), `x-refused-with` (the problem code the rules answer when the constraint is broken) and `x-enum-labels` (each `enum` value in words, in the same order, for a button or a checkbox).",
             "type": ["object", "boolean"],
             "properties": {
                 "type": {"anyOf": [
@@ -503,6 +503,7 @@ fn shared_schemas(schemas: &mut Map<String, Value>, registry: &Registry) {
                 "examples": {"type": "array", "items": {}},
                 "x-sum-of-values": {"type": "integer", "description": "the values of this object must add up to this number"},
                 "x-refused-with": {"type": "string", "description": "the problem `code` the rules answer when this schema's constraint is broken"},
+                "x-enum-labels": {"type": "array", "items": {"type": "string"}, "description": "each value of `enum` in words, in the same order"},
             },
         }),
     );
@@ -514,12 +515,13 @@ fn shared_schemas(schemas: &mut Map<String, Value>, registry: &Registry) {
         "LegalActionFamily".into(),
         json!({
             "type": "object",
-            "description": "A family of actions: build one that matches `schema` (the rules still have the final word).",
+            "description": "A family of actions: build one that matches `schema` (the rules still have the final word). A move that picks several items at once (the tulips to bid on, the cards to discard) is one family whose array of items (`enum` with `x-enum-labels`, `uniqueItems`, `minItems` to `maxItems`) a client fills one item at a time; every such combination is legal.",
             "required": ["label", "schema"],
             "additionalProperties": false,
             "properties": {
                 "label": {"type": "string", "description": "what the family is, in words"},
                 "schema": {"$ref": "#/components/schemas/JsonSchema"},
+                "sealed": {"type": "boolean", "description": "present and true when the move is sealed: only you see it until it is revealed"},
             },
         }),
     );

@@ -74,7 +74,8 @@ pub trait DynGame: Send + Sync + Debug {
     fn waiting_on(&self) -> SeatSet;
     /// The seat's legal actions, each `{"action": …}` or `{"label": …, "schema": …}`.
     fn legal_actions(&self, seat: Seat) -> Vec<Value>;
-    /// [`DynGame::legal_actions`] as the API lists them, serialized: each ready action also
+    /// [`DynGame::legal_actions`] as the API lists them, serialized, with the combinations of a
+    /// pick folded into one schema entry ([`crate::pick`]); each ready action also
     /// carries its button label ([`Game::label_action`]), its words (`text`,
     /// [`Game::describe_action`] with `names`) and whether it is
     /// sealed ([`Game::action_visibility`] not public). Built from the typed actions, so
@@ -142,16 +143,33 @@ impl<G: Game + Redeal> DynGame for G {
 
     fn legal_actions_listed(&self, seat: Seat, names: &Names) -> Box<serde_json::value::RawValue> {
         let legal = Game::legal_actions(self, seat);
+        let slots = crate::pick::slots(self, seat, &legal);
         let listed: Vec<Listed<'_, G::Action>> = legal
             .iter()
-            .map(|legal| match legal {
-                LegalAction::Action { action } => Listed::Action {
+            .zip(slots)
+            .filter_map(|(legal, slot)| match (legal, slot) {
+                (_, crate::pick::Slot::Folded) => None,
+                (
+                    _,
+                    crate::pick::Slot::Pick {
+                        label,
+                        schema,
+                        sealed,
+                    },
+                ) => Some(Listed::Pick {
+                    label,
+                    schema,
+                    sealed: sealed.then_some(true),
+                }),
+                (LegalAction::Action { action }, crate::pick::Slot::Own) => Some(Listed::Action {
                     label: self.label_action(seat, action, names),
                     text: G::describe_action(action, seat, names),
                     sealed: G::action_visibility(action, seat) != Visibility::Public,
                     action,
-                },
-                LegalAction::Schema { label, schema } => Listed::Schema { label, schema },
+                }),
+                (LegalAction::Schema { label, schema }, crate::pick::Slot::Own) => {
+                    Some(Listed::Schema { label, schema })
+                }
             })
             .collect();
         serde_json::value::to_raw_value(&listed).expect("legal actions serialize")
@@ -374,6 +392,13 @@ enum Listed<'a, A> {
     Schema {
         label: &'a str,
         schema: &'a Value,
+    },
+    /// A pick's combinations as one schema entry ([`crate::pick`]).
+    Pick {
+        label: String,
+        schema: Value,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        sealed: Option<bool>,
     },
 }
 

@@ -141,6 +141,15 @@ pub trait Game:
         true
     }
 
+    /// When `action` is one combination of a pick (several items chosen at once: the tulips
+    /// to bid on, the cards to discard), the field it picks into and the pick in words. The
+    /// API's listing then offers all the pick's combinations as one schema entry that a
+    /// client fills step by step, if they are every combination of their items
+    /// ([`crate::pick`]). `None` (the default): the action is listed as it is.
+    fn pick_of(&self, _seat: Seat, _action: &Self::Action) -> Option<crate::pick::Pick> {
+        None
+    }
+
     /// Who may read `action` by `seat` in the log. Sealed choices are shown only to their
     /// author (the events say the rest); everything else is public.
     fn action_visibility(_action: &Self::Action, _seat: Seat) -> Visibility {

@@ -11,6 +11,8 @@
 //! - [`words`]: the names and checks for the sentences each game writes for its log.
 //! - [`search`]: the searching bots (determinized Monte-Carlo over a seat's possible worlds)
 //!   and [`Redeal`], which draws those worlds.
+//! - [`pick`]: combination moves (the cards to discard) listed as one choice to fill step by
+//!   step.
 //! - [`sample`]: builds random instances of the JSON Schemas that parameterised legal actions
 //!   carry, so a random bot can play every game from `legal_actions` alone.
 //!
@@ -20,6 +22,7 @@
 pub mod action_schema;
 pub mod adapter;
 mod game;
+pub mod pick;
 mod rng;
 pub mod sample;
 pub mod search;

@@ -143,6 +143,10 @@ impl Game for TulipBubble {
         words::label_action(self, action)
     }
 
+    fn pick_of(&self, _seat: Seat, action: &Action) -> Option<game_core::pick::Pick> {
+        words::pick_of(action)
+    }
+
     fn restates(action: &Action, event: &Event) -> bool {
         words::restates(action, event)
     }

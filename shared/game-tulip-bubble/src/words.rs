@@ -10,6 +10,7 @@ use crate::cards::{CardId, Collector, Colour, EventCard, EventEffect, Kind, Tuli
 use crate::event::Event;
 use crate::state::{EndReason, TulipBubble};
 use crate::track::Track;
+use game_core::pick::Pick;
 use game_core::words::{guilders, join_words, Names};
 use game_core::{Seat, SeatSet};
 
@@ -310,6 +311,26 @@ pub fn label_action(state: &TulipBubble, action: &Action) -> String {
         }),
     }
     out
+}
+
+/// The bid markers' placement as a pick of tulips ([`game_core::pick`]): "Choose the tulips
+/// to put your bid markers on", each tulip as the labels name it.
+pub fn pick_of(action: &Action) -> Option<Pick> {
+    let Action::PlaceBids { cards } = action else {
+        return None;
+    };
+    Some(Pick {
+        field: "cards",
+        label: "Choose the tulips to put your bid markers on".to_string(),
+        items: cards
+            .iter()
+            .map(|id| {
+                let mut out = String::with_capacity(24);
+                push_named_tulip(&mut out, id);
+                out
+            })
+            .collect(),
+    })
 }
 
 /// Whether `event` tells the move `action` itself, with what the action could not say (the

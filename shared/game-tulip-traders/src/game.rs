@@ -113,6 +113,10 @@ impl Game for TulipTraders {
         words::label_action(action, names)
     }
 
+    fn pick_of(&self, _seat: Seat, action: &Action) -> Option<game_core::pick::Pick> {
+        words::pick_of(action)
+    }
+
     fn restates(action: &Action, event: &Event) -> bool {
         words::restates(action, event)
     }

@@ -10,6 +10,7 @@ use crate::cards::{colour, Card, Cell};
 use crate::event::{Event, PaymentKind};
 use crate::market::Side;
 use crate::state::EndReason;
+use game_core::pick::Pick;
 use game_core::words::{guilders, join_words, ordinal, plural, Names};
 use game_core::Seat;
 
@@ -203,6 +204,22 @@ pub fn label_action(action: &Action, names: &Names) -> String {
         Action::RevealPortfolio {} => "Reveal your complete portfolio".to_string(),
         Action::DeclineReveal {} => "Do not reveal".to_string(),
     }
+}
+
+/// The cards to discard, return or sell as a pick of cards ([`game_core::pick`]), each card
+/// as the labels name it.
+pub fn pick_of(action: &Action) -> Option<Pick> {
+    let (field, label, chosen) = match action {
+        Action::Discard { cards } => ("cards", "Choose the cards to discard", cards),
+        Action::ReturnExcess { cards } => ("cards", "Choose the cards to return", cards),
+        Action::Liquidate { cards } => ("cards", "Choose the cards to sell", cards),
+        _ => return None,
+    };
+    Some(Pick {
+        field,
+        label: label.to_string(),
+        items: chosen.iter().map(|&one| card(one)).collect(),
+    })
 }
 
 /// Whether `event` tells the move `action` itself, with what the action could not say (the

@@ -240,11 +240,14 @@ mod tests {
 
     /// The listing built from the typed actions is what the JSON path gave: every legal
     /// action, and each ready one with the words and the seal that describing and checking
-    /// its JSON would give, in every ruleset, for every seat, along a played game.
+    /// its JSON would give, in every ruleset, for every seat, along a played game; the
+    /// combinations of a pick folded into one entry.
     #[test]
     fn listed_legal_actions_are_the_legal_actions_with_their_words_and_seals() {
         let registry = crate::catalog::registry();
         let mut sealed = 0;
+        let mut picks = 0;
+        let mut picked = std::collections::BTreeSet::new();
         let named = [
             Some("Anna".to_string()),
             None,
@@ -281,6 +284,11 @@ mod tests {
                     }
                     let listed = game.legal_actions_listed(seat, &names);
                     let listed: Value = serde_json::from_str(listed.get()).expect("JSON");
+                    let before = picks;
+                    let expected = fold_picks(expected, &listed, &mut picks);
+                    if picks > before {
+                        picked.insert(ruleset.id());
+                    }
                     assert_eq!(
                         listed,
                         Value::Array(expected),
@@ -304,5 +312,73 @@ mod tests {
             );
         }
         assert!(sealed > 0, "some listed action is sealed");
+        // Tulip Bubble's bid markers and Tulip Traders' discards are offered as picks.
+        let picked: Vec<&str> = picked.into_iter().collect();
+        assert_eq!(picked, ["tulip-bubble", "tulip-traders"]);
+    }
+
+    /// `expected` (every legal action, listed one by one) with the combinations of each pick
+    /// that `listed` offers replaced by that pick, in the place of its first combination;
+    /// panics unless the pick's combinations are exactly every set of `minItems` to
+    /// `maxItems` of its items (game_core::pick's promise).
+    fn fold_picks(mut expected: Vec<Value>, listed: &Value, picks: &mut usize) -> Vec<Value> {
+        for pick in listed.as_array().expect("a list") {
+            let Some(properties) = pick.pointer("/schema/properties") else {
+                continue;
+            };
+            let properties = properties.as_object().expect("properties");
+            let Some((field, items)) = properties
+                .iter()
+                .find(|(_, schema)| schema.pointer("/items/x-enum-labels").is_some())
+            else {
+                continue;
+            };
+            let options = items["items"]["enum"].as_array().expect("enum");
+            let labels = items["items"]["x-enum-labels"].as_array().expect("labels");
+            assert_eq!(options.len(), labels.len(), "a label per item");
+            let (min, max) = (items["minItems"].as_u64(), items["maxItems"].as_u64());
+            let (min, max) = (min.expect("min") as usize, max.expect("max") as usize);
+            let fits = |entry: &Value| {
+                let Some(action) = entry.get("action").and_then(Value::as_object) else {
+                    return false;
+                };
+                action
+                    .iter()
+                    .all(|(name, value)| match properties.get(name) {
+                        Some(_) if name == field => {
+                            let chosen = value.as_array().expect("an array");
+                            (min..=max).contains(&chosen.len())
+                                && chosen.iter().all(|item| options.contains(item))
+                        }
+                        Some(schema) => schema["const"] == *value,
+                        None => false,
+                    })
+            };
+            let first = expected.iter().position(fits).expect("a combination");
+            let covered = expected.iter().filter(|entry| fits(entry)).count();
+            let every: u64 = (min..=max)
+                .map(|k| (0..k as u64).fold(1, |acc, i| acc * (options.len() as u64 - i) / (i + 1)))
+                .sum();
+            assert_eq!(
+                covered as u64, every,
+                "the pick {pick} is every combination"
+            );
+            let sealed = pick.get("sealed") == Some(&Value::Bool(true));
+            assert!(
+                expected
+                    .iter()
+                    .filter(|entry| fits(entry))
+                    .all(|entry| entry["sealed"] == sealed),
+                "the pick {pick} is sealed as its combinations are"
+            );
+            let mut index = 0;
+            expected.retain(|entry| {
+                index += 1;
+                index - 1 == first || !fits(entry)
+            });
+            expected[first] = pick.clone();
+            *picks += 1;
+        }
+        expected
     }
 }
