@@ -430,12 +430,14 @@ function ownStrip(view: Json, ctx: BoardContext, players: Json[], seatOf: (playe
     return element;
   });
   const selling = ctx.moves.some((move) => isMove(move, "sell"));
+  // Every value is public once the game is over: then the strip is no longer a secret.
+  const ended = get(view, "ended") === true;
   return h(
     "section",
-    { class: "bt-part bt-mine private", "data-private-owner": String(ctx.you), "aria-label": "Your certificates (only you see their values)" },
+    ended ? { class: "bt-part bt-mine", "aria-label": "Your certificates" } : { class: "bt-part bt-mine private", "data-private-owner": String(ctx.you), "aria-label": "Your certificates (only you see their values)" },
     h("h3", {}, `Your certificates — ${plural(shares, "share")} on ${plural(coins.length, "certificate")}`),
     coins.length ? h("div", { class: "bt-chips" }, chips) : h("p", {}, "You hold no certificates."),
-    h("p", { class: "bt-hint" }, selling ? "Click a certificate to sell it at the window." : "Only you see these values. Pref. is a preferred share: it counts as no shares."),
+    h("p", { class: "bt-hint" }, selling ? "Click a certificate to sell it at the window." : ended ? "Every certificate is revealed now that the game is over. Pref. is a preferred share: it counts as no shares." : "Only you see these values. Pref. is a preferred share: it counts as no shares."),
   );
 }
 

@@ -95,7 +95,7 @@ function onlyMove(ctx: BoardContext, type: string, matches: (action: Record<stri
 
 /** The market value of a Portfolio card now (rules §2.6), when the view tells it. */
 function marketValue(card: string, view: Json): number | undefined {
-  if (get(view, "collapse_flag") === true) return 0;
+  if (get(view, "collapse_flag") === true || str(get(get(view, "result"), "reason")) === "collapse") return 0;
   const grid = list(get(view, "grid"));
   const options = get(view, "options");
   if (card === "SEMPER") {
@@ -159,9 +159,9 @@ export function tulipTraders(view: Json, ctx: BoardContext): Element | null {
   const mine = ctx.you === null ? [] : strings(get(players[ctx.you], "hand"));
   const sections: Element[] = [];
   const phase = phaseWords(view, ctx);
-  if (phase) sections.push(h("p", { class: "tt-phase" }, phase));
   const result = resultPart(view, ctx);
   if (result) sections.push(result);
+  else if (phase) sections.push(h("p", { class: "tt-phase" }, phase));
   const hand = handStrip(view, ctx, mine);
   if (hand) sections.push(hand);
   const offer = offerPart(view, ctx);
@@ -219,22 +219,24 @@ function market(view: Json, ctx: BoardContext, grid: Json[], mine: string[]): El
     const [colours, type] = traderTulip(card);
     const group = svg("g", { class: "tt-cell" });
     group.append(svg("rect", { x: x + 3, y: y + 3, width: C - 6, height: C - 6, rx: 8, fill: crisis ? "#fbe0dd" : "#fffdf7", stroke: crisis ? "#b42318" : "#cfc8ba", "stroke-width": crisis ? 3 : 1.5 }));
-    group.append(tulipShape(x + 24, y + 30, colourCodes, kind));
-    group.append(text(x + C / 2 + 14, y + 22, type, { "font-weight": 700, "font-size": kind === "K" ? 9.5 : 12 }));
-    group.append(text(x + C / 2 + 14, y + 36, colours.replace(/-and-/, " and "), { "font-size": colours.length > 12 ? 8.5 : 10, fill: "#3d4650" }));
+    group.append(text(x + C / 2, y + 19, type, { "font-weight": 700, "font-size": kind === "K" ? 11 : 12.5 }));
+    group.append(text(x + C / 2, y + 32, colours, { "font-size": colours.length > 14 ? 9 : 10, fill: "#3d4650" }));
+    group.append(tulipShape(x + 24, y + 52, colourCodes, kind));
     if (crisis) {
-      group.append(svg("rect", { x: x + 12, y: y + 56, width: C - 24, height: 20, rx: 4, fill: "#b42318" }));
-      group.append(text(x + C / 2, y + 70, "CRISIS · worth 0", { "font-size": 10, "font-weight": 700, fill: "#ffffff" }));
+      group.append(svg("rect", { x: x + 42, y: y + 41, width: C - 50, height: 32, rx: 4, fill: "#b42318" }));
+      group.append(text(x + 42 + (C - 50) / 2, y + 54, "CRISIS", { "font-size": 11, "font-weight": 700, fill: "#ffffff" }));
+      group.append(text(x + 42 + (C - 50) / 2, y + 67, "worth ƒ0", { "font-size": 10, fill: "#ffffff" }));
     } else {
-      group.append(text(x + C / 2, y + 72, `${plural(tokens, "token")}`, { "font-size": 13, "font-weight": 700 }));
+      group.append(text(x + 66, y + 57, plural(tokens, "token"), { "font-size": 12.5, "font-weight": 700 }));
       // The tokens as coins, up to a row's worth.
-      const shown = Math.min(tokens, 8);
-      for (let i = 0; i < shown; i++) group.append(svg("circle", { cx: x + C / 2 - ((shown - 1) * 9) / 2 + i * 9, cy: y + 52, r: 3.6, fill: "#d4a017", stroke: "#7a5b00", "stroke-width": 0.8, "aria-hidden": "true" }));
+      const shown = Math.min(tokens, 6);
+      for (let i = 0; i < shown; i++) group.append(svg("circle", { cx: x + 66 - ((shown - 1) * 8) / 2 + i * 8, cy: y + 69, r: 3.4, fill: "#d4a017", stroke: "#7a5b00", "stroke-width": 0.8, "aria-hidden": "true" }));
     }
     const held = mine.includes(card);
     if (held && ctx.you !== null) {
-      // Which tulips the viewer holds is the viewer's secret.
-      const badge = svg("g", { "data-private-owner": String(ctx.you), class: "tt-yours" }, svg("rect", { x: x + 10, y: y + C - 25, width: C - 20, height: 16, rx: 8, fill: "#fff0b8", stroke: "#a77b00" }), text(x + C / 2, y + C - 13, "in your hand", { "font-size": 9.5, fill: "#5c4300", "font-weight": 600 }));
+      // Which tulips the viewer holds is the viewer's secret until the game is over.
+      const secret = str(get(get(view, "phase"), "phase")) !== "game_over";
+      const badge = svg("g", { "data-private-owner": secret ? String(ctx.you) : undefined, class: "tt-yours" }, svg("rect", { x: x + 10, y: y + C - 24, width: C - 20, height: 15, rx: 7.5, fill: "#fff0b8", stroke: "#a77b00" }), text(x + C / 2, y + C - 13, "in your hand", { "font-size": 9.5, fill: "#5c4300", "font-weight": 600 }));
       group.append(badge);
     }
     group.append(svg("title", {}, `Row ${row + 1}, column ${col + 1}: the ${colours} ${type} market, ${crisis ? "in crisis, worth nothing" : `${plural(tokens, "token")}: each such card is worth ƒ${tokens}`}${held ? "; you hold this tulip" : ""}.`));
@@ -246,7 +248,8 @@ function market(view: Json, ctx: BoardContext, grid: Json[], mine: string[]): El
     const crisisTo = onlyMove(ctx, "move_crisis", (found) => found["to"] === code);
     const move = place ?? crisisTo;
     if (move) {
-      group.append(svg("rect", { class: "tt-target", x: x + 5, y: y + 5, width: C - 10, height: C - 10, rx: 7 }));
+      // Under the drawing, so that the tulip keeps its colours.
+      group.insertBefore(svg("rect", { class: "tt-target", x: x + 5, y: y + 5, width: C - 10, height: C - 10, rx: 7 }), group.children[1] ?? null);
       playable(group, move, ctx);
     }
     parts.push(group);
@@ -285,7 +288,7 @@ function market(view: Json, ctx: BoardContext, grid: Json[], mine: string[]): El
 function marketFacts(view: Json): Element {
   const crises = num(get(view, "crisis_count")) ?? 0;
   const facts = [
-    `${plural(crises, "crisis", "crises")} on the market${crises >= 3 ? " — at 4 the market collapses" : " (4 collapse the market)"}`,
+    `${plural(crises, "crisis", "crises")} on the market${crises >= 4 ? ": the market collapses at the end of this round" : " (4 or more at the end of a round collapse the market)"}`,
     `${plural(num(get(view, "market_deck_size")) ?? 0, "market card")} still to come`,
     `${plural(num(get(view, "portfolio_deck_size")) ?? 0, "card")} in the portfolio deck`,
     `${plural(strings(get(view, "sack_supply")).length, "empty sack")} in the supply`,
@@ -361,12 +364,13 @@ function handStrip(view: Json, ctx: BoardContext, mine: string[]): Element | nul
     return face;
   });
   const over = get(view, "phase") !== undefined && str(get(get(view, "phase"), "phase")) === "game_over";
+  // Every hand is public once the game is over: then the strip is no longer a secret.
   return h(
     "section",
-    { class: "tt-part tt-hand private", "data-private-owner": String(ctx.you), "aria-label": "Your hand (only you see it)" },
+    over ? { class: "tt-part tt-hand", "aria-label": "Your hand" } : { class: "tt-part tt-hand private", "data-private-owner": String(ctx.you), "aria-label": "Your hand (only you see it)" },
     h("h3", {}, `Your hand — ${plural(mine.length, "card")}${limit && !over ? `, limit ${limit}` : ""}, market value ƒ${total}`),
     mine.length ? h("div", { class: "tt-cards" }, cards) : h("p", {}, "Your hand is empty."),
-    h("p", { class: "tt-hint" }, clickable ? "Click a card to put it away." : "Only you see your cards. Tulips you hold are marked “in your hand” on the market."),
+    h("p", { class: "tt-hint" }, clickable ? "Click a card to put it away." : over ? "Every hand is shown now that the game is over." : "Only you see your cards. Tulips you hold are marked “in your hand” on the market."),
   );
 }
 
