@@ -20,7 +20,7 @@ export function drawing(ruleset: string, view: Json, ctx: BoardContext): Element
     case "tulip-bubble":
       return tulipBubble(view);
     case "tulip-traders":
-      return tulipTraders(view);
+      return tulipTraders(view, ctx);
     case "tulpenfieber":
       return tulpenfieber(view, ctx);
     case "black-thursday":
