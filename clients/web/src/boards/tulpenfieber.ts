@@ -150,11 +150,17 @@ function field(view: Json, ctx: BoardContext, player: Json, seat: number, active
   const yAbove = TOP + 5 * CELL_H + 8;
   parts.push(text(LEFT - 6, yAbove + 20, "above", { "font-size": 11, "text-anchor": "end", "font-weight": 600 }));
   if (above.length === 0) parts.push(text(LEFT + 4, yAbove + 20, "no tiles above the field", { "font-size": 11, "text-anchor": "start", fill: "#59636e" }));
-  [...above].forEach((mark, index) => {
+  const shown = above.length > 9 ? 7 : 9;
+  [...above].slice(0, shown).forEach((mark, index) => {
     const x = LEFT + index * (CELL * 0.7);
     const g = svg("g", { transform: `translate(${x} ${yAbove}) scale(0.7)` }, ...tile(0, 0, mark));
     parts.push(g);
   });
+  if (above.length > shown) {
+    const bags = [...above].filter((mark) => mark === "M" || mark === "Y").length;
+    parts.push(text(LEFT + shown * CELL * 0.7 + 4, yAbove + 14, `and ${above.length - shown} more`, { "font-size": 11, "text-anchor": "start", fill: "#3d4650" }));
+    parts.push(text(LEFT + shown * CELL * 0.7 + 4, yAbove + 28, `(${above.length - bags} tulips, ${bags} bags in all)`, { "font-size": 10, "text-anchor": "start", fill: "#59636e" }));
+  }
   const height = yAbove + CELL_H * 0.7 + 6;
   const label = `${seatName(ctx, seat)}'s field: ${covered.length ? covered.join("; ") : "empty"}${above.length ? `; ${above.length} tiles above the field` : ""}.`;
   const picture = frame(width, height, label, ...parts);
@@ -307,6 +313,7 @@ export function tulpenfieber(view: Json, ctx: BoardContext): Element | null {
         seat === ctx.you ? " (you)" : "",
         h("span", { class: "tf-note" }, ` · board ${str(get(player, "board")) === "back" ? "for solo" : str(get(player, "board")) ?? ""} · ${dice ?? 4} dice from the next turn · ${num(get(player, "tiles_total")) ?? 0} tiles`),
         isActive ? h("span", { class: "tf-turn" }, " · playing now") : "",
+        over && num(get(get(view, "result"), "seat")) === seat ? h("span", { class: "tf-turn" }, " · winner") : "",
       ),
       field(view, ctx, player, seat, isActive),
     );
