@@ -173,7 +173,7 @@ function priceTable(view: Json, ctx: BoardContext): HTMLElement {
     return h(
       "tr",
       { class: price === undefined ? "tm-burst" : "" },
-      h("th", { scope: "row" }, tulipChip(colour), colour === sold ? h("div", { class: "tm-note" }, "sold this turn") : null),
+      h("th", { scope: "row" }, tulipChip(colour), colour === sold && price !== undefined ? h("div", { class: "tm-note" }, "sold this turn") : null),
       price === undefined
         ? h("td", { colspan: 3 }, `burst (${ordinal(burstAt + 1)} to burst)`)
         : [h("td", {}, florins(price)), h("td", {}, florins(num(get(marker, "speculate_price")))), h("td", {}, florins(num(get(marker, "all_pass_price"))))],
