@@ -16,9 +16,9 @@ import { tulpenfieber } from "./tulpenfieber";
 export function drawing(ruleset: string, view: Json, ctx: BoardContext): Element | null {
   switch (ruleset) {
     case "tulipmania-1637":
-      return tulipmania(view);
+      return tulipmania(view, ctx);
     case "tulip-bubble":
-      return tulipBubble(view);
+      return tulipBubble(view, ctx);
     case "tulip-traders":
       return tulipTraders(view, ctx);
     case "tulpenfieber":
