@@ -225,12 +225,7 @@ async fn a_timed_out_turn_is_played_by_the_clock_and_the_player_keeps_the_seat()
             .get(&format!("/v1/games/{id}/legal-actions"), Some(&token))
             .await
             .json();
-        let action = legal["actions"]
-            .as_array()
-            .expect("actions")
-            .iter()
-            .find_map(|entry| entry.get("action").cloned())
-            .expect("a complete action");
+        let action = api_tests::some_action(&legal);
         let moved = app.submit(&id, &token, &action).await;
         assert_eq!(moved.status, 200, "{}", moved.text());
         let last = log(&app, &id).await;

@@ -141,12 +141,7 @@ async fn a_stale_if_match_gets_412_on_dynamodb_and_a_key_replays() {
         .get(&format!("/v1/games/{}/legal-actions", game.id), Some(token))
         .await
         .json();
-    let action = legal["actions"]
-        .as_array()
-        .expect("actions")
-        .iter()
-        .find_map(|entry| entry.get("action").cloned())
-        .expect("a concrete action");
+    let action = api_tests::some_action(&legal);
     let path = format!("/v1/games/{}/actions", game.id);
     let body = json!({ "action": action });
 

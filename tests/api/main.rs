@@ -53,16 +53,12 @@ pub async fn start_small(
         .await
 }
 
-/// The first complete action among the legal actions of the holder of `token`.
+/// A move of the holder of `token`: its first complete legal action, else one built from its
+/// first schema entry ([`api_tests::some_action`]).
 pub async fn first_action(app: &api_tests::TestApp, id: &str, token: &str) -> serde_json::Value {
     let legal = app
         .get(&format!("/v1/games/{id}/legal-actions"), Some(token))
         .await
         .json();
-    legal["actions"]
-        .as_array()
-        .expect("actions")
-        .iter()
-        .find_map(|entry| entry.get("action").cloned())
-        .expect("a concrete action")
+    api_tests::some_action(&legal)
 }

@@ -55,6 +55,7 @@ async fn check_labels(app: &TestApp, game: &StartedGame, ruleset: &str) -> usize
             .await;
         assert_eq!(legal.status, 200, "{}", legal.text());
         for entry in legal.json()["actions"].as_array().expect("actions") {
+            checked += check_pick(entry);
             let Some(label) = entry.get("label").filter(|_| entry.get("action").is_some()) else {
                 continue;
             };
@@ -83,6 +84,97 @@ async fn check_labels(app: &TestApp, game: &StartedGame, ruleset: &str) -> usize
         }
     }
     checked
+}
+
+/// When `entry` is a pick (a schema entry choosing several items, game_core::pick): its
+/// label is "Choose …" and each item has words, never a code; returns 1 for a pick, else 0.
+fn check_pick(entry: &Value) -> usize {
+    let Some(properties) = entry["schema"]["properties"].as_object() else {
+        return 0;
+    };
+    let Some(items) = properties
+        .values()
+        .find_map(|schema| schema["items"].get("x-enum-labels"))
+    else {
+        return 0;
+    };
+    let label = entry["label"].as_str().expect("a label");
+    assert!(label.starts_with("Choose the "), "{label:?}");
+    for item in items.as_array().expect("item words") {
+        let item = item.as_str().expect("words");
+        assert!(
+            item.starts_with("the ") || item.starts_with('a'),
+            "{item:?} in {entry}"
+        );
+        assert!(!item.contains(['#', '_', '{']), "{item:?} is a code");
+    }
+    1
+}
+
+/// Tulip Bubble's bid markers: one choice of tulips in words, not every combination, and a
+/// move built from it plays.
+#[tokio::test]
+async fn bid_markers_are_one_choice_of_tulips_in_words() {
+    let app = spawn_app().await;
+    let game = start_named(&app, "tulip-bubble", 3).await;
+    let seat = app
+        .get(&format!("/v1/games/{}", game.id), None)
+        .await
+        .json()["to_act"][0]
+        .as_u64()
+        .expect("someone bids") as usize;
+    let token = &game.tokens[seat];
+    let legal = app
+        .get(&format!("/v1/games/{}/legal-actions", game.id), Some(token))
+        .await
+        .json();
+    let entries = legal["actions"].as_array().expect("actions");
+    assert_eq!(entries.len(), 1, "one entry for the bid markers: {legal}");
+    let pick = &entries[0];
+    assert_eq!(
+        pick["label"],
+        "Choose the tulips to put your bid markers on"
+    );
+    let cards = &pick["schema"]["properties"]["cards"];
+    assert_eq!(cards["uniqueItems"], true);
+    assert_eq!(cards["minItems"], 0);
+    assert_eq!(
+        cards["default"],
+        json!([]),
+        "nothing chosen until the player chooses"
+    );
+    let ids = cards["items"]["enum"].as_array().expect("the tulips");
+    let words = cards["items"]["x-enum-labels"]
+        .as_array()
+        .expect("their words");
+    assert_eq!(ids.len(), words.len());
+    assert!(
+        ids.len() >= 2 && cards["maxItems"].as_u64() >= Some(2),
+        "{pick}"
+    );
+    for word in words {
+        let word = word.as_str().expect("words");
+        assert!(
+            word.starts_with("the ") && word.ends_with(" tulip"),
+            "{word:?}"
+        );
+    }
+    let chosen = json!({"type": "place_bids", "cards": [ids[1], ids[0]]});
+    let moved = app.submit(&game.id, token, &chosen).await;
+    assert_eq!(moved.status, 200, "{}", moved.text());
+    let log = whole_log(&app, &game.id, None).await;
+    let headline = log.last().expect("the bids")["headline"]
+        .as_str()
+        .expect("words")
+        .to_string();
+    for word in [&words[0], &words[1]] {
+        let tulip = word
+            .as_str()
+            .expect("words")
+            .trim_start_matches("the ")
+            .trim_end_matches(" tulip");
+        assert!(headline.contains(tulip), "{headline:?} names {tulip}");
+    }
 }
 
 /// Every entry of the whole log as `token` reads it (null: a spectator).

@@ -159,12 +159,7 @@ pub async fn next_move(ctx: &Arc<api::AppCtx>, game: &crate::StartedGame) -> (St
     .expect("handlers always answer");
     let (status, _, legal) = reply(response);
     assert_eq!(status, 200, "list-legal-actions: {legal}");
-    let action = legal["actions"]
-        .as_array()
-        .expect("actions")
-        .iter()
-        .find_map(|entry| entry.get("action").cloned())
-        .unwrap_or_else(|| panic!("no concrete action among {legal}"));
+    let action = crate::some_action(&legal);
     let version = legal["version"].as_u64().expect("a version");
     (token, version, json!({ "action": action }))
 }

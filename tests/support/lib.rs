@@ -640,3 +640,17 @@ pub async fn random_move(
         Some(seat)
     }
 }
+
+/// A move the listing `legal` (a `GET …/legal-actions` answer) offers: its first complete
+/// action, else one built by the sampler from its first schema entry (a pick of several
+/// items, when a move is a choice of cards, is listed as a schema). Panics when it offers
+/// none.
+pub fn some_action(legal: &Value) -> Value {
+    let entries = legal["actions"].as_array().expect("actions");
+    if let Some(action) = entries.iter().find_map(|entry| entry.get("action")) {
+        return action.clone();
+    }
+    let mut rng = GameRng::for_entry([9; 32], 1);
+    game_core::testing::random_action_json(&entries[..1.min(entries.len())], &mut rng)
+        .unwrap_or_else(|| panic!("no move among {legal}"))
+}

@@ -354,6 +354,11 @@ async function gamePage(id: string): Promise<void> {
   replace(app, h("p", { class: "back" }, h("a", { href: "#/" }, "← Lobby")), root);
 
   const state: GameState = { envelope: await fetchEnvelope(id, token), spectator: undefined, lastSeq: -1, lastOwnSeq: -1 };
+  // The game's options (public, fixed at creation), for boards that draw what they change.
+  const gameOptions: Json | undefined = await api
+    .GET("/v1/games/{id}/audit", { params: { path: { id }, query: { limit: 1 } } })
+    .then(({ data }) => (data && isJson(data.options) ? data.options : undefined))
+    .catch(() => undefined);
   const title = await rulesetName(state.envelope.ruleset);
   let busy = false;
   /** The newest game the stream brought while a move was being sent. */
@@ -496,6 +501,7 @@ async function gamePage(id: string): Promise<void> {
       names: envelope.seats.map((seat) => seat.name ?? `Player ${seat.seat + 1}`),
       toAct,
       moves: seq === null ? boardMoves : [],
+      options: gameOptions,
       play: (action) => void submit(action, actionsVersion),
     };
     board.dataset.seq = seq === null ? "" : String(seq);

@@ -1,8 +1,12 @@
 // The /play client in real Chromium: for each ruleset, one browser context per seat creates,
-// joins and plays a whole game through the page only (clicking move buttons, submitting move
-// forms), checks that every context follows the game live, that no seat's page shows another
-// seat's hidden information, and that the finished game's seed verifies in the browser. The
-// last seat plays on a phone-sized page (390×844): no page may be wider than its screen, and
+// joins and plays a whole game through the page only (clicking the board's spaces, cards and
+// dice, move buttons, submitting move forms; some move of every game is a click on the board),
+// audits the lobby and the table at the start, in mid-game and at the end with axe-core (no
+// serious or critical WCAG 2 A/AA violation), checks that every context follows the game live,
+// that no seat's page shows another seat's hidden information, and that the finished game's
+// seed verifies in the browser. With --shots, the table of every game is photographed at its
+// start, in mid-game and at its end, on the desktop and on the phone. The last seat plays on a
+// phone-sized page (390×844): no page may be wider than its screen, and
 // the moves and the log never show JSON or internal names (snake_case). The first time a seat's
 // move may be taken back, the seat clicks "Take back your last move" (a button apart from the
 // moves, shown even out of turn): the log says so, strikes the move through, and the board is
@@ -16,7 +20,11 @@
 // Debian's Chromium (/usr/bin/chromium) through playwright-core: nothing is downloaded.
 import { chromium } from "playwright-core";
 import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
+
+/** axe-core's browser script (npm, pinned by the lockfile): injected into a page to audit it. */
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -163,7 +171,10 @@ async function playRuleset(ruleset, lobbyShot) {
   const card = host.locator(`[data-testid="ruleset-card"][data-ruleset="${ruleset}"]`);
   await card.waitFor();
   if (!(await card.textContent())?.trim()) fail(`${ruleset}: empty ruleset card`);
-  if (lobbyShot) await host.screenshot({ path: lobbyShot, fullPage: false });
+  if (lobbyShot) {
+    await host.screenshot({ path: lobbyShot, fullPage: false });
+    await accessible("the lobby", host);
+  }
   await host.selectOption('[data-testid="ruleset-select"]', ruleset);
   await host.fill('[data-testid="seats-input"]', String(seats));
   const options = OPTIONS[ruleset] ?? {};
@@ -201,6 +212,16 @@ async function playRuleset(ruleset, lobbyShot) {
   let refusals = 0;
   let privateSeen = 0;
   let shotTaken = false;
+  /** Moves played by clicking the board itself (a space, a card, a die). */
+  let boardClicks = 0;
+  // The table at the start, for the screenshots, and audited for accessibility.
+  await drawn(host, `${ruleset}: the host's page`);
+  await drawn(phone, `${ruleset}: the phone's page`);
+  if (shots) {
+    await host.screenshot({ path: join(shots, `${ruleset}-start.png`), fullPage: false });
+    await phoneShot(phone, join(shots, `${ruleset}-start-phone.png`));
+  }
+  await accessible(`${ruleset} at the start`, host);
   /** How the undo went: "not offered", or what the seat saw when it took a move back. */
   let undo = "not offered";
   for (;;) {
@@ -222,7 +243,10 @@ async function playRuleset(ruleset, lobbyShot) {
     const boardBefore = undo === "not offered" ? await page.locator('[data-testid="board"]').innerHTML() : "";
     const buttons = await page.locator('[data-testid="action"]').all();
     const forms = await page.locator('[data-testid="action-form"]').all();
+    // The board's own spaces, cards and dice that play a move: a person clicks those first.
+    const onBoard = await page.locator('[data-testid="board"] [data-testid="board-move"]').all();
     let choices = [...buttons.map((button) => ({ button })), ...forms.map((form) => ({ form }))];
+    if (onBoard.length > 0 && random() < 0.6) choices = onBoard.map((button) => ({ button, board: true }));
     if (choices.length === 0) {
       // The page is between renders: look again shortly.
       stalls += 1;
@@ -252,6 +276,7 @@ async function playRuleset(ruleset, lobbyShot) {
       if (progress.length > 0) choices = progress;
     }
     const choice = pick(choices);
+    if (choice.board) boardClicks += 1;
     if (choice.button) {
       await choice.button.click();
     } else {
@@ -291,9 +316,12 @@ async function playRuleset(ruleset, lobbyShot) {
       privateSeen += await checkPrivate(ruleset, players);
       await checkWords(ruleset, players);
     }
-    if (!shotTaken && moves >= 12 && shots) {
-      await host.screenshot({ path: join(shots, `${ruleset}.png`), fullPage: false });
-      await phoneShot(phone, join(shots, `${ruleset}-phone.png`));
+    if (!shotTaken && moves >= 12) {
+      if (shots) {
+        await host.screenshot({ path: join(shots, `${ruleset}.png`), fullPage: false });
+        await phoneShot(phone, join(shots, `${ruleset}-phone.png`));
+      }
+      await accessible(`${ruleset} in mid-game`, phone);
       shotTaken = true;
     }
   }
@@ -321,6 +349,13 @@ async function playRuleset(ruleset, lobbyShot) {
     const room = await page.locator('[data-testid="log"] ol.log').evaluate((list) => parseFloat(getComputedStyle(list).paddingLeft) / parseFloat(getComputedStyle(list).fontSize));
     if (room < 2.8) fail(`${ruleset}: the log's numbers have ${room.toFixed(1)} em of room`);
   }
+  if (boardClicks === 0) fail(`${ruleset}: no move was played by clicking the board`);
+  await drawn(host, `${ruleset}: the host's finished page`);
+  if (shots) {
+    await host.screenshot({ path: join(shots, `${ruleset}-end.png`), fullPage: false });
+    await phoneShot(phone, join(shots, `${ruleset}-end-phone.png`));
+  }
+  await accessible(`${ruleset} at the end`, host);
   for (const [seat, { page }] of players.entries()) {
     const follow = followed.get(page);
     if (!follow || follow.streams === 0) fail(`${ruleset}: seat ${seat}'s page never opened the game's event stream`);
@@ -337,7 +372,7 @@ async function playRuleset(ruleset, lobbyShot) {
   if (problems.length > 0) fail(`${ruleset}: ${problems.join("\n")}`);
   for (const { context } of players) await context.close();
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  console.log(`${ruleset}: ${seats} browsers, ${moves} moves through the page, ${refusals} refused, ${privateSeen} private elements seen; undo ${undo}; replay of ${steps} entries; rematch; ${seconds} s`);
+  console.log(`${ruleset}: ${seats} browsers, ${moves} moves through the page (${boardClicks} by clicking the board), ${refusals} refused, ${privateSeen} private elements seen; undo ${undo}; replay of ${steps} entries; rematch; ${seconds} s`);
   return privateSeen;
 }
 
@@ -480,6 +515,21 @@ async function phoneShot(page, path) {
  * with nothing chosen), marks as many boxes as the move asks, puts a map's whole sum on one
  * name, and sometimes raises an amount above its minimum. Random numbers come from --seed.
  */
+/**
+ * An axe-core audit of `page` as it stands (WCAG 2 A and AA rules): fails on any serious or
+ * critical violation, naming the rule and the first elements it found.
+ */
+async function accessible(what, page) {
+  if ((await page.evaluate(() => typeof globalThis.axe)) === "undefined") await page.addScriptTag({ path: AXE });
+  const found = await page.evaluate(async () => {
+    const result = await globalThis.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa"] }, resultTypes: ["violations"] });
+    return result.violations
+      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+      .map((violation) => `${violation.id} (${violation.impact}): ${violation.help}; at ${violation.nodes.slice(0, 3).map((node) => node.target.join(" ")).join(" | ")}`);
+  });
+  if (found.length > 0) fail(`${what}: accessibility violations:\n${found.join("\n")}`);
+}
+
 async function fillForm(form) {
   const draws = Array.from({ length: 64 }, () => random());
   await form.evaluate((element, draws) => {

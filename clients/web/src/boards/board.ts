@@ -26,6 +26,12 @@ export interface BoardContext {
    * makes the element a move is about (a space, a card, a die) play it: [`playable`].
    */
   moves: BoardMove[];
+  /**
+   * The game's options as the server normalised them (`GET …/audit`'s `options`: every
+   * option, defaults filled in), or undefined while unknown; a board that draws what options
+   * change (Tulpenfieber's dice needs) reads them here.
+   */
+  options?: Json;
   /** Plays `action` (one of `moves`) as the viewer. */
   play(action: Json): void;
 }

@@ -27,10 +27,38 @@ function seatName(ctx: BoardContext, seat: number): string {
   return ctx.names[seat] ?? `Player ${seat + 1}`;
 }
 
-function requirement(row: number, col: number): string {
+/** The default `straight_sets` (rules §1.2), to tell whether a game changed them. */
+const DEFAULT_RUNS = JSON.stringify([[[1, 2, 3], [2, 3, 4], [3, 4, 5], [4, 5, 6]], [[1, 2, 3, 4], [3, 4, 5, 6]], [[2, 3, 4, 5]], [[1, 2, 3, 4, 5], [2, 3, 4, 5, 6]], [[1, 2, 3, 4, 5, 6]]]);
+
+/** What this game's spaces need: its options (`side_need`, `straight_sets`), else the defaults. */
+interface Needs {
+  side: number[];
+  runs: string[][];
+  runWords: string[];
+}
+
+function needsOf(options: Json): Needs {
+  const side = list(get(options, "side_need")).map((need) => num(need) ?? 0);
+  const sets = get(options, "straight_sets");
+  const custom = Array.isArray(sets) && JSON.stringify(sets) !== DEFAULT_RUNS;
+  const runsOf = (row: Json): number[][] => list(row).map((set) => list(set).map((face) => num(face) ?? 0));
+  return {
+    side: side.length === 5 ? side : NEED,
+    runs: custom ? list(sets).map((row) => {
+      const alternatives = runsOf(row).map((set) => set.join(""));
+      return alternatives.length > 1 ? [`${alternatives.slice(0, -1).join(", ")} or`, alternatives[alternatives.length - 1] ?? ""] : [alternatives[0] ?? "", ""];
+    }) : RUNS,
+    runWords: custom
+      ? list(sets).map((row) => runsOf(row).map((set) => set.join("-")).join(" or "))
+      : ["a run of three", "1-2-3-4 or 3-4-5-6", "2-3-4-5", "1-2-3-4-5 or 2-3-4-5-6", "1 to 6"],
+  };
+}
+
+function requirement(needs: Needs, row: number, col: number): string {
   const face = FACE[col];
-  if (face === 0) return ["a run of three", "1-2-3-4 or 3-4-5-6", "2-3-4-5", "1-2-3-4-5 or 2-3-4-5-6", "1 to 6"][row] ?? "a run";
-  return `${COUNT_WORD[NEED[row] ?? 0] ?? ""} ${face}s`;
+  if (face === 0) return needs.runWords[row] ?? "a run";
+  const count = needs.side[row] ?? 0;
+  return count === 1 ? `one ${face}` : `${COUNT_WORD[count] ?? ""} ${face}s`;
 }
 
 /** Pips of a die face inside a square at (x, y) of side `size`. */
@@ -84,6 +112,7 @@ function tileWord(mark: string): string {
 
 /** One player's field as SVG: requirements, tiles, wheelbarrows, fitting spaces. */
 function field(view: Json, ctx: BoardContext, player: Json, seat: number, active: boolean): SVGElement {
+  const needs = needsOf(ctx.options);
   const rows = list(get(player, "field")).map((row) => str(row) ?? "");
   const above = str(get(player, "above")) ?? "";
   const legal = new Set(active ? list(get(view, "legal_spaces")).map((space) => str(space) ?? "") : []);
@@ -101,7 +130,7 @@ function field(view: Json, ctx: BoardContext, player: Json, seat: number, active
   for (let r = 0; r < 5; r += 1) {
     const y = TOP + r * CELL_H;
     parts.push(text(LEFT - 6, y + 21, `row ${r + 1}`, { "font-size": 11, "text-anchor": "end", "font-weight": 600 }));
-    parts.push(text(LEFT - 6, y + 35, ROW_NEED[r] ?? "", { "font-size": 10, "text-anchor": "end", fill: "#59636e" }));
+    parts.push(text(LEFT - 6, y + 35, JSON.stringify(needs.side) === JSON.stringify(NEED) ? ROW_NEED[r] ?? "" : needs.side[r] === 1 ? "one die" : `${COUNT_WORD[needs.side[r] ?? 0] ?? ""} alike`, { "font-size": 10, "text-anchor": "end", fill: "#59636e" }));
     for (let c = 0; c < 7; c += 1) {
       const x = LEFT + c * CELL;
       const mark = rows[r]?.charAt(c) ?? ".";
@@ -111,13 +140,13 @@ function field(view: Json, ctx: BoardContext, player: Json, seat: number, active
       group.append(svg("rect", { x: x + 1, y: y + 1, width: CELL - 2, height: CELL_H - 2, rx: 4, fill: fits ? "#d9f2d0" : c === 3 ? "#eef0f6" : "#f4f7ee", stroke: fits ? "#2d7d46" : "#b9c4a7", "stroke-width": fits ? 2.5 : 1 }));
       if (mark === "." || mark === "") {
         if (FACE[c] === 0) {
-          const [first = "", second = ""] = RUNS[r] ?? [];
-          group.append(svg("title", {}, `needs ${requirement(r, c)}`));
+          const [first = "", second = ""] = needs.runs[r] ?? [];
+          group.append(svg("title", {}, `needs ${requirement(needs, r, c)}`));
           group.append(text(x + CELL / 2, y + (second ? 22 : 30), first, { "font-size": 11, fill: "#3d4650" }));
           if (second) group.append(text(x + CELL / 2, y + 36, second, { "font-size": 11, fill: "#3d4650" }));
         } else {
-          group.append(svg("title", {}, `needs ${requirement(r, c)}`));
-          group.append(text(x + 19, y + 31, `${NEED[r] ?? 0}×`, { "font-size": 17, "font-weight": 700, fill: "#3d4650" }));
+          group.append(svg("title", {}, `needs ${requirement(needs, r, c)}`));
+          group.append(text(x + 19, y + 31, `${needs.side[r] ?? 0}×`, { "font-size": 17, "font-weight": 700, fill: "#3d4650" }));
           group.append(...dieFace(x + 31, y + 14, 22, FACE[c] ?? 1));
         }
       } else {
