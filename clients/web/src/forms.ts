@@ -261,7 +261,7 @@ function integerField(title: string, name: string, bounds: { min?: number; max?:
 function checkboxes(title: string, name: string, schema: SchemaObject, items: Json[], initial: Json | undefined, ctx: FormContext): Field {
   const chosen = Array.isArray(initial) ? initial.map((item) => JSON.stringify(item)) : [];
   const boxes = items.map((item) => {
-    const input = h("input", { id: fieldId(), type: "checkbox", name, checked: chosen.includes(JSON.stringify(item)) });
+    const input = h("input", { id: fieldId(), type: "checkbox", name, checked: chosen.includes(JSON.stringify(item)), "data-value": JSON.stringify(item) });
     return { item, input };
   });
   const said = typeof schema.items === "object" ? enumWords(schema.items) : new Map<string, string>();
@@ -434,11 +434,12 @@ function mapField(title: string, name: string, schema: SchemaObject, names: Json
     return { key: keyText, input };
   });
   const sum = schema[SUM_KEYWORD];
+  const keyWords = schema.propertyNames && typeof schema.propertyNames === "object" ? enumWords(schema.propertyNames) : new Map<string, string>();
   const element = h(
     "fieldset",
     { class: "map", "data-sum": typeof sum === "number" ? sum : undefined },
     h("legend", {}, title, typeof sum === "number" ? ` (must add up to ${sum})` : ""),
-    inputs.map(({ key, input }) => labelled(display(key, name, ctx), input)),
+    inputs.map(({ key, input }) => labelled(keyWords.get(JSON.stringify(key)) ?? display(key, name, ctx), input)),
   );
   return {
     element,

@@ -11,7 +11,7 @@
  */
 import { api, ApiFailure, bearer, failure, type BotKind, type Envelope, type HistoryPoint, type JsonSchema, type LegalActions, type LogEntry, type RulesetInfo } from "./api";
 import { renderDrawing, renderGeneric } from "./boards";
-import type { BoardContext, BoardMove } from "./boards/board";
+import type { BoardContext, BoardMove, BoardPick } from "./boards/board";
 import { countdown, startTicker } from "./clock";
 import { h, replace } from "./dom";
 import { familyTitle, humanise, schemaFields, viewLabels, words } from "./forms";
@@ -339,7 +339,8 @@ async function gamePage(id: string): Promise<void> {
   const problem = h("p", { class: "error", role: "alert", "data-testid": "error" });
   const outcome = h("section", { class: "outcome" });
   const controls = h("section", { class: "controls", "data-testid": "controls", "aria-label": "Game controls" });
-  const logList = h("ol", { class: "log" });
+  // The log scrolls on its own: a keyboard reaches it (tabindex), named by its section.
+  const logList = h("ol", { class: "log", tabindex: 0, "aria-label": "The log, oldest first" });
   const log = h("section", { class: "log-section", "data-testid": "log", "aria-live": "polite", "aria-label": "What happened" }, h("h2", {}, "What happened"), logList);
   // The whole view as data, for whoever wants every detail (a hand the drawing leaves out):
   // under the board on a wide screen, after the moves and the log on a phone.
@@ -475,6 +476,7 @@ async function gamePage(id: string): Promise<void> {
     // The seat's legal moves, read once: the board makes its spaces and cards play them, and
     // the moves panel lists them.
     const legal = token && you !== null && envelope.status === "active" ? await readLegal() : undefined;
+    boardPicks = yourTurn && legal && "legal" in legal ? legal.legal.actions.flatMap((entry) => ("schema" in entry ? pickFrom(entry.schema) : [])) : [];
     boardMoves = yourTurn && legal && "legal" in legal ? legal.legal.actions.flatMap((entry) => ("action" in entry && member(entry.action, "type") !== "undo" ? [{ action: entry.action, label: field(entry, "label") ?? entry.text, text: entry.text }] : [])) : [];
     if (legal && "legal" in legal) actionsVersion = legal.legal.version;
     // A finished game being replayed keeps the entry on the board; anything else is live.
@@ -501,6 +503,7 @@ async function gamePage(id: string): Promise<void> {
       names: envelope.seats.map((seat) => seat.name ?? `Player ${seat.seat + 1}`),
       toAct,
       moves: seq === null ? boardMoves : [],
+      picks: seq === null ? boardPicks : [],
       options: gameOptions,
       play: (action) => void submit(action, actionsVersion),
     };
@@ -755,6 +758,42 @@ async function gamePage(id: string): Promise<void> {
   let actionsVersion = -1;
   /** The seat's complete legal moves, for the board to make playable (empty out of turn). */
   let boardMoves: BoardMove[] = [];
+  /** The seat's picks (moves choosing several items), for the board to tick items of. */
+  let boardPicks: BoardPick[] = [];
+
+  /**
+   * The pick a schema entry offers (an array of items with `x-enum-labels`: docs/api.md,
+   * "Picks"), or none. Its items are ticked in the entry's form in the moves panel, which
+   * keeps them across redraws and plays the move.
+   */
+  const pickFrom = (schema: JsonSchema): BoardPick[] => {
+    if (typeof schema !== "object") return [];
+    const tag = member(member(schema.properties, "type"), "const");
+    const found = Object.entries(schema.properties ?? {}).find(([, property]) => typeof property === "object" && Array.isArray(member(property.items, "x-enum-labels")));
+    if (typeof tag !== "string" || !found) return [];
+    const [fieldName, property] = found;
+    if (typeof property !== "object" || typeof property.items !== "object") return [];
+    const values = (property.items.enum ?? []).filter(isJson);
+    const labels = member(property.items, "x-enum-labels");
+    const box = (value: Json): HTMLInputElement | null =>
+      actions.querySelector(`form[data-tag="${CSS.escape(tag)}"] input[type="checkbox"][data-value="${CSS.escape(JSON.stringify(value))}"]`);
+    return [
+      {
+        tag,
+        field: fieldName,
+        items: values.map((value, index) => ({ value, label: Array.isArray(labels) && typeof labels[index] === "string" ? labels[index] : String(value) })),
+        min: property.minItems ?? 0,
+        max: property.maxItems ?? values.length,
+        chosen: (value) => box(value)?.checked ?? false,
+        toggle: (value) => {
+          const input = box(value);
+          if (!input) return false;
+          input.checked = !input.checked;
+          return input.checked;
+        },
+      },
+    ];
+  };
   /**
    * The seat's legal actions: its moves while it is the seat's turn, and (even when it is not)
    * taking its last move back, which is a secondary button apart from the moves.
@@ -824,7 +863,18 @@ async function gamePage(id: string): Promise<void> {
 
   /** A move to build: its fields start at their defaults, never at a random pick. */
   const familyForm = (label: string, schema: JsonSchema, names: string[]): HTMLElement => {
-    const form = h("form", { class: "family", "data-testid": "action-form" });
+    const tag = typeof schema === "object" ? member(member(schema.properties, "type"), "const") : undefined;
+    const form = h("form", { class: "family", "data-testid": "action-form", "data-tag": typeof tag === "string" ? tag : undefined });
+    // A box ticked here is ticked on the board too (and the other way: pickFrom).
+    form.addEventListener("change", (event) => {
+      const box = event.target;
+      if (!(box instanceof HTMLInputElement) || box.type !== "checkbox" || !box.dataset.value) return;
+      for (const item of board.querySelectorAll('[data-testid="board-pick"]')) {
+        if (item.getAttribute("data-value") !== box.dataset.value) continue;
+        item.classList.toggle("chosen", box.checked);
+        item.setAttribute("aria-checked", String(box.checked));
+      }
+    });
     const fields = schemaFields(schema, undefined, { names, labels: viewLabels(state.envelope.view) });
     replace(form, h("fieldset", {}, h("legend", {}, familyTitle(label)), fields.element, h("div", { class: "form-buttons" }, h("button", { type: "submit" }, "Play"))));
     form.onsubmit = (event) => {

@@ -19,12 +19,16 @@
 //
 // Debian's Chromium (/usr/bin/chromium) through playwright-core: nothing is downloaded.
 import { chromium } from "playwright-core";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 
-/** axe-core's browser script (npm, pinned by the lockfile): injected into a page to audit it. */
-const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+/**
+ * axe-core's browser script (npm, pinned by the lockfile), evaluated in a page to audit it:
+ * through the DevTools protocol, as the page's Content-Security-Policy (default-src 'self')
+ * refuses a script tag, and must keep refusing one.
+ */
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -247,6 +251,19 @@ async function playRuleset(ruleset, lobbyShot) {
     const onBoard = await page.locator('[data-testid="board"] [data-testid="board-move"]').all();
     let choices = [...buttons.map((button) => ({ button })), ...forms.map((form) => ({ form }))];
     if (onBoard.length > 0 && random() < 0.6) choices = onBoard.map((button) => ({ button, board: true }));
+    // A pick (several items at once) ticked on the board, then played from its form.
+    // (Only a form with nothing else to fill in: a lot's buyer and price are the form's.)
+    const ticks = await page.locator('[data-testid="board"] [data-testid="board-pick"]').all();
+    const tag = ticks.length > 0 ? await ticks[0].getAttribute("data-tag") : null;
+    const tickForm = page.locator(`[data-testid="action-form"][data-tag="${tag}"]`);
+    if (tag && random() < 0.6 && (await tickForm.count()) === 1 && (await tickForm.locator("select, input[type=number], textarea").count()) === 0) {
+      const mine = [];
+      for (const tick of ticks) if ((await tick.getAttribute("data-tag")) === tag) mine.push(tick);
+      const min = Number((await tickForm.locator("fieldset.choices").getAttribute("data-min")) ?? 0);
+      const max = Math.min(Number((await tickForm.locator("fieldset.choices").getAttribute("data-max")) ?? 1), mine.length);
+      const count = min + Math.floor(random() * (max - min + 1));
+      choices = [{ form: tickForm, ticks: mine.sort(() => random() - 0.5).slice(0, count) }];
+    }
     if (choices.length === 0) {
       // The page is between renders: look again shortly.
       stalls += 1;
@@ -276,9 +293,19 @@ async function playRuleset(ruleset, lobbyShot) {
       if (progress.length > 0) choices = progress;
     }
     const choice = pick(choices);
-    if (choice.board) boardClicks += 1;
+    if (choice.board || choice.ticks) boardClicks += 1;
     if (choice.button) {
       await choice.button.click();
+    } else if (choice.ticks) {
+      // Each tick on the board ticks the form's box too.
+      for (const tick of choice.ticks) {
+        await tick.click();
+        const value = await tick.getAttribute("data-value");
+        const box = choice.form.locator(`input[type="checkbox"][data-value="${value.replace(/"/g, '\\"')}"]`);
+        if (!(await box.isChecked())) fail(`${ruleset}: ticking ${value} on the board left its box in the form unticked`);
+        if ((await tick.getAttribute("aria-checked")) !== "true") fail(`${ruleset}: ticking ${value} on the board did not mark it chosen`);
+      }
+      await choice.form.getByRole("button", { name: "Play" }).click();
     } else {
       await fillForm(choice.form);
       await choice.form.getByRole("button", { name: "Play" }).click();
@@ -520,7 +547,7 @@ async function phoneShot(page, path) {
  * critical violation, naming the rule and the first elements it found.
  */
 async function accessible(what, page) {
-  if ((await page.evaluate(() => typeof globalThis.axe)) === "undefined") await page.addScriptTag({ path: AXE });
+  if ((await page.evaluate(() => typeof globalThis.axe)) === "undefined") await page.evaluate(AXE);
   const found = await page.evaluate(async () => {
     const result = await globalThis.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa"] }, resultTypes: ["violations"] });
     return result.violations
@@ -571,8 +598,8 @@ async function fillForm(form) {
 }
 
 /**
- * Every page fits its screen (the phone's too), and what a player reads to move (the moves,
- * the log) is words: no braces of JSON, no snake_case names, no 0-based seat numbers.
+ * Every page fits its screen (the phone's too), and what a player reads to move (the board,
+ * the moves, the log, the names of the board's moves) is words: no braces of JSON, no snake_case names, no 0-based seat numbers.
  */
 async function checkWords(ruleset, players) {
   for (const [seat, { page }] of players.entries()) {
@@ -584,11 +611,17 @@ async function checkWords(ruleset, players) {
         .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1)
         .slice(-3)
         .map((element) => `${element.tagName.toLowerCase()}.${[...element.classList].join(".")} "${(element.textContent ?? "").slice(0, 40)}"`),
-      text: ['[data-testid="actions"]', '[data-testid="log"]'].map((selector) => document.querySelector(selector)?.innerText ?? "").join("\n"),
+      text: [
+        ...['[data-testid="board"]', '[data-testid="actions"]', '[data-testid="log"]'].map((selector) => document.querySelector(selector)?.innerText ?? ""),
+        // What a screen reader says for the board's own moves.
+        ...[...document.querySelectorAll('[data-testid="board-move"]')].map((element) => element.getAttribute("aria-label") ?? ""),
+      ].join("\n"),
     }));
     if (scroll > width) fail(`${ruleset}: seat ${seat}'s page is ${scroll} px wide on a ${width}-px screen: ${wide.join("; ")}`);
-    const raw = /[{}]|\b[a-z]+(?:_[a-z0-9]+)+\b|\bseat \d/i.exec(text);
-    if (raw) fail(`${ruleset}: seat ${seat}'s moves or log show ${JSON.stringify(raw[0])} in: ${JSON.stringify(text.slice(Math.max(0, raw.index - 80), raw.index + 80))}`);
+    // JSON, snake_case, seat numbers, and card codes (Tulip Bubble's "WC2#3", Tulip Traders'
+    // "K-OY") where words belong.
+    const raw = /[{}]|\b[a-z]+(?:_[a-z0-9]+)+\b|\bseat \d|\w#\d|\b[LSPDK]-(?:R|Pk|O|Pu|Y)+\b/i.exec(text);
+    if (raw) fail(`${ruleset}: seat ${seat}'s board, moves or log show ${JSON.stringify(raw[0])} in: ${JSON.stringify(text.slice(Math.max(0, raw.index - 80), raw.index + 80))}`);
   }
 }
 

@@ -6,6 +6,7 @@ use crate::cards::{Card, Cell};
 use crate::lots::MAX_DECLARED;
 use crate::market::SIDES;
 use crate::state::{Phase, TulipTraders};
+use crate::words;
 use game_core::{LegalAction, Seat};
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -93,7 +94,7 @@ impl TulipTraders {
                             "type": "object",
                             "minProperties": 1,
                             "maxProperties": max_cells,
-                            "propertyNames": {"enum": open},
+                            "propertyNames": {"enum": open, "x-enum-labels": open.iter().map(|&at| words::cell(at)).collect::<Vec<_>>()},
                             "additionalProperties": {"type": "integer", "minimum": 1, "maximum": earmark},
                             "title": "Tokens per market",
                             "description": format!("Tokens per cell; the amounts must add up to {earmark}, the earmark."),
@@ -123,7 +124,7 @@ impl TulipTraders {
                     format!("Offer three cards to a buyer, declared worth ƒ{min} or more"),
                     "offer_lot",
                     json!({
-                        "cards": {"type": "array", "items": {"enum": player.hand}, "minItems": 3, "maxItems": 3, "uniqueItems": true, "title": "Three cards from your hand"},
+                        "cards": {"type": "array", "items": {"enum": player.hand, "x-enum-labels": player.hand.iter().map(|&one| words::card(one)).collect::<Vec<_>>()}, "minItems": 3, "maxItems": 3, "uniqueItems": true, "title": "Three cards from your hand"},
                         "buyer": {"enum": buyers, "title": "Buyer"},
                         // min..=MAX_DECLARED, split into a near range and the rest so that a
                         // random bot also tries realistic prices (the union is the same set).

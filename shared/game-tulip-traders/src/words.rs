@@ -24,7 +24,7 @@ when the rounds run out, the market collapses or only one trader is left.";
 
 /// A Portfolio card as players name it: "the red Lily", "the orange-and-yellow
 /// Kaufmanniana", "the Semper Augustus", "a weed". Never the catalogue code ("K-OY").
-fn card(card: Card) -> String {
+pub(crate) fn card(card: Card) -> String {
     match (card.id(), card.cell()) {
         ("SEMPER", _) => "the Semper Augustus".to_string(),
         ("QUEEN", _) => "the Queen of the Night".to_string(),
@@ -65,7 +65,7 @@ fn cards(list: &[Card]) -> String {
 }
 
 /// A market cell as players name it: "the red Lily market".
-fn cell(cell: Cell) -> String {
+pub(crate) fn cell(cell: Cell) -> String {
     format!("the {} market", tulip(cell))
 }
 

@@ -32,6 +32,12 @@ export interface BoardContext {
    * change (Tulpenfieber's dice needs) reads them here.
    */
   options?: Json;
+  /**
+   * The seat's picks now: moves that choose several items (Tulip Bubble's bid markers, the
+   * cards to discard), each listed as one choice ([`BoardPick`]). A board makes the element an
+   * item is about tick it ([`pickable`]); the choice is played from the moves panel's form.
+   */
+  picks: BoardPick[];
   /** Plays `action` (one of `moves`) as the viewer. */
   play(action: Json): void;
 }
@@ -43,14 +49,75 @@ export interface BoardMove {
   text: string;
 }
 
+/** A choice of several items, ticked one at a time (its form in the moves panel holds them). */
+export interface BoardPick {
+  /** The move's `type`. */
+  tag: string;
+  /** The action's field that holds the chosen items. */
+  field: string;
+  /** Each item and its words. */
+  items: { value: Json; label: string }[];
+  min: number;
+  max: number;
+  /** Whether `value` is ticked now. */
+  chosen(value: Json): boolean;
+  /** Ticks or unticks `value`; returns whether it is ticked now. */
+  toggle(value: Json): boolean;
+}
+
+/** The pick of the move `tag` that offers `value`, if any. */
+export function pickOffering(ctx: BoardContext, tag: string, value: Json): BoardPick | undefined {
+  return ctx.picks.find((pick) => pick.tag === tag && pick.items.some((item) => JSON.stringify(item.value) === JSON.stringify(value)));
+}
+
 /**
- * Makes `element` (an SVG shape or group, or an HTML element) play `move` when clicked, or
+ * Makes `element` tick `value` in `pick` when clicked (or Enter or Space): a checkbox to
+ * assistive technology (`aria-checked`), named by the item's words, marked
+ * `data-testid="board-pick"` with the item in `data-value` and the move's type in `data-tag`;
+ * class `chosen` while ticked. Returns `element`.
+ */
+export function pickable<E extends Element>(element: E, pick: BoardPick, value: Json): E {
+  const item = pick.items.find((candidate) => JSON.stringify(candidate.value) === JSON.stringify(value));
+  const show = (on: boolean): void => {
+    element.classList.toggle("chosen", on);
+    element.setAttribute("aria-checked", String(on));
+  };
+  element.classList.add("board-move");
+  element.setAttribute("role", "checkbox");
+  element.setAttribute("tabindex", "0");
+  element.setAttribute("aria-label", `Choose ${item?.label ?? "this"}`);
+  element.setAttribute("data-testid", "board-pick");
+  element.setAttribute("data-value", JSON.stringify(value));
+  element.setAttribute("data-tag", pick.tag);
+  show(pick.chosen(value));
+  element.addEventListener("click", () => show(pick.toggle(value)));
+  element.addEventListener("keydown", (event) => {
+    if (!(event instanceof KeyboardEvent) || (event.key !== "Enter" && event.key !== " ")) return;
+    event.preventDefault();
+    show(pick.toggle(value));
+  });
+  return element;
+}
+
+/**
+ * Makes `element` (an SVG shape or group, or an HTML element; a list item through a `div`
+ * holding its content) play `move` when clicked, or
  * when focused and Enter or Space is pressed: a button to assistive technology, named by the
  * move's label, marked `data-testid="board-move"` with the move's sentence in `data-text`
  * (what the browser tests click). Returns `element`.
  */
 export function playable<E extends Element>(element: E, move: BoardMove, ctx: BoardContext): E {
   element.classList.add("board-move");
+  if (element instanceof HTMLLIElement) {
+    // A list item keeps its role (a list holds only items): the button is its whole content.
+    const inner = document.createElement("div");
+    inner.className = "board-move-inner";
+    inner.append(...element.childNodes);
+    element.append(inner);
+    playable(inner, move, ctx);
+    inner.classList.remove("board-move");
+    return element;
+  }
   element.setAttribute("role", "button");
   element.setAttribute("tabindex", "0");
   element.setAttribute("aria-label", move.label);

@@ -115,7 +115,10 @@ class Renderer {
       body.append(tr);
     });
     table.append(body);
-    return this.mark(h("div", { class: "table-wrap" }, table), rows, path);
+    // A table wider than its column scrolls sideways: a keyboard reaches it (tabindex), and
+    // assistive technology names it by its path in words.
+    const name = path.filter((part) => typeof part === "string").map((part) => words(String(part))).join(", ");
+    return this.mark(h("div", { class: "table-wrap", tabindex: 0, role: "region", "aria-label": `Table: ${name || "details"}` }, table), rows, path);
   }
 }
 

@@ -1,4 +1,4 @@
-import { playable, type BoardContext, type BoardMove } from "./board";
+import { pickable, pickOffering, playable, type BoardContext, type BoardMove } from "./board";
 import { h, svg } from "../dom";
 import { COLOURS, frame, get, list, num, str, text, type Json } from "./draw";
 
@@ -106,7 +106,7 @@ function tracks(view: Json): SVGElement | null {
 }
 
 /** A tulip card: colour band, kind, price, bid markers; playable when a move is about it. */
-function tulipCard(view: Json, ctx: BoardContext, id: string, markers: number[], options: { move?: BoardMove; note?: string; privateOwner?: string; highlight?: boolean } = {}): HTMLElement {
+function tulipCard(view: Json, ctx: BoardContext, id: string, markers: number[], options: { move?: BoardMove; biddable?: boolean; note?: string; privateOwner?: string; highlight?: boolean } = {}): HTMLElement {
   const card = parse(id);
   const colour = card ? COLOURS[card.colour] ?? "#888" : "#888";
   const price = card ? priceOf(view, card) : undefined;
@@ -129,7 +129,10 @@ function tulipCard(view: Json, ctx: BoardContext, id: string, markers: number[],
         )
       : null,
   );
-  return options.move ? playable(element, options.move, ctx) : element;
+  if (options.move) return playable(element, options.move, ctx);
+  // A tulip of the bid markers' choice: ticked on the board, played from the moves list.
+  const pick = options.biddable ? pickOffering(ctx, "place_bids", id) : undefined;
+  return pick ? pickable(element, pick, id) : element;
 }
 
 /** A market row: New Arrivals, Just Sold (slots with markers) or Next Shipment (cards). */
@@ -138,7 +141,7 @@ function marketRow(view: Json, ctx: BoardContext, title: string, hint: string, e
     const id = typeof entry === "string" ? entry : str(get(entry, "tulip")) ?? "";
     const markers = list(get(entry, "markers")).map((seat) => num(seat) ?? 0);
     const move = biddable ? moveFor(ctx, "place_bids", (action) => list(get(action, "cards")).length === 1 && list(get(action, "cards"))[0] === id) : undefined;
-    return tulipCard(view, ctx, id, markers, { move, highlight: id === current, note: id === current ? "being sold now" : undefined });
+    return tulipCard(view, ctx, id, markers, { move, biddable, highlight: id === current, note: id === current ? "being sold now" : undefined });
   });
   return h(
     "section",
@@ -334,7 +337,7 @@ function playerRows(view: Json, ctx: BoardContext, over: boolean): HTMLElement {
 function hints(ctx: BoardContext): HTMLElement | null {
   const types = new Set(ctx.moves.map((move) => String(get(move.action, "type"))));
   const said: string[] = [];
-  if (types.has("place_bids")) said.push("Tap a tulip in New Arrivals or Just Sold to put a bid marker on it (two at once, or none: the moves list).");
+  if (types.has("place_bids") || ctx.picks.some((pick) => pick.tag === "place_bids")) said.push("Tap the tulips in New Arrivals or Just Sold to put your bid markers on, then press Play in the moves list (or play with none ticked to place no marker).");
   if (types.has("sell_to_market")) said.push("Tap one of your tulips to sell it to the market at its price.");
   if (types.has("buy_back")) said.push("Tap a tulip on loan to repay its loan.");
   if (types.has("auction_bid") || types.has("auction_pass")) said.push("Bid or pass in the moves list.");

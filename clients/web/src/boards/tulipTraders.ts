@@ -11,7 +11,7 @@
  * add a line on, a market to put the whole earmark on, the market a crisis moves to (when only
  * one crisis can move there), and a card of the hand to discard, return or sell to pay.
  */
-import { playable, type BoardContext, type BoardMove } from "./board";
+import { pickable, pickOffering, playable, type BoardContext, type BoardMove } from "./board";
 import { h, svg } from "../dom";
 import { get, list, num, str, text, type Json } from "./draw";
 
@@ -349,6 +349,7 @@ function handStrip(view: Json, ctx: BoardContext, mine: string[]): Element | nul
   const total = mine.reduce<number>((sum, card) => sum + (marketValue(card, view) ?? 0), 0);
   const limit = num(get(me, "limit")) ?? 0;
   let clickable = false;
+  let ticking = false;
   const cards = mine.map((card) => {
     const face = cardFace(card, view);
     const single = (type: string): BoardMove | undefined => onlyMove(ctx, type, (found) => {
@@ -356,10 +357,16 @@ function handStrip(view: Json, ctx: BoardContext, mine: string[]): Element | nul
       return chosen.length === 1 && chosen[0] === card;
     });
     const move = single("discard") ?? single("return_excess") ?? single("liquidate");
+    // Several cards at once (a pick): each card is ticked here, the move played from its form.
+    const pick = ["discard", "return_excess", "liquidate", "offer_lot"].map((tag) => pickOffering(ctx, tag, card)).find((found) => found !== undefined);
     if (move) {
       clickable = true;
       face.classList.add("tt-card-move");
       playable(face, move, ctx);
+    } else if (pick) {
+      ticking = true;
+      face.classList.add("tt-card-move");
+      pickable(face, pick, card);
     }
     return face;
   });
@@ -370,7 +377,7 @@ function handStrip(view: Json, ctx: BoardContext, mine: string[]): Element | nul
     over ? { class: "tt-part tt-hand", "aria-label": "Your hand" } : { class: "tt-part tt-hand private", "data-private-owner": String(ctx.you), "aria-label": "Your hand (only you see it)" },
     h("h3", {}, `Your hand — ${plural(mine.length, "card")}${limit && !over ? `, limit ${limit}` : ""}, market value ƒ${total}`),
     mine.length ? h("div", { class: "tt-cards" }, cards) : h("p", {}, "Your hand is empty."),
-    h("p", { class: "tt-hint" }, clickable ? "Click a card to put it away." : over ? "Every hand is shown now that the game is over." : "Only you see your cards. Tulips you hold are marked “in your hand” on the market."),
+    h("p", { class: "tt-hint" }, clickable ? "Click a card to put it away." : ticking ? "Click the cards to choose them, then press Play in the moves list." : over ? "Every hand is shown now that the game is over." : "Only you see your cards. Tulips you hold are marked “in your hand” on the market."),
   );
 }
 
