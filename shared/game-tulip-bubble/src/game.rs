@@ -144,7 +144,7 @@ impl Game for TulipBubble {
     }
 
     fn pick_of(&self, _seat: Seat, action: &Action) -> Option<game_core::pick::Pick> {
-        words::pick_of(action)
+        words::pick_of(self, action)
     }
 
     fn restates(action: &Action, event: &Event) -> bool {

@@ -11,7 +11,7 @@ use crate::event::Event;
 use crate::state::{EndReason, TulipBubble};
 use crate::track::Track;
 use game_core::pick::Pick;
-use game_core::words::{guilders, join_words, Names};
+use game_core::words::{guilders, join_words, ordinal, Names};
 use game_core::{Seat, SeatSet};
 
 /// What the game is about, for players choosing one.
@@ -314,10 +314,22 @@ pub fn label_action(state: &TulipBubble, action: &Action) -> String {
 }
 
 /// The bid markers' placement as a pick of tulips ([`game_core::pick`]): "Choose the tulips
-/// to put your bid markers on", each tulip as the labels name it.
-pub fn pick_of(action: &Action) -> Option<Pick> {
+/// to put your bid markers on", each tulip as the labels name it and where it lies, since
+/// two cards of a kind may lie side by side: "the red B1 tulip (Just Sold, 2nd card)".
+pub fn pick_of(state: &TulipBubble, action: &Action) -> Option<Pick> {
     let Action::PlaceBids { cards } = action else {
         return None;
+    };
+    let place = |tulip: Tulip| {
+        [
+            ("New Arrivals", &state.new_arrivals),
+            ("Just Sold", &state.just_sold),
+        ]
+        .into_iter()
+        .find_map(|(row, slots)| {
+            let at = slots.iter().position(|slot| slot.tulip == tulip)?;
+            Some(format!(" ({row}, {} card)", ordinal(at as u64 + 1)))
+        })
     };
     Some(Pick {
         field: "cards",
@@ -325,8 +337,11 @@ pub fn pick_of(action: &Action) -> Option<Pick> {
         items: cards
             .iter()
             .map(|id| {
-                let mut out = String::with_capacity(24);
+                let mut out = String::with_capacity(40);
                 push_named_tulip(&mut out, id);
+                if let Some(place) = id.tulip().and_then(place) {
+                    out.push_str(&place);
+                }
                 out
             })
             .collect(),
