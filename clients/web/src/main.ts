@@ -342,9 +342,9 @@ async function gamePage(id: string): Promise<void> {
   // The log scrolls on its own: a keyboard reaches it (tabindex), named by its section.
   const logList = h("ol", { class: "log", tabindex: 0, "aria-label": "The log, oldest first" });
   const log = h("section", { class: "log-section", "data-testid": "log", "aria-live": "polite", "aria-label": "What happened" }, h("h2", {}, "What happened"), logList);
-  // The whole view as data, for whoever wants every detail (a hand the drawing leaves out):
-  // under the board on a wide screen, after the moves and the log on a phone.
-  const details = h("details", { class: "all-details", "data-testid": "details", open: true });
+  // The whole view as data, for whoever wants every detail: closed until opened (the board
+  // draws what a player needs), under the board on a wide screen, last on a phone.
+  const details = h("details", { class: "all-details", "data-testid": "details" });
   root.append(
     header,
     status,
