@@ -13,7 +13,7 @@
  */
 import { playable, type BoardContext, type BoardMove } from "./board";
 import { h, svg } from "../dom";
-import { get, list, num, str, text, type Json } from "./draw";
+import { get, type Json, list, num, plural, seatName, str, text, you } from "./draw";
 
 interface Company {
   name: string;
@@ -41,17 +41,8 @@ function company(suit: string | undefined): Company | undefined {
   return suit === undefined ? undefined : COMPANIES[suit];
 }
 
-function nameOf(ctx: BoardContext, seat: number): string {
-  return ctx.names[seat] ?? `Player ${seat + 1}`;
-}
 
-function you(ctx: BoardContext, seat: number): string {
-  return seat === ctx.you ? `${nameOf(ctx, seat)} (you)` : nameOf(ctx, seat);
-}
 
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
 /** A certificate's worth in words: "preferred" for the null, else "3 shares". */
 function worth(value: number): string {
@@ -289,7 +280,7 @@ function building(view: Json, ctx: BoardContext, slots: Json[], players: Json[],
     const seat = seatOf(player, index);
     const at = space(get(get(player, "position"), "at"));
     if (!at) return;
-    standing.push(`${nameOf(ctx, seat)} at ${spaceWords(at)}`);
+    standing.push(`${seatName(ctx, seat)} at ${spaceWords(at)}`);
     const cx = left + at.x * U + U / 2;
     const cy = top + at.y * U + U / 2;
     parts.push(
@@ -318,7 +309,7 @@ function building(view: Json, ctx: BoardContext, slots: Json[], players: Json[],
 
 /** A pawn's letter: the player's initial (their seat number when names clash would confuse). */
 function initial(ctx: BoardContext, seat: number): string {
-  const name = nameOf(ctx, seat).trim();
+  const name = seatName(ctx, seat).trim();
   return (name[0] ?? "?").toUpperCase();
 }
 
@@ -445,7 +436,7 @@ function ownStrip(view: Json, ctx: BoardContext, players: Json[], seatOf: (playe
 function termWords(term: Json, ctx: BoardContext, coinsByHandle: Map<string, Json>): string {
   const who = (key: string): string => {
     const seat = num(get(term, key));
-    return seat === undefined ? "someone" : nameOf(ctx, seat);
+    return seat === undefined ? "someone" : seatName(ctx, seat);
   };
   const handles = list(get(term, "handles")).map((handle) => {
     const id = str(handle) ?? "";

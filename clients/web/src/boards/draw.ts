@@ -2,6 +2,7 @@
  * What the boards share: reading a view defensively (a drawing leaves out what it does not
  * find), the tulip colours, and the SVG frame and text every drawing uses.
  */
+import type { BoardContext } from "./board";
 import { svg } from "../dom";
 import { member } from "../members";
 
@@ -44,3 +45,17 @@ export function text(x: number, y: number, content: string, attrs: Record<string
   return svg("text", { x, y, "font-size": 13, "text-anchor": "middle", fill: "#1f2328", ...attrs }, content);
 }
 
+/** A seat's player name ("Player 3" while unknown). */
+export function seatName(ctx: BoardContext, seat: number): string {
+  return ctx.names[seat] ?? `Player ${seat + 1}`;
+}
+
+/** A seat's player name, with "(you)" for the viewer's own. */
+export function you(ctx: BoardContext, seat: number): string {
+  return seat === ctx.you ? `${seatName(ctx, seat)} (you)` : seatName(ctx, seat);
+}
+
+/** "1 card", "3 cards". */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

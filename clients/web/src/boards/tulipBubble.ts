@@ -1,6 +1,6 @@
 import { pickable, pickOffering, playable, type BoardContext, type BoardMove } from "./board";
 import { h, svg } from "../dom";
-import { COLOURS, frame, get, list, num, str, text, type Json } from "./draw";
+import { COLOURS, frame, get, type Json, list, num, plural, seatName, str, text } from "./draw";
 
 /**
  * Tulip Bubble: the three price tracks (levels I to VII, rules §0 and §1.3) with what each
@@ -50,13 +50,7 @@ function money(amount: number | undefined): string {
   return amount < 0 ? `minus ƒ${-amount}` : `ƒ${amount}`;
 }
 
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
-}
 
-function seatName(ctx: BoardContext, seat: number): string {
-  return ctx.names[seat] ?? `Player ${seat + 1}`;
-}
 
 /** Market prices by rank and level (rules §1.3), A at I and II from the options. */
 function chart(view: Json): { A: number[]; B: number[]; C: number[] } & Record<string, number[] | undefined> {

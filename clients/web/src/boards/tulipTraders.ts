@@ -13,7 +13,7 @@
  */
 import { pickable, pickOffering, playable, type BoardContext, type BoardMove } from "./board";
 import { h, svg } from "../dom";
-import { get, list, num, str, text, type Json } from "./draw";
+import { get, type Json, list, num, plural, str, text, you } from "./draw";
 
 const KINDS: Record<string, string> = { L: "Lily", S: "Single", P: "Parrot", D: "Double", K: "Kaufmanniana" };
 const COLOUR_NAMES: Record<string, string> = { R: "red", Pk: "pink", O: "orange", Pu: "purple", Y: "yellow" };
@@ -55,17 +55,8 @@ function cardTitle(card: string): string {
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
-function nameOf(ctx: BoardContext, seat: number): string {
-  return ctx.names[seat] ?? `Player ${seat + 1}`;
-}
 
-function you(ctx: BoardContext, seat: number): string {
-  return seat === ctx.you ? `${nameOf(ctx, seat)} (you)` : nameOf(ctx, seat);
-}
 
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
 function strings(value: Json): string[] {
   return list(value)

@@ -1,6 +1,6 @@
 import { playable, type BoardContext, type BoardMove } from "./board";
 import { h, svg } from "../dom";
-import { COLOURS, frame, get, list, num, str, text, type Json } from "./draw";
+import { COLOURS, frame, get, type Json, list, num, seatName, str, text } from "./draw";
 
 /**
  * Tulipmania 1637: the market board (every colour's price marker on its space, the grey
@@ -94,9 +94,6 @@ function tulipChip(colour: string, count?: number, extra = ""): HTMLElement {
   );
 }
 
-function seatName(ctx: BoardContext, seat: number): string {
-  return ctx.names[seat] ?? `Player ${seat + 1}`;
-}
 
 /** The market board as SVG: the matrix of spaces with every live colour's marker on it. */
 function priceBoard(view: Json, grid: Space[][]): SVGElement {

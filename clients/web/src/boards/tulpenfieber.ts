@@ -1,6 +1,6 @@
 import { playable, type BoardContext, type BoardMove } from "./board";
 import { h, svg } from "../dom";
-import { frame, get, list, num, str, text, type Json } from "./draw";
+import { frame, get, type Json, list, num, seatName, str, text } from "./draw";
 
 /**
  * Tulpenfieber: every player's tulip field (5 rows by 7 columns; each empty space says which
@@ -23,9 +23,6 @@ const CELL_H = 50;
 const LEFT = 58;
 const TOP = 46;
 
-function seatName(ctx: BoardContext, seat: number): string {
-  return ctx.names[seat] ?? `Player ${seat + 1}`;
-}
 
 /** The default `straight_sets` (rules §1.2), to tell whether a game changed them. */
 const DEFAULT_RUNS = JSON.stringify([[[1, 2, 3], [2, 3, 4], [3, 4, 5], [4, 5, 6]], [[1, 2, 3, 4], [3, 4, 5, 6]], [[2, 3, 4, 5]], [[1, 2, 3, 4, 5], [2, 3, 4, 5, 6]], [[1, 2, 3, 4, 5, 6]]]);
