@@ -447,3 +447,35 @@ async fn my_games_lists_the_tokens_game_with_whose_turn_it_is() {
         assert!(!reply.text().contains(&game.id), "{}", reply.text());
     }
 }
+
+/// Two bots of a kind get names that tell them apart ("Basic bot", "Basic bot 2"), so the
+/// log, the results and a choice of buyer can say which one; a named bot keeps its name.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bots_of_one_kind_get_names_that_tell_them_apart() {
+    let app = spawn_app().await;
+    let (id, _) = create(&app, "tulip-bubble", 5, json!({})).await;
+    for (seat, body) in [
+        (1, json!({"bot": "basic"})),
+        (2, json!({"bot": "basic"})),
+        (3, json!({"bot": "basic", "name": "Robo"})),
+        (4, json!({"bot": "basic"})),
+    ] {
+        let claimed = app
+            .post(&format!("/v1/games/{id}/seats/{seat}"), None, &body, &[])
+            .await;
+        assert_eq!(claimed.status, 201, "{}", claimed.text());
+    }
+    let envelope = app.get(&format!("/v1/games/{id}"), None).await.json();
+    let names: Vec<&Value> = (1..5)
+        .map(|seat| &envelope["seats"][seat]["name"])
+        .collect();
+    assert_eq!(
+        names,
+        [
+            &json!("Basic bot"),
+            &json!("Basic bot 2"),
+            &json!("Robo"),
+            &json!("Basic bot 3")
+        ]
+    );
+}

@@ -58,9 +58,11 @@ const SEATS = { "tulipmania-1637": 3, "tulip-bubble": 3, "tulip-traders": 3, tul
  * random bid, someone's ƒ1,000,000 bid ended a game in about 25 moves; bids that start at the
  * minimum took some 250 moves and 100 s; a threshold of 15 (`black_tulip_threshold`, a
  * number in the form) lets a player claim at the first Black Tulip window, and games took 25
- * to 60 moves.
+ * to 60 moves. Tulipmania's games took 65 to 80 moves and 30 to 46 s; a limit of 10 turns
+ * (`max_turns`, a number in the form) still reaches its end of game.
  */
 const OPTIONS = {
+  "tulipmania-1637": { max_turns: 10 },
   tulpenfieber: { side_need: [1, 1, 1, 1, 1] },
   "tulip-bubble": { black_tulip_threshold: 15 },
   "black-thursday": { layout: { custom: [{ x: 0, y: 0 }, { x: 2, y: 0 }, { x: 0, y: 2 }, { x: 2, y: 2 }] } },

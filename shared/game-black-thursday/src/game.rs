@@ -106,7 +106,7 @@ impl Game for BlackThursday {
     }
 
     fn label_action(&self, _seat: Seat, action: &Action, names: &Names) -> String {
-        words::label_action(action, names)
+        words::label_action(self, action, names)
     }
 
     fn restates(action: &Action, event: &Event) -> bool {

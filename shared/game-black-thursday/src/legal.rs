@@ -155,6 +155,7 @@ impl BlackThursday {
                     if !self.turn.market_traded && !player.coins.is_empty() {
                         let handles: Vec<String> =
                             player.coins.iter().map(|h| h.handle.to_string()).collect();
+                        let said: Vec<String> = player.coins.iter().map(certificate).collect();
                         list.push(LegalAction::closed_schema(
                             "Trade certificates back to the market for as many new ones",
                             "market_trade",
@@ -163,7 +164,7 @@ impl BlackThursday {
                                     "title": "Certificates to trade",
                                     "default": [],
                                     "type": "array",
-                                    "items": {"enum": handles},
+                                    "items": {"enum": handles, "x-enum-labels": said},
                                     "minItems": 1,
                                     "maxItems": handles.len(),
                                     "uniqueItems": true
@@ -270,13 +271,20 @@ impl BlackThursday {
 
     fn build_offer_schema(&self, session: &crate::state::Session) -> Value {
         let participants: Vec<u8> = session.participants.iter().map(|s| s.0).collect();
-        let handles: Vec<String> = session
+        let held: Vec<&crate::state::Held> = session
             .participants
             .iter()
             .flat_map(|s| self.players[s.index()].coins.iter())
-            .map(|h| h.handle.to_string())
             .collect();
+        let handles: Vec<String> = held.iter().map(|h| h.handle.to_string()).collect();
+        // Certificates by company (public), never by value (only its holder may know it).
+        let said: Vec<String> = held.iter().map(|h| certificate(h)).collect();
         let seats = json!({"enum": participants});
+        let titled = |title: &str, schema: Value| {
+            let mut schema = schema;
+            schema["title"] = Value::from(title);
+            schema
+        };
         // What the schema cannot say: the two players of a term differ, and so on.
         let two_players = |term: Value, also: &str| {
             with_unstated_rule(
@@ -288,50 +296,50 @@ impl BlackThursday {
         let mut kinds: Vec<Value> = Vec::new();
         if !handles.is_empty() {
             let coins = with_unstated_rule(
-                json!({"type": "array", "items": {"enum": handles}, "minItems": 1, "maxItems": 1, "uniqueItems": true}),
+                json!({"type": "array", "items": {"enum": handles, "x-enum-labels": said}, "minItems": 1, "maxItems": 1, "uniqueItems": true, "title": "Certificate"}),
                 "Coins that the giving player holds.",
                 "not-owner",
             );
-            kinds.push(two_players(
+            kinds.push(titled("Give a certificate", two_players(
                 json!({
-                    "kind": {"const": "coins"}, "giver": seats, "receiver": seats, "handles": coins,
-                    "values": {"enum": [null, [0], [1, 2, 3, 4, 5], [5]]}
+                    "kind": {"const": "coins"}, "giver": titled("Who gives", seats.clone()), "receiver": titled("Who receives", seats.clone()), "handles": coins,
+                    "values": {"enum": [null, [0], [1, 2, 3, 4, 5], [5]], "x-enum-labels": ["any", "it must be preferred", "it must be common stock", "it must be worth 5 shares"], "title": "What it must be worth"}
                 }),
                 "",
-            ));
-            kinds.push(two_players(
+            )));
+            kinds.push(titled("Show a certificate", two_players(
                 json!({
-                    "kind": {"const": "reveal"}, "from": seats, "to": seats, "handles": coins
+                    "kind": {"const": "reveal"}, "from": titled("Who shows", seats.clone()), "to": titled("To whom", seats.clone()), "handles": coins
                 }),
                 "",
-            ));
+            )));
         }
         let all: Vec<u8> = (0..self.n_seats).collect();
-        kinds.push(two_players(
+        kinds.push(titled("Tell what you know about a player's certificates", two_players(
             json!({
-                "kind": {"const": "share_knowledge"}, "from": seats, "to": seats, "about": {"enum": all}
+                "kind": {"const": "share_knowledge"}, "from": titled("Who tells", seats.clone()), "to": titled("To whom", seats.clone()), "about": {"enum": all, "title": "About whose certificates"}
             }),
             ", and `about` must differ from `from`",
-        ));
+        )));
         let max_amount = self.turn.ap.clamp(1, 3).min(self.options.max_ap_per_term);
-        kinds.push(two_players(
+        kinds.push(titled("Give action points", two_players(
             json!({
-                "kind": {"const": "action_points"}, "from": seats, "to": seats,
-                "amount": {"type": "integer", "minimum": 1, "maximum": max_amount}
+                "kind": {"const": "action_points"}, "from": titled("Who gives", seats.clone()), "to": titled("Who receives", seats.clone()),
+                "amount": {"type": "integer", "minimum": 1, "maximum": max_amount, "title": "Action points"}
             }),
             "",
-        ));
+        )));
         let limit = self.options.limits.max_promise_chars as usize;
         let texts: Vec<String> = PROMISE_TEXTS
             .iter()
             .map(|t| t.chars().take(limit).collect())
             .collect();
-        kinds.push(two_players(
+        kinds.push(titled("Promise something", two_players(
             json!({
-                "kind": {"const": "promise"}, "promisor": seats, "promisee": seats, "text": {"enum": texts}
+                "kind": {"const": "promise"}, "promisor": titled("Who promises", seats.clone()), "promisee": titled("To whom", seats), "text": {"enum": texts, "title": "The promise"}
             }),
             "",
-        ));
+        )));
         let max_terms = self.options.limits.max_terms_per_offer.min(2);
         action_object(
             "post_offer",
@@ -384,4 +392,10 @@ impl BlackThursday {
             }
         }
     }
+}
+
+/// A certificate as a schema's choices name it: its handle and company ("h3 (Sun
+/// Textiles)"), as the log names it; never its value.
+fn certificate(held: &crate::state::Held) -> String {
+    format!("{} ({})", held.handle, crate::words::company(held.suit()))
 }

@@ -16,7 +16,7 @@ use crate::action::{Action, Exit, MoveTarget, Term};
 use crate::event::{CoinInfo, DrawReason, Event, OpeningRoll, Standing, Transfer};
 use crate::ids::Handle;
 use crate::pieces::{Piece, Space, Suit};
-use crate::state::{Claim, Offer, SessionStatus};
+use crate::state::{BlackThursday, Claim, Offer, SessionStatus};
 use game_core::words::{join_words, ordinal, Names};
 use game_core::Seat;
 
@@ -470,7 +470,14 @@ pub fn describe_action(action: &Action, seat: Seat, names: &Names) -> String {
 
 /// `action` as a button's label: what the player does, in the imperative, with the
 /// certificates, offers and players it names.
-pub fn label_action(action: &Action, names: &Names) -> String {
+pub fn label_action(state: &BlackThursday, action: &Action, names: &Names) -> String {
+    // An offer of the open session by its author and terms, not its id ("o3").
+    let offer = |id: &crate::ids::OfferId| {
+        state
+            .session
+            .as_ref()
+            .and_then(|session| session.offers.iter().find(|offer| offer.id == *id))
+    };
     match action {
         Action::PlacePawn { space: at } => format!("Place your pawn on the roof at {}", space(*at)),
         Action::FlipTile { slot: at } => format!("Flip the tile in slot {}", slot(*at)),
@@ -503,13 +510,30 @@ pub fn label_action(action: &Action, names: &Names) -> String {
             counters,
             ..
         } => match counters {
-            Some(countered) => format!("Counter offer {countered}: {}", terms(offered, names)),
+            Some(countered) => match offer(countered) {
+                Some(found) => format!(
+                    "Counter {}'s offer with: {}",
+                    names.seat(found.author),
+                    terms(offered, names)
+                ),
+                None => format!("Counter offer {countered}: {}", terms(offered, names)),
+            },
             None => format!("Offer {}", terms(offered, names)),
         },
-        Action::WithdrawOffer { offer } => format!("Withdraw offer {offer}"),
-        Action::AcceptOffer { offer } => format!("Accept offer {offer}"),
+        Action::WithdrawOffer { offer: id } => match offer(id) {
+            Some(found) => format!("Withdraw your offer: {}", terms(&found.terms, names)),
+            None => format!("Withdraw offer {id}"),
+        },
+        Action::AcceptOffer { offer: id } => match offer(id) {
+            Some(found) => format!(
+                "Accept {}'s offer: {}",
+                names.seat(found.author),
+                terms(&found.terms, names)
+            ),
+            None => format!("Accept offer {id}"),
+        },
         Action::RevokeAcceptance { .. } => "Take back your acceptance".to_string(),
-        Action::LeaveSession { session } => format!("Leave session {session}"),
+        Action::LeaveSession { .. } => "Leave the trading session".to_string(),
         Action::FileClaim { promise } => format!("Claim that promise {promise} was broken"),
         Action::ConcedeClaim { claim } => format!("Concede claim {claim}"),
         Action::VoteClaim { claim, uphold } => {

@@ -362,7 +362,10 @@ mod tests {
                         None => false,
                     })
             };
-            let first = expected.iter().position(fits).expect("a combination");
+            // A family of the game's own that names its items (not a fold): nothing to fold.
+            let Some(first) = expected.iter().position(fits) else {
+                continue;
+            };
             let covered = expected.iter().filter(|entry| fits(entry)).count();
             let every: u64 = (min..=max)
                 .map(|k| (0..k as u64).fold(1, |acc, i| acc * (options.len() as u64 - i) / (i + 1)))

@@ -63,7 +63,7 @@ pub async fn claim_seat(
     ruleset_of(&ctx, &record)?;
     let name = match (body.name, body.bot) {
         (Some(name), _) => check_name(name)?,
-        (None, Some(bot)) => format!("{} bot", capitalised(bot.as_str())),
+        (None, Some(bot)) => bot_name(&record, bot),
         (None, None) => {
             return Err(ApiError::refused(
                 ApiCode::InvalidName,
@@ -475,4 +475,26 @@ pub async fn replace_seat(
         version,
     };
     Ok(Reply::json(200, &replaced).header("etag", etag(version)))
+}
+
+/// A bot's name: "Basic bot", and "Basic bot 2", "Basic bot 3"… when the game already has one
+/// of that name, so that the log, the results and a buyer's choice tell two bots apart.
+fn bot_name(record: &GameRecord, bot: BotKind) -> String {
+    let base = format!("{} bot", capitalised(bot.as_str()));
+    let taken = |name: &str| {
+        record
+            .seats
+            .iter()
+            .any(|seat| seat.name.as_deref() == Some(name))
+    };
+    (1u32..)
+        .map(|n| {
+            if n == 1 {
+                base.clone()
+            } else {
+                format!("{base} {n}")
+            }
+        })
+        .find(|name| !taken(name))
+        .expect("a free name")
 }
