@@ -126,23 +126,18 @@ pub(crate) fn slots<G: Game>(game: &G, seat: Seat, legal: &[LegalAction<G::Actio
         }
         let Some(tag) = tag else { continue };
         let (values, words): (Vec<Value>, Vec<String>) = group.items.into_iter().unzip();
-        properties.insert(
-            group.field.into(),
-            json!({
-                "type": "array",
-                "items": {"enum": values, "x-enum-labels": words},
-                "uniqueItems": true,
-                "minItems": min,
-                "maxItems": max,
-                "default": [],
-            }),
-        );
-        if min > 0 {
-            properties[group.field]
-                .as_object_mut()
-                .expect("an object")
-                .remove("default");
+        let mut items = json!({
+            "type": "array",
+            "items": {"enum": values, "x-enum-labels": words},
+            "uniqueItems": true,
+            "minItems": min,
+            "maxItems": max,
+        });
+        // Nothing chosen, when choosing nothing is a move.
+        if min == 0 {
+            items["default"] = json!([]);
         }
+        properties.insert(group.field.into(), items);
         let schema = action_object(&tag, Value::Object(properties));
         for &member in &group.members {
             slots[member] = Slot::Folded;

@@ -295,12 +295,10 @@ function building(view: Json, ctx: BoardContext, slots: Json[], players: Json[],
   });
   const faceUp = slots.filter((slot) => get(slot, "face_up") === true).length;
   const label = `The building: ${plural(slots.length, "tile")}, ${faceUp} face up; ${standing.length ? list_(standing) : "no pawn on it yet"}.`;
-  // An image, unless it holds moves: then a group, so that its buttons stay reachable (an
-  // image's children are presentational to assistive technology).
-  const interactive = parts.some((part) => part.classList.contains("board-move"));
+  // An image; a group once it holds moves (renderDrawing, boards/index.ts).
   const picture = svg(
     "svg",
-    { class: "bt-building", viewBox: `0 0 ${width} ${height}`, role: interactive ? "group" : "img", "aria-label": label, style: `max-width: ${Math.round(width * 1.35)}px` },
+    { class: "bt-building", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": label, style: `max-width: ${Math.round(width * 1.35)}px` },
     svg("title", {}, label),
     ...parts,
   );

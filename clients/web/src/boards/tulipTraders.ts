@@ -271,8 +271,8 @@ function market(view: Json, ctx: BoardContext, grid: Json[], mine: string[]): El
     parts.push(playable(element, move, ctx));
   }
   const label = `The market, ${rows} rows by ${cols} columns: ${summary.join("; ")}.`;
-  const interactive = parts.some((part) => part.classList.contains("board-move"));
-  return svg("svg", { class: "tt-market", viewBox: `0 0 ${width} ${height}`, role: interactive ? "group" : "img", "aria-label": label, style: `max-width: ${width}px` }, svg("title", {}, label), ...parts);
+  // An image; a group once it holds moves (renderDrawing, boards/index.ts).
+  return svg("svg", { class: "tt-market", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": label, style: `max-width: ${width}px` }, svg("title", {}, label), ...parts);
 }
 
 /** The market's counters: crises, decks, sacks, and how a card is valued. */
