@@ -701,6 +701,8 @@ async function controls() {
   await waitFor(async () => /on vacation/.test((await page.locator('[data-testid="players"]').textContent()) ?? ""), FOLLOW_MS, "controls: Anna on vacation");
   await page.click('[data-testid="vacation-end"]');
   await waitFor(async () => !/on vacation/.test((await page.locator('[data-testid="players"]').textContent()) ?? ""), FOLLOW_MS, "controls: Anna back");
+  // The players list is drawn before the log: read the log once the whole page is drawn.
+  await drawn(page, "controls: the page after the vacation");
   const notes = await page.locator('[data-testid="log"] li.entry > .headline').allTextContents();
   for (const line of ["The admin paused every clock.", "The admin started the clocks again.", "Anna went on vacation: their clock stands still.", "Anna is back from vacation: their clock runs again."]) {
     if (!notes.includes(line)) fail(`controls: the log does not say ${JSON.stringify(line)}: ${JSON.stringify(notes.slice(-6))}`);
