@@ -9,6 +9,7 @@ mod contention;
 mod dynamo;
 mod edge;
 mod errors;
+mod include;
 mod lambda_e2e;
 mod openapi;
 mod paging;

@@ -5,8 +5,10 @@
  *
  * For each ruleset in GET /v1/rulesets: create a game with `min_seats` (the fewest seats
  * with the default options), claim every seat, then until the game is finished: for each seat
- * the game waits on, read its legal actions, pick an entry at random (seeded) and submit it
- * with If-Match and an Idempotency-Key. Entries are typed by the contract (`<game>.LegalMove`
+ * the game waits on, read its legal actions (from `…/legal-actions`, or half the time with the
+ * seat's read of the game, `include=legal_actions`), pick an entry at random (seeded) and submit
+ * it with If-Match, an Idempotency-Key and `include=legal_actions` (the answer must hold the
+ * mover's legal actions at or after the move's version). Entries are typed by the contract (`<game>.LegalMove`
  * or `LegalActionFamily`) and told apart with `"action" in entry`. `{action}` entries are
  * submitted as they are (a refusal is a failure); `{label, schema}` entries are sampled
  * (src/sample.ts walks the typed `JsonSchema`), checked against the entry's schema and against
@@ -34,7 +36,8 @@ type GameEnvelope = components["schemas"]["GameEnvelope"];
 type HistoryPoint = components["schemas"]["HistoryPoint"];
 type Rematch = components["schemas"]["Rematch"];
 /** One legal-action entry of any ruleset: `{action}` (a `<game>.LegalMove`) or `{label, schema}`. */
-type Entry = components["schemas"]["LegalActions"]["actions"][number];
+type Listing = components["schemas"]["LegalActions"];
+type Entry = Listing["actions"][number];
 
 class Failure extends Error {}
 
@@ -78,6 +81,8 @@ interface Stats {
   lastSeq: number;
   /** Moves taken back (at most one per game: undo is tried, never picked at random). */
   undos: number;
+  /** Listings read with the game (`include=legal_actions`) instead of from `…/legal-actions`. */
+  included: number;
   /** Codes of 422 refusals whose body does not match the contract's 422 response. */
   offContractCodes: Set<string>;
 }
@@ -121,11 +126,7 @@ async function claimSeats(gameId: string, count: number, rng: Rng): Promise<Seat
  * the server accepts one. Returns false when the seat has nothing to do.
  */
 async function moveOnce(gameId: string, who: Seat, rng: Rng, stats: Stats, keyPrefix: string): Promise<{ status: GameStatus } | false> {
-  const { data: legal, error, response } = await client.GET("/v1/games/{id}/legal-actions", {
-    params: { path: { id: gameId } },
-    headers: bearer(who.token),
-  });
-  if (legal === undefined) return fail(`legal actions of seat ${String(who.seat)}: ${explain(response, error)}`);
+  const legal = await legalActions(gameId, who, rng, stats);
   if (legal.seat !== who.seat) fail(`legal actions answered for seat ${String(legal.seat)}, asked as ${String(who.seat)}`);
   // Undo would undo the random walk: it is taken once per game, never drawn.
   const undo = legal.actions.find(isUndo);
@@ -179,6 +180,31 @@ async function moveOnce(gameId: string, who: Seat, rng: Rng, stats: Stats, keyPr
     }
   }
   return fail(`seat ${String(who.seat)}: no legal-action entry was accepted (${String(entries.length)} entries)`);
+}
+
+/**
+ * The seat's legal actions: from `GET …/legal-actions`, or, half the time, from the seat's read
+ * of the game with `include=legal_actions` (one request for both), which must hold them at the
+ * read's version.
+ */
+async function legalActions(gameId: string, who: Seat, rng: Rng, stats: Stats): Promise<Listing> {
+  if (rng.bool()) {
+    const { data, error, response } = await client.GET("/v1/games/{id}", {
+      params: { path: { id: gameId }, query: { include: "legal_actions" } },
+      headers: bearer(who.token),
+    });
+    if (data === undefined) return fail(`seat ${String(who.seat)} reading the game with its legal actions: ${explain(response, error)}`);
+    const legal = data.legal_actions ?? fail(`seat ${String(who.seat)}: include=legal_actions, but the read of an active game has no legal_actions`);
+    if (legal.version !== data.version) fail(`included legal actions at version ${String(legal.version)} in a read of version ${String(data.version)}`);
+    stats.included++;
+    return legal;
+  }
+  const { data: legal, error, response } = await client.GET("/v1/games/{id}/legal-actions", {
+    params: { path: { id: gameId } },
+    headers: bearer(who.token),
+  });
+  if (legal === undefined) return fail(`legal actions of seat ${String(who.seat)}: ${explain(response, error)}`);
+  return legal;
 }
 
 /** Whether a legal-action entry is taking the seat's last move back. */
@@ -266,7 +292,7 @@ async function submit(
 ): Promise<{ status: GameStatus } | "refused"> {
   const key = `${keyPrefix}-${String(stats.moves)}-${String(stats.refusals)}`;
   const { data, error, response } = await client.POST("/v1/games/{id}/actions", {
-    params: { path: { id: gameId }, header: { "if-match": `"${String(version)}"`, "idempotency-key": key } },
+    params: { path: { id: gameId }, query: { include: "legal_actions" }, header: { "if-match": `"${String(version)}"`, "idempotency-key": key } },
     headers: bearer(who.token),
     body,
   });
@@ -282,6 +308,11 @@ async function submit(
   if (response.status !== 200) fail(`submit: status ${String(response.status)}`);
   if (data.seq !== stats.lastSeq + 1) fail(`submit: seq ${String(data.seq)} after ${String(stats.lastSeq)}`);
   if (data.version <= version) fail(`submit: version ${String(data.version)} not after ${String(version)}`);
+  // Asked for with include=legal_actions: the mover's legal actions once the move is made.
+  const listed = data.legal_actions ?? fail("submit: include=legal_actions, but the answer has no legal_actions");
+  if (listed.seat !== who.seat || listed.version < data.version) {
+    fail(`submit: included legal actions of seat ${String(listed.seat)} at version ${String(listed.version)}, after seat ${String(who.seat)}'s move to version ${String(data.version)}`);
+  }
   stats.lastSeq = data.seq;
   stats.moves++;
   if (verbose) console.log(`  seat ${String(who.seat)}: ${JSON.stringify(body.action)} -> ${data.status}`);
@@ -354,7 +385,7 @@ async function playRuleset(ruleset: string, seatCount: number): Promise<void> {
   const rng = Rng.derive(seed, ruleset);
   const game = await createGame(ruleset, seatCount);
   const seats = await claimSeats(game.id, seatCount, rng);
-  const stats: Stats = { moves: 0, refusals: 0, samplerMisses: 0, looseSamples: 0, schemaEntries: 0, lastSeq: 0, undos: 0, offContractCodes: new Set() };
+  const stats: Stats = { moves: 0, refusals: 0, samplerMisses: 0, looseSamples: 0, schemaEntries: 0, lastSeq: 0, undos: 0, included: 0, offContractCodes: new Set() };
   const keyPrefix = `play-${String(seed)}-${game.id}`;
   const read = async (): Promise<GameEnvelope> => {
     const { data, error, response } = await client.GET("/v1/games/{id}", {
@@ -394,7 +425,7 @@ async function playRuleset(ruleset: string, seatCount: number): Promise<void> {
   console.log(
     `${ruleset}: ${String(seatCount)} seats, ${String(stats.moves)} moves, ${String(stats.refusals)} refusals (422), ` +
       `${String(stats.schemaEntries)} schema entries tried, ${String(stats.samplerMisses)} samples redrawn, ${String(stats.looseSamples)} fit the entry but not SubmitAction, ` +
-      `${String(stats.undos)} taken back, audit ${String(stats.lastSeq + 1)} entries in ${String(pages)} pages, ended by ${reason}; final view: ${finalView(final)}; ` +
+      `${String(stats.undos)} taken back, ${String(stats.included)} listings read with the game (include=legal_actions), audit ${String(stats.lastSeq + 1)} entries in ${String(pages)} pages, ended by ${reason}; final view: ${finalView(final)}; ` +
       `history read, rematch ${rematch}; ${seconds}s`,
   );
   if (stats.offContractCodes.size > 0) {

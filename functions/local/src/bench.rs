@@ -33,6 +33,24 @@ pub struct Config {
     /// Count the server's instructions per committed move under valgrind's cachegrind
     /// instead of timing it: a fresh server per ruleset, counted from start to stop.
     pub instructions: bool,
+    /// How the clients ask for what they need to move.
+    pub pattern: Pattern,
+    /// Pin the started server to the first CPU and the clients to the second
+    /// (`sched_setaffinity`), so the server's capacity is one core's, measured.
+    pub pin: bool,
+}
+
+/// The requests a client makes per move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Pattern {
+    /// Read the game, then the acting seat's legal actions, then post the move: three
+    /// requests per move, the plainest client.
+    #[default]
+    Three,
+    /// Post the move with `?include=legal_actions`, and read the next seat's game with
+    /// `?include=legal_actions` (the answer a long-poll of that seat would get): at most two
+    /// requests per move, one when the same seat moves again (docs/api.md, "Fewer requests").
+    Two,
 }
 
 /// Latencies per route, errors per status, moves and state sizes, shared by the clients.
@@ -41,6 +59,26 @@ struct Tally {
     latencies: BTreeMap<&'static str, Vec<Duration>>,
     errors: BTreeMap<(&'static str, u16), u64>,
     state_bytes: Vec<usize>,
+}
+
+/// The routes, as the report names them.
+const CREATE: &str = "POST /v1/games";
+const CLAIM: &str = "POST /v1/games/{id}/seats/{seat}";
+const READ: &str = "GET /v1/games/{id}";
+const READ_WITH_LEGAL: &str = "GET /v1/games/{id}?include=legal_actions";
+const LEGAL: &str = "GET /v1/games/{id}/legal-actions";
+const MOVE: &str = "POST /v1/games/{id}/actions";
+const MOVE_WITH_LEGAL: &str = "POST /v1/games/{id}/actions?include=legal_actions";
+
+impl Tally {
+    /// Requests made to play moves (not to create games and claim seats).
+    fn requests_in_play(&self) -> usize {
+        self.latencies
+            .iter()
+            .filter(|(route, _)| ![CREATE, CLAIM].contains(route))
+            .map(|(_, latencies)| latencies.len())
+            .sum()
+    }
 }
 
 /// One player's HTTP client (reqwest keeps its connection alive between calls).
@@ -117,6 +155,23 @@ struct Listing<'a> {
 struct Applied<'a> {
     #[serde(borrow)]
     view: &'a RawValue,
+    #[serde(borrow)]
+    status: &'a str,
+    #[serde(default)]
+    to_act: Vec<u64>,
+    #[serde(borrow, default)]
+    legal_actions: Option<&'a RawValue>,
+}
+
+/// A seat's read of the game with `include=legal_actions`.
+#[derive(Deserialize)]
+struct EnvelopeWithLegal<'a> {
+    #[serde(borrow)]
+    status: &'a str,
+    #[serde(default)]
+    to_act: Vec<u64>,
+    #[serde(borrow, default)]
+    legal_actions: Option<&'a RawValue>,
 }
 
 /// `body` parsed as `T`, or `None` if it is not one (an error reply, say).
@@ -124,116 +179,198 @@ fn parse<'a, T: Deserialize<'a>>(body: &'a [u8]) -> Option<T> {
     serde_json::from_slice(body).ok()
 }
 
-/// One client: create games of `ruleset`, claim every seat, play randomly from
-/// `legal-actions` until the deadline. Counts committed moves.
-async fn play(
-    mut client: Client,
-    ruleset: String,
-    seats: u8,
-    client_index: u64,
-    deadline: Instant,
+/// A player's client shared by the move loops: its connection, its random choices and the
+/// tallies it adds to.
+struct Player {
+    client: Client,
+    bot: GameRng,
     tally: Arc<Mutex<Tally>>,
     moves: Arc<AtomicU64>,
-) -> anyhow::Result<()> {
-    let mut bot = GameRng::for_entry([client_index as u8; 32], client_index);
-    let record =
-        |tally: &Arc<Mutex<Tally>>, route: &'static str, status: u16, elapsed: Duration| {
-            let mut tally = tally.lock().expect("tally lock");
-            tally.latencies.entry(route).or_default().push(elapsed);
-            if !(200..300).contains(&status) {
-                *tally.errors.entry((route, status)).or_default() += 1;
-            }
-        };
-    while Instant::now() < deadline {
-        let (status, created, elapsed) = client
-            .call(
-                Method::POST,
-                "/v1/games",
-                None,
-                Some(&json!({"ruleset": ruleset, "seats": seats})),
-            )
-            .await?;
-        record(&tally, "POST /v1/games", status, elapsed);
-        let id = parse::<Created>(&created).context("create failed")?.id;
-        let mut tokens = Vec::new();
-        for seat in 0..seats {
-            let path = format!("/v1/games/{id}/seats/{seat}");
-            let (status, claimed, elapsed) = client
-                .call(
-                    Method::POST,
-                    &path,
-                    None,
-                    Some(&json!({"name": format!("bench {seat}")})),
-                )
-                .await?;
-            record(&tally, "POST /v1/games/{id}/seats/{seat}", status, elapsed);
-            tokens.push(
-                parse::<Claimed>(&claimed)
-                    .context("claim failed")?
-                    .player_token,
-            );
+    deadline: Instant,
+}
+
+impl Player {
+    /// One request, counted under `route`.
+    async fn call(
+        &mut self,
+        route: &'static str,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&Value>,
+    ) -> anyhow::Result<(u16, Vec<u8>)> {
+        let (status, bytes, elapsed) = self.client.call(method, path, token, body).await?;
+        let mut tally = self.tally.lock().expect("tally lock");
+        tally.latencies.entry(route).or_default().push(elapsed);
+        if !(200..300).contains(&status) {
+            *tally.errors.entry((route, status)).or_default() += 1;
         }
-        loop {
-            if Instant::now() >= deadline {
-                return Ok(());
+        Ok((status, bytes))
+    }
+
+    /// A random action from a listing (`GET …/legal-actions`'s body or an included one);
+    /// only the chosen entry becomes a `Value`.
+    fn choose(&mut self, listing: &[u8]) -> Option<Value> {
+        let listing = parse::<Listing>(listing)?;
+        let entry = self.bot.choose(&listing.actions)?;
+        let entry = serde_json::from_str::<Value>(entry.get()).ok()?;
+        game_core::testing::random_action_json(std::slice::from_ref(&entry), &mut self.bot)
+    }
+
+    /// Counts a committed move; one in 16 records the view's size.
+    fn committed(&mut self, view: Option<&RawValue>) {
+        self.moves.fetch_add(1, Ordering::Relaxed);
+        if self.bot.below(16) == 0 {
+            if let Some(view) = view {
+                // The server writes compact JSON: the raw text is the view's size.
+                let bytes = view.get().len();
+                self.tally
+                    .lock()
+                    .expect("tally lock")
+                    .state_bytes
+                    .push(bytes);
             }
-            let (status, envelope, elapsed) = client
-                .call(Method::GET, &format!("/v1/games/{id}"), None, None)
+        }
+    }
+
+    /// Three requests per move: the game, the acting seat's legal actions, the move.
+    async fn play_three(&mut self, id: &str, tokens: &[String]) -> anyhow::Result<()> {
+        while Instant::now() < self.deadline {
+            let (_, envelope) = self
+                .call(READ, Method::GET, &format!("/v1/games/{id}"), None, None)
                 .await?;
-            record(&tally, "GET /v1/games/{id}", status, elapsed);
             let Some(envelope) = parse::<Envelope>(&envelope) else {
                 break;
             };
             if envelope.status != "active" {
                 break;
             }
-            let Some(&seat) = bot.choose(&envelope.to_act) else {
+            let Some(&seat) = self.bot.choose(&envelope.to_act) else {
                 break;
             };
-            let token = tokens[seat as usize].clone();
-            let (status, legal, elapsed) = client
-                .call(
-                    Method::GET,
-                    &format!("/v1/games/{id}/legal-actions"),
-                    Some(&token),
-                    None,
-                )
+            let token = tokens[seat as usize].as_str();
+            let path = format!("/v1/games/{id}/legal-actions");
+            let (_, legal) = self
+                .call(LEGAL, Method::GET, &path, Some(token), None)
                 .await?;
-            record(&tally, "GET /v1/games/{id}/legal-actions", status, elapsed);
-            // Only the chosen entry becomes a `Value`.
-            let listing = parse::<Listing>(&legal);
-            let chosen = listing
-                .as_ref()
-                .and_then(|listing| bot.choose(&listing.actions))
-                .and_then(|entry| serde_json::from_str::<Value>(entry.get()).ok());
-            let Some(action) = chosen.and_then(|entry| {
-                game_core::testing::random_action_json(std::slice::from_ref(&entry), &mut bot)
-            }) else {
+            let Some(action) = self.choose(&legal) else {
                 continue;
             };
-            let (status, result, elapsed) = client
+            let path = format!("/v1/games/{id}/actions");
+            let body = json!({ "action": action });
+            let (status, result) = self
+                .call(MOVE, Method::POST, &path, Some(token), Some(&body))
+                .await?;
+            if status == 200 {
+                let view = parse::<Applied>(&result).map(|applied| applied.view);
+                self.committed(view);
+            }
+        }
+        Ok(())
+    }
+
+    /// At most two requests per move: the move's answer carries the mover's legal actions,
+    /// and another seat reads the game with its legal actions, as its long-poll's answer
+    /// would carry them.
+    async fn play_two(&mut self, id: &str, tokens: &[String]) -> anyhow::Result<()> {
+        let (_, envelope) = self
+            .call(READ, Method::GET, &format!("/v1/games/{id}"), None, None)
+            .await?;
+        let Some(mut to_act) = parse::<Envelope>(&envelope).map(|envelope| envelope.to_act) else {
+            return Ok(());
+        };
+        // The last mover and the listing its move's answer carried.
+        let mut known: Option<(u64, Vec<u8>)> = None;
+        while Instant::now() < self.deadline {
+            let Some(&seat) = self.bot.choose(&to_act) else {
+                break;
+            };
+            let token = tokens[seat as usize].as_str();
+            let listing = match known.take() {
+                Some((mover, listing)) if mover == seat => listing,
+                _ => {
+                    let path = format!("/v1/games/{id}?include=legal_actions");
+                    let (_, read) = self
+                        .call(READ_WITH_LEGAL, Method::GET, &path, Some(token), None)
+                        .await?;
+                    let Some(read) = parse::<EnvelopeWithLegal>(&read) else {
+                        break;
+                    };
+                    if read.status != "active" {
+                        break;
+                    }
+                    to_act = read.to_act;
+                    let Some(listing) = read.legal_actions else {
+                        break;
+                    };
+                    listing.get().as_bytes().to_vec()
+                }
+            };
+            let Some(action) = self.choose(&listing) else {
+                continue;
+            };
+            let path = format!("/v1/games/{id}/actions?include=legal_actions");
+            let body = json!({ "action": action });
+            let (status, result) = self
                 .call(
+                    MOVE_WITH_LEGAL,
                     Method::POST,
-                    &format!("/v1/games/{id}/actions"),
-                    Some(&token),
-                    Some(&json!({"action": action})),
+                    &path,
+                    Some(token),
+                    Some(&body),
                 )
                 .await?;
-            record(&tally, "POST /v1/games/{id}/actions", status, elapsed);
-            if status == 200 {
-                moves.fetch_add(1, Ordering::Relaxed);
-                if bot.below(16) == 0 {
-                    if let Some(applied) = parse::<Applied>(&result) {
-                        // The server writes compact JSON: the raw text is the view's size.
-                        let view_bytes = applied.view.get().len();
-                        tally
-                            .lock()
-                            .expect("tally lock")
-                            .state_bytes
-                            .push(view_bytes);
-                    }
-                }
+            if status != 200 {
+                // Refused: the next read says who acts now.
+                continue;
             }
+            let Some(applied) = parse::<Applied>(&result) else {
+                continue;
+            };
+            let finished = applied.status != "active";
+            to_act = applied.to_act;
+            known = applied
+                .legal_actions
+                .map(|listing| (seat, listing.get().as_bytes().to_vec()));
+            self.committed(Some(applied.view));
+            if finished {
+                break;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One client: create games of `ruleset`, claim every seat, play randomly from the listed
+/// legal actions until the deadline. Counts committed moves.
+async fn play(
+    mut player: Player,
+    ruleset: String,
+    seats: u8,
+    pattern: Pattern,
+) -> anyhow::Result<()> {
+    while Instant::now() < player.deadline {
+        let body = json!({"ruleset": ruleset, "seats": seats});
+        let (_, created) = player
+            .call(CREATE, Method::POST, "/v1/games", None, Some(&body))
+            .await?;
+        let id = parse::<Created>(&created).context("create failed")?.id;
+        let mut tokens = Vec::new();
+        for seat in 0..seats {
+            let path = format!("/v1/games/{id}/seats/{seat}");
+            let body = json!({"name": format!("bench {seat}")});
+            let (_, claimed) = player
+                .call(CLAIM, Method::POST, &path, None, Some(&body))
+                .await?;
+            tokens.push(
+                parse::<Claimed>(&claimed)
+                    .context("claim failed")?
+                    .player_token,
+            );
+        }
+        match pattern {
+            Pattern::Three => player.play_three(&id, &tokens).await?,
+            Pattern::Two => player.play_two(&id, &tokens).await?,
         }
     }
     Ok(())
@@ -477,6 +614,28 @@ fn cpu_time(pid: u32) -> Option<Duration> {
     Some(Duration::from_millis(ticks * 10))
 }
 
+/// Confines every thread of process `pid` to CPU `cpu` (`sched_setaffinity`; a thread it
+/// starts later inherits its starter's CPUs).
+fn pin_process(pid: u32, cpu: usize) -> anyhow::Result<()> {
+    let mut set = nix::sched::CpuSet::new();
+    set.set(cpu).context("CPU number")?;
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task"))
+        .with_context(|| format!("listing the threads of process {pid}"))?;
+    for task in tasks {
+        let tid: i32 = task?
+            .file_name()
+            .to_string_lossy()
+            .parse()
+            .context("a thread id")?;
+        match nix::sched::sched_setaffinity(nix::unistd::Pid::from_raw(tid), &set) {
+            // The thread ended meanwhile.
+            Err(nix::errno::Errno::ESRCH) => {}
+            done => done.with_context(|| format!("pinning thread {tid} to CPU {cpu}"))?,
+        }
+    }
+    Ok(())
+}
+
 /// Runs the bench for every configured ruleset and prints the report.
 pub async fn run(config: Config) -> anyhow::Result<()> {
     let registry = api::registry();
@@ -500,6 +659,18 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         }
     };
     let local = config.url.is_none();
+    if config.pin {
+        let Some(server) = &server else {
+            bail!("--pin places a server this bench starts: not with --url or --instructions");
+        };
+        let cpus = std::thread::available_parallelism().map_or(1, usize::from);
+        if cpus < 2 {
+            bail!("--pin needs two CPUs, one for the server and one for the clients; this process may use {cpus}");
+        }
+        // Every thread the two processes have now; threads they start later inherit it.
+        pin_process(server.child.id(), 0)?;
+        pin_process(std::process::id(), 1)?;
+    }
     // Counting: what a server costs to start and stop with no requests, taken off each
     // ruleset's count so that the figure per move is the requests' own.
     let idle_instructions = if config.instructions {
@@ -508,8 +679,17 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         0
     };
     println!(
-        "beurs bench: {} clients, {} s per ruleset, server {}{}",
+        "beurs bench: {} clients, {} requests per move{}, {} s per ruleset, server {}{}",
         config.clients,
+        match config.pattern {
+            Pattern::Three => "three",
+            Pattern::Two => "at most two",
+        },
+        if config.pin {
+            ", server pinned to CPU 0 and clients to CPU 1"
+        } else {
+            ""
+        },
         config.duration.as_secs(),
         if config.instructions {
             "under cachegrind, one per ruleset"
@@ -552,15 +732,15 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             .into_iter()
             .enumerate()
             .map(|(index, client)| {
-                tokio::spawn(play(
+                let index = index as u64 + 1;
+                let player = Player {
                     client,
-                    ruleset_id.clone(),
-                    seats,
-                    index as u64 + 1,
+                    bot: GameRng::for_entry([index as u8; 32], index),
+                    tally: tally.clone(),
+                    moves: moves.clone(),
                     deadline,
-                    tally.clone(),
-                    moves.clone(),
-                ))
+                };
+                tokio::spawn(play(player, ruleset_id.clone(), seats, config.pattern))
             })
             .collect();
         // Progress, once a second, on stderr.
@@ -604,6 +784,10 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             println!("committed moves: {moves}");
             if moves > 0 {
                 println!(
+                    "requests per committed move: {:.2}",
+                    tally.requests_in_play() as f64 / moves as f64
+                );
+                println!(
                     "server instructions: {:.0} k per committed move ({:.1} M in all, less {:.1} M to start and stop)",
                     total.saturating_sub(idle_instructions) as f64 / 1e3 / moves as f64,
                     total as f64 / 1e6,
@@ -642,14 +826,22 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             config.clients, elapsed
         );
         println!("committed moves: {moves}  ({moves_per_second:.1} moves/s)");
+        if moves > 0 {
+            println!(
+                "requests per committed move: {:.2}",
+                tally.requests_in_play() as f64 / moves as f64
+            );
+        }
         match (cpu_before, cpu_after) {
-            (Some(before), Some(after)) if moves > 0 => {
+            (Some(before), Some(after)) if moves > 0 && after > before => {
                 let cpu = after.saturating_sub(before);
+                let cores = cpu.as_secs_f64() / elapsed;
                 println!(
-                    "server CPU: {:.2} s in {elapsed:.1} s ({:.0} % of one core), {:.0} µs per committed move",
+                    "server CPU: {:.2} s in {elapsed:.1} s ({:.0} % of one core), {:.0} µs per committed move, {:.0} moves/s per server core",
                     cpu.as_secs_f64(),
-                    100.0 * cpu.as_secs_f64() / elapsed,
-                    cpu.as_secs_f64() * 1e6 / moves as f64
+                    100.0 * cores,
+                    cpu.as_secs_f64() * 1e6 / moves as f64,
+                    moves_per_second / cores
                 );
             }
             _ => {

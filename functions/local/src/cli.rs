@@ -143,6 +143,15 @@ pub struct BenchArgs {
     /// server per ruleset, about 50 times slower; latencies and rates are not reported
     #[arg(long, conflicts_with = "url")]
     pub instructions: bool,
+    /// Requests per move: `three` reads the game, then the seat's legal actions, then posts
+    /// the move; `two` asks for the legal actions with the move's answer and with the next
+    /// seat's read of the game (`include=legal_actions`)
+    #[arg(long, value_enum, default_value_t = crate::bench::Pattern::Three)]
+    pub pattern: crate::bench::Pattern,
+    /// Pin the server this bench starts to CPU 0 and the clients to CPU 1
+    /// (`sched_setaffinity`, Linux), to measure what one server core does
+    #[arg(long, conflicts_with_all = ["url", "instructions"])]
+    pub pin: bool,
 }
 
 /// `beurs bots`.
@@ -254,6 +263,8 @@ impl BenchArgs {
             dir: self.dir.unwrap_or_else(std::env::temp_dir),
             server_bin: self.server_bin,
             instructions: self.instructions,
+            pattern: self.pattern,
+            pin: self.pin,
         }
     }
 }

@@ -645,7 +645,8 @@ async fn sigkill_during_timeouts_loses_nothing_and_applies_each_once() {
 
 /// `beurs bench --instructions` runs its servers under valgrind's cachegrind and reports
 /// their instructions per committed move, leaving nothing behind; without valgrind it says
-/// what is missing instead of reporting a figure.
+/// what is missing instead of reporting a figure. Its clients play the two-request pattern
+/// (`include=legal_actions`), which must need at most two requests per move.
 #[test]
 fn bench_counts_server_instructions_under_cachegrind() {
     let dir = temp_db("bench-instructions").with_extension("d");
@@ -654,6 +655,8 @@ fn bench_counts_server_instructions_under_cachegrind() {
         .args([
             "bench",
             "--instructions",
+            "--pattern",
+            "two",
             "--ruleset",
             "tulipmania-1637",
             "--clients",
@@ -686,6 +689,8 @@ fn bench_counts_server_instructions_under_cachegrind() {
     // A move is at least a parse, an apply and a commit: far more than a thousand instructions.
     assert!(per_move > 1.0, "{stdout}");
     assert!(stdout.contains("k per committed move"), "{stdout}");
+    let requests = number_after("requests per committed move: ");
+    assert!((1.0..=2.0).contains(&requests), "{stdout}");
     assert!(stdout.contains("errors: none"), "{stdout}");
     let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
     assert!(left.is_empty(), "files left behind: {left:?}");

@@ -374,6 +374,7 @@ pub(crate) async fn play_one(
             Ok(Updated::Committed {
                 value: (_, engine),
                 version,
+                ..
             }) => {
                 ctx.states.insert(&record.id, version, Arc::from(engine));
                 return Ok(true);

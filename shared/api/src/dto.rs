@@ -318,6 +318,10 @@ pub struct GameEnvelope {
     pub outcome: Option<Outcome>,
     /// The move clock and each seat's deadline; null in a game without a clock.
     pub clock: Option<crate::clock::ClockView>,
+    /// The caller's legal actions at `version`: present only when asked for with
+    /// `include=legal_actions`, by a seat token, once the game has started.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub legal_actions: Option<LegalActions>,
     /// Creation time (RFC 3339).
     pub created_at: String,
     /// Time of the last change (RFC 3339).
@@ -394,6 +398,16 @@ pub struct GameList {
     pub next_after: Option<String>,
 }
 
+/// What an answer carries besides its own body, on request (`?include=`): a seat's client
+/// then needs no second request to learn what it may do next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Include {
+    /// The caller's legal actions at the game's current version (a seat token only), as
+    /// `GET …/legal-actions` lists them.
+    LegalActions,
+}
+
 /// The caller's legal actions.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct LegalActions {
@@ -443,6 +457,11 @@ pub struct ActionResult {
     pub waiting_on: Vec<u8>,
     /// The result, if the move ended the game.
     pub outcome: Option<Outcome>,
+    /// The caller's legal actions now: present only when asked for with
+    /// `include=legal_actions`. Their `version` is the game's version when the answer was
+    /// made, which is later than this move's `version` if bots moved after it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub legal_actions: Option<LegalActions>,
 }
 
 /// One log entry as the caller may see it.

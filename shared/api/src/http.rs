@@ -44,6 +44,24 @@ impl Reply {
         }
     }
 
+    /// The reply with one more member, `name`, in its body, which must be a JSON object
+    /// without that member (as the stored answer to a move is): the object is not parsed
+    /// again, the member is written before its closing brace.
+    pub fn member(mut self, name: &str, value: &impl Serialize) -> Reply {
+        debug_assert!(self.body.starts_with('{') && self.body.ends_with('}'));
+        let closing = self.body.pop();
+        if self.body.len() > 1 {
+            self.body.push(',');
+        }
+        self.body
+            .push_str(&serde_json::to_string(name).expect("a string serializes"));
+        self.body.push(':');
+        self.body
+            .push_str(&serde_json::to_string(value).expect("responses serialize"));
+        self.body.extend(closing);
+        self
+    }
+
     /// A reply without a body (204).
     pub fn empty(status: u16) -> Reply {
         Reply::raw(status, String::new())

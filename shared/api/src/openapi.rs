@@ -21,7 +21,7 @@ use utoipa::{Modify, OpenApi};
         error::Problem,
         dto::RulesetInfo, dto::RulesetList, dto::CreateGame, dto::CreatedGame, dto::ClaimSeat,
         dto::ClaimedSeat, dto::SeatInfo, dto::You, dto::GameEnvelope, dto::GameSummary,
-        dto::GameList, dto::LegalActions, dto::SubmitAction, dto::ActionResult, dto::LogItem,
+        dto::GameList, dto::Include, dto::LegalActions, dto::SubmitAction, dto::ActionResult, dto::LogItem,
         dto::LogPage, audit::Audit, audit::AuditEntry, game_core::Outcome, dto::WebhookEvent,
         dto::CreateWebhook, dto::Webhook, dto::CreatedWebhook, dto::WebhookList,
         dto::DeliveryAttempt, dto::Delivery, dto::DeliveryList, dto::GameStatus,
@@ -162,6 +162,10 @@ pub fn spec_for(registry: &Registry, rulesets: &dto::RulesetList) -> Value {
         ]});
         let events = json!({"type": "array", "items": game.schema("Event")});
         let maybe = |schema: &Value| json!({"anyOf": [schema, {"type": "null"}]});
+        let described = |mut schema: Value, description: &str| {
+            schema["description"] = description.into();
+            schema
+        };
         schemas.insert(
             game.name("LegalMove"),
             json!({
@@ -187,10 +191,32 @@ pub fn spec_for(registry: &Registry, rulesets: &dto::RulesetList) -> Value {
             }),
         );
         let specialised: [(&str, Vec<(&str, Value)>); 9] = [
-            ("GameEnvelope", vec![("view", maybe(&view))]),
+            (
+                "GameEnvelope",
+                vec![
+                    ("view", maybe(&view)),
+                    (
+                        "legal_actions",
+                        described(
+                            game.schema("LegalActions"),
+                            "The caller's legal actions at `version`: present only when asked for with `include=legal_actions`, by a seat token, once the game has started.",
+                        ),
+                    ),
+                ],
+            ),
             (
                 "ActionResult",
-                vec![("view", view.clone()), ("events", events.clone())],
+                vec![
+                    ("view", view.clone()),
+                    ("events", events.clone()),
+                    (
+                        "legal_actions",
+                        described(
+                            game.schema("LegalActions"),
+                            "The caller's legal actions now: present only when asked for with `include=legal_actions`. Their `version` is the game's version when the answer was made, later than this move's `version` if bots moved after it.",
+                        ),
+                    ),
+                ],
             ),
             (
                 "LegalActions",

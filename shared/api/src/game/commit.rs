@@ -138,6 +138,8 @@ pub enum Updated<T> {
         value: T,
         /// The committed version.
         version: u64,
+        /// The game as committed.
+        record: Box<GameRecord>,
     },
     /// The idempotency key had been used: the first response, unchanged.
     Replayed(String),
@@ -228,7 +230,11 @@ pub async fn update_in<T>(
                 if notify {
                     wake.notify_one();
                 }
-                return Ok(Updated::Committed { value, version });
+                return Ok(Updated::Committed {
+                    value,
+                    version,
+                    record: Box::new(commit.record),
+                });
             }
             Err(StoreError::VersionConflict { .. }) => continue,
             Err(error) => return Err(error.into()),

@@ -160,6 +160,7 @@ pub(super) fn committed(
         to_act: super::seat_numbers(engine.to_act()),
         waiting_on: super::seat_numbers(engine.waiting_on()),
         outcome: engine.outcome(),
+        legal_actions: None,
     };
     let response = serde_json::to_string(&result).expect("serializes");
     let idempotency = key.map(|key| IdempotencyRecord {

@@ -4,22 +4,23 @@ use super::etag;
 use super::problems::{problems, BadHeader, BadToken, JsonBodyRefused, NoSuchGame, RetiredRules};
 use crate::auth::{identify, Caller};
 use crate::ctx::AppCtx;
-use crate::dto::{ActionResult, LegalActions, SubmitAction};
+use crate::dto::{ActionResult, Include, LegalActions, SubmitAction};
 use crate::error::{ApiCode, ApiError};
 use crate::game::{
     apply, engine_of, load_record, ruleset_of, seat_names, undo, update, Guard, Precondition,
     Replay, Updated,
 };
-use crate::http::{Bearer, IdempotencyKey, IfMatch, JsonBody, Params, Reply};
+use crate::http::{Bearer, IdempotencyKey, IfMatch, JsonBody, Params, QueryParams, Reply};
 use axum::extract::State;
 use game_core::words::Names;
 use game_core::Seat;
+use serde::Deserialize;
 use serde_json::Value;
 use std::sync::Arc;
 use store::GameRecord;
 
 /// The seat of a caller who must hold a seat token.
-fn seat_of(caller: Caller) -> Result<u8, ApiError> {
+pub(crate) fn seat_of(caller: Caller) -> Result<u8, ApiError> {
     match caller {
         Caller::Seat(seat) => Ok(seat),
         Caller::Anonymous => Err(ApiError::Unauthorized(
@@ -68,28 +69,51 @@ pub async fn list_legal_actions(
 ) -> Result<Reply, ApiError> {
     let record = load_record(&ctx, &id).await?;
     let seat = seat_of(identify(&record, bearer.token())?)?;
-    let engine = engine_of(&ctx, &record)?
+    let listing = legal_listing(&ctx, &record, seat)?
         .ok_or_else(|| ApiError::refused(ApiCode::GameNotActive, "the game has not started"))?;
+    Ok(Reply::json(200, &listing).header("etag", etag(record.version)))
+}
+
+/// Everything `seat` may do in `record`, as `GET …/legal-actions` and `include=legal_actions`
+/// list it; `None` before the game starts.
+pub(crate) fn legal_listing(
+    ctx: &AppCtx,
+    record: &GameRecord,
+    seat: u8,
+) -> Result<Option<LegalActions>, ApiError> {
+    let Some(engine) = engine_of(ctx, record)? else {
+        return Ok(None);
+    };
     // Each ready move carries its words, a label for a button, and whether it is sealed.
-    let names = seat_names(&record);
+    let names = seat_names(record);
     let mut actions = engine.legal_actions_listed(Seat(seat), &Names::new(&names));
     // The seat's last move, while it may still take it back (docs/api.md, "Undo").
-    if let Some(undo) = undo::legal_entry(&record, seat) {
+    if let Some(undo) = undo::legal_entry(record, seat) {
         let mut listed: Vec<Value> = serde_json::from_str(actions.get())
             .map_err(|error| ApiError::Internal(format!("legal actions: {error}")))?;
         listed.push(undo);
         actions = serde_json::value::to_raw_value(&listed).expect("serializes");
     }
-    Ok(Reply::json(
-        200,
-        &LegalActions {
-            ruleset: record.ruleset.clone(),
-            version: record.version,
-            seat,
-            actions,
-        },
-    )
-    .header("etag", etag(record.version)))
+    Ok(Some(LegalActions {
+        ruleset: record.ruleset.clone(),
+        version: record.version,
+        seat,
+        actions,
+    }))
+}
+
+/// The `include` query parameter of the routes that take it.
+#[derive(Debug, Default, Deserialize)]
+pub struct Includes {
+    /// What else to answer with.
+    pub include: Option<Include>,
+}
+
+impl Includes {
+    /// Whether the caller asked for its legal actions.
+    pub fn legal_actions(&self) -> bool {
+        self.include == Some(Include::LegalActions)
+    }
 }
 
 problems! {
@@ -119,6 +143,7 @@ problems! {
         ("id" = String, Path, description = "The game id"),
         ("if-match" = Option<String>, Header, description = "The version the move was decided at, as the ETag gave it (`\"7\"`), or `*`; compared strongly, so a weak tag never matches", pattern = "^(\\*|(W/)?\"[!#-~]*\"( *, *(W/)?\"[!#-~]*\")*)$"),
         ("idempotency-key" = Option<String>, Header, description = "1 to 255 visible ASCII characters; a repeat returns the first response", pattern = "^[!-~]{1,255}$"),
+        ("include" = Option<Include>, Query, description = "`legal_actions`: the answer also holds `legal_actions`, the seat's legal actions once the move (and any bots' answers to it) are committed, so the seat needs no second request to move again"),
     ),
     request_body = SubmitAction,
     security(("bearer" = [])),
@@ -137,6 +162,7 @@ pub async fn submit_action(
     bearer: Bearer,
     if_match: IfMatch,
     IdempotencyKey(key): IdempotencyKey,
+    QueryParams(includes): QueryParams<Includes>,
     JsonBody(body): JsonBody<SubmitAction>,
 ) -> Result<Reply, ApiError> {
     let record = load_record(&ctx, &id).await?;
@@ -166,6 +192,7 @@ pub async fn submit_action(
         Updated::Committed {
             value: (response, engine),
             version,
+            record,
         } => {
             // The next read of this game (its players' GETs) finds the new state parsed.
             ctx.states.insert(&id, version, Arc::from(engine));
@@ -174,12 +201,31 @@ pub async fn submit_action(
             } else {
                 None
             };
-            Reply::raw(200, response)
+            let mut reply = Reply::raw(200, response)
                 .header("etag", etag(version))
-                .detail(bots_failed)
+                .detail(bots_failed);
+            if includes.legal_actions() {
+                // Bots may have answered: list what the seat may do now, not before them.
+                let now = if bots {
+                    load_record(&ctx, &id).await?
+                } else {
+                    *record
+                };
+                if let Some(listing) = legal_listing(&ctx, &now, seat)? {
+                    reply = reply.member("legal_actions", &listing);
+                }
+            }
+            reply
         }
         Updated::Replayed(first) => {
-            Reply::raw(200, first).header("idempotent-replay", "true".into())
+            let mut reply = Reply::raw(200, first).header("idempotent-replay", "true".into());
+            if includes.legal_actions() {
+                let now = load_record(&ctx, &id).await?;
+                if let Some(listing) = legal_listing(&ctx, &now, seat)? {
+                    reply = reply.member("legal_actions", &listing);
+                }
+            }
+            reply
         }
     })
 }

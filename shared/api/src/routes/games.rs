@@ -1,5 +1,6 @@
 //! `POST /v1/games`, `GET /v1/games` (the lobby) and `GET /v1/games/{id}`.
 
+use super::actions::{legal_listing, seat_of};
 use super::etag;
 use super::problems::{problems, BadHeader, JsonBodyRefused, NoSuchGame, RetiredRules};
 use crate::audit::{commitment_of, secret_hex};
@@ -8,7 +9,7 @@ use crate::auth::{
 };
 use crate::ctx::AppCtx;
 use crate::dto::{
-    BotKind, CreateGame, CreatedGame, GameEnvelope, GameList, GameSummary, SeatInfo, You,
+    BotKind, CreateGame, CreatedGame, GameEnvelope, GameList, GameSummary, Include, SeatInfo, You,
 };
 use crate::error::{ApiCode, ApiError};
 use crate::game::{engine_of, load_record, seat_numbers};
@@ -220,7 +221,8 @@ pub(crate) fn open_record(
 problems! {
     /// How `get_game` refuses a request, beyond the shared refusals it lists.
     GetGameRefused {
-        401 => "The token is not valid for this game",
+        401 => "The token is not valid for this game, or `include=legal_actions` came without a token",
+        403 => "`include=legal_actions` came with the admin token, which holds no seat",
     }
 }
 
@@ -242,6 +244,7 @@ problems! {
         ("id" = String, Path, description = "The game id"),
         ("after_version" = Option<i64>, Query, description = "Long-poll: answer once the game's version is greater than this", minimum = 0),
         ("wait" = Option<u32>, Query, description = "Long-poll: the most seconds to wait for a newer version (1 to 25); without `after_version`, for any change from the version the game has now", minimum = 1, maximum = 25),
+        ("include" = Option<Include>, Query, description = "`legal_actions` (a seat token only): the answer also holds `legal_actions`, the seat's legal actions at the answer's version, once the game has started; a seat that long-polls this way needs one request to learn both what happened and what it may do"),
     ),
     security((), ("bearer" = [])),
     responses(
@@ -262,11 +265,18 @@ pub async fn get_game(
     let wait = poll.wait()?;
     let mut record = load_record(&ctx, &id).await?;
     let caller = identify(&record, bearer.token())?;
+    if poll.include == Some(Include::LegalActions) {
+        // Refused before a long-poll, not after it.
+        seat_of(caller)?;
+    }
     if let Some((after, wait)) = wait {
         let after = after.unwrap_or(record.version);
         record = wait_for_version(&ctx, record, after, wait).await?;
     }
-    let envelope = envelope(&ctx, &record, caller)?;
+    let mut envelope = envelope(&ctx, &record, caller)?;
+    if poll.include == Some(Include::LegalActions) {
+        envelope.legal_actions = legal_listing(&ctx, &record, seat_of(caller)?)?;
+    }
     Ok(Reply::json(200, &envelope).header("etag", etag(record.version)))
 }
 
@@ -283,6 +293,7 @@ const POLL_INTERVAL: Duration = Duration::from_secs(1);
 pub struct LongPoll {
     after_version: Option<i64>,
     wait: Option<u32>,
+    include: Option<Include>,
 }
 
 impl LongPoll {
@@ -395,6 +406,7 @@ pub fn envelope(
         updated_at: rfc3339(record.updated_at),
         rematch: record.rematch.clone(),
         rematch_of: record.rematch_of.clone(),
+        legal_actions: None,
     })
 }
 

@@ -102,6 +102,7 @@ pub async fn claim_seat(
     let Updated::Committed {
         value: status,
         version,
+        ..
     } = updated
     else {
         return Err(ApiError::Internal(
@@ -460,6 +461,7 @@ pub async fn replace_seat(
     let Updated::Committed {
         value: status,
         version,
+        ..
     } = updated
     else {
         return Err(ApiError::Internal(
