@@ -38,6 +38,8 @@ pub struct Config {
     /// Pin the started server to the first CPU and the clients to the second
     /// (`sched_setaffinity`), so the server's capacity is one core's, measured.
     pub pin: bool,
+    /// Leave out the store-only runs after each ruleset (20 s of 10 s runs).
+    pub skip_store: bool,
 }
 
 /// The requests a client makes per move.
@@ -803,24 +805,29 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             tally.state_bytes.iter().sum::<usize>() / tally.state_bytes.len()
         };
         let window = config.duration.min(Duration::from_secs(10));
-        let grouped = store_commit_rate(
-            &config.dir,
-            config.clients,
-            payload,
-            window,
-            store::SqliteConfig::default(),
-        )
-        .await?;
-        let single = store_commit_rate(
-            &config.dir,
-            config.clients,
-            payload,
-            window,
-            store::SqliteConfig {
-                group_commit: false,
-            },
-        )
-        .await?;
+        let store_rates = if config.skip_store {
+            None
+        } else {
+            let grouped = store_commit_rate(
+                &config.dir,
+                config.clients,
+                payload,
+                window,
+                store::SqliteConfig::default(),
+            )
+            .await?;
+            let single = store_commit_rate(
+                &config.dir,
+                config.clients,
+                payload,
+                window,
+                store::SqliteConfig {
+                    group_commit: false,
+                },
+            )
+            .await?;
+            Some((grouped, single))
+        };
         println!(
             "\n## {ruleset_id} ({seats} seats, {} clients, {:.1} s)",
             config.clients, elapsed
@@ -848,25 +855,27 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
                 println!("server CPU: not measured (only for a server this bench starts, on Linux)")
             }
         }
-        println!(
-            "store alone, same disk, {} concurrent writers, {payload}-byte state:",
-            config.clients
-        );
-        for (label, rate) in [
-            ("group commit", &grouped),
-            ("one fsync per commit", &single),
-        ] {
+        if let Some((grouped, single)) = &store_rates {
             println!(
-                "  {label}: {:.1} commits/s ({:.1} commits per fsync)",
-                rate.per_second,
-                rate.counts.writes as f64 / rate.counts.groups.max(1) as f64
+                "store alone, same disk, {} concurrent writers, {payload}-byte state:",
+                config.clients
+            );
+            for (label, rate) in [
+                ("group commit", grouped),
+                ("one fsync per commit", single),
+            ] {
+                println!(
+                    "  {label}: {:.1} commits/s ({:.1} commits per fsync)",
+                    rate.per_second,
+                    rate.counts.writes as f64 / rate.counts.groups.max(1) as f64
+                );
+            }
+            println!(
+                "API moves/s ÷ store commits/s: {:.2} (group commit), {:.2} (one fsync per commit)",
+                moves_per_second / grouped.per_second,
+                moves_per_second / single.per_second
             );
         }
-        println!(
-            "API moves/s ÷ store commits/s: {:.2} (group commit), {:.2} (one fsync per commit)",
-            moves_per_second / grouped.per_second,
-            moves_per_second / single.per_second
-        );
         println!("| route | requests | p50 | p95 | p99 | max |\n|---|---|---|---|---|---|");
         for (route, latencies) in tally.latencies.iter_mut() {
             latencies.sort_unstable();

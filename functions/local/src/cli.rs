@@ -152,6 +152,10 @@ pub struct BenchArgs {
     /// (`sched_setaffinity`, Linux), to measure what one server core does
     #[arg(long, conflicts_with_all = ["url", "instructions"])]
     pub pin: bool,
+    /// Leave out the store-only runs (the store's commit rate on the same disk) after each
+    /// ruleset
+    #[arg(long)]
+    pub skip_store: bool,
 }
 
 /// `beurs bots`.
@@ -265,6 +269,7 @@ impl BenchArgs {
             instructions: self.instructions,
             pattern: self.pattern,
             pin: self.pin,
+            skip_store: self.skip_store,
         }
     }
 }
