@@ -860,10 +860,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
                 "store alone, same disk, {} concurrent writers, {payload}-byte state:",
                 config.clients
             );
-            for (label, rate) in [
-                ("group commit", grouped),
-                ("one fsync per commit", single),
-            ] {
+            for (label, rate) in [("group commit", grouped), ("one fsync per commit", single)] {
                 println!(
                     "  {label}: {:.1} commits/s ({:.1} commits per fsync)",
                     rate.per_second,
