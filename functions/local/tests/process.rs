@@ -492,9 +492,11 @@ async fn serve_audit_pages(
                     .collect();
                 let mut body = audit.clone();
                 body["entries"] = json!(entries[..page.min(entries.len())]);
-                if entries.len() > page {
-                    body["next_after"] = entries[page - 1]["seq"].clone();
-                }
+                body["next_after"] = if entries.len() > page {
+                    entries[page - 1]["seq"].clone()
+                } else {
+                    Value::Null
+                };
                 let bytes = Bytes::from(serde_json::to_vec(&body).expect("json"));
                 async move { Ok::<_, std::convert::Infallible>(hyper::Response::new(Full::new(bytes))) }
             });
@@ -516,10 +518,9 @@ async fn verify_cli_follows_audit_pages() {
         .start_game("tulipmania-1637", 3, json!({"max_turns": 60}))
         .await;
     api_tests::play_randomly(&app, &game, 5, 20_000).await;
-    let audit = app
-        .get(&format!("/v1/games/{}/audit", game.id), None)
-        .await
-        .json();
+    // The whole audit: a game longer than one page of the audit route (its default limit)
+    // would otherwise be served as if that page were all of it.
+    let audit = app.full_audit(&game.id).await.json();
     let total = audit["entries"].as_array().expect("entries").len();
     assert!(total > 20, "a short game: {total} entries");
     let (addr, queries) = serve_audit_pages(audit, 7).await;
