@@ -156,6 +156,10 @@ pub struct BenchArgs {
     /// ruleset
     #[arg(long)]
     pub skip_store: bool,
+    /// Play on past --seconds until this many moves are committed per ruleset (at most five
+    /// minutes more): the same work however busy the machine is
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub min_moves: u64,
 }
 
 /// `beurs bots`.
@@ -270,6 +274,7 @@ impl BenchArgs {
             pattern: self.pattern,
             pin: self.pin,
             skip_store: self.skip_store,
+            min_moves: self.min_moves,
         }
     }
 }

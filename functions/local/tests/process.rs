@@ -647,7 +647,9 @@ async fn sigkill_during_timeouts_loses_nothing_and_applies_each_once() {
 /// `beurs bench --instructions` runs its servers under valgrind's cachegrind and reports
 /// their instructions per committed move, leaving nothing behind; without valgrind it says
 /// what is missing instead of reporting a figure. Its clients play the two-request pattern
-/// (`include=legal_actions`), which must need at most two requests per move.
+/// (`include=legal_actions`), which must need at most two requests per move once a game is
+/// set up (in Tulipmania every listed move is complete, so none is refused): a read with the
+/// listing only before a move, and the move.
 #[test]
 fn bench_counts_server_instructions_under_cachegrind() {
     let dir = temp_db("bench-instructions").with_extension("d");
@@ -663,7 +665,11 @@ fn bench_counts_server_instructions_under_cachegrind() {
             "--clients",
             "2",
             "--seconds",
-            "4",
+            "2",
+            // A fixed amount of work: on a busy machine the counted server may commit no
+            // move at all in a few seconds (tools/under-load showed 0 of 3 runs passing).
+            "--min-moves",
+            "20",
             "--dir",
         ])
         .arg(&dir)
@@ -685,7 +691,7 @@ fn bench_counts_server_instructions_under_cachegrind() {
             .unwrap_or_else(|| panic!("no {prefix:?} in:\n{stdout}"));
         line.split_whitespace().next().unwrap().parse().unwrap()
     };
-    assert!(number_after("committed moves: ") >= 1.0, "{stdout}");
+    assert!(number_after("committed moves: ") >= 20.0, "{stdout}");
     let per_move = number_after("server instructions: ");
     // A move is at least a parse, an apply and a commit: far more than a thousand instructions.
     assert!(per_move > 1.0, "{stdout}");
