@@ -201,33 +201,57 @@ pub async fn submit_action(
             } else {
                 None
             };
-            let mut reply = Reply::raw(200, response)
-                .header("etag", etag(version))
-                .detail(bots_failed);
+            let mut reply = Reply::raw(200, response).header("etag", etag(version));
+            let mut detail = bots_failed;
             if includes.legal_actions() {
                 // Bots may have answered: list what the seat may do now, not before them.
-                let now = if bots {
-                    load_record(&ctx, &id).await?
-                } else {
-                    *record
-                };
-                if let Some(listing) = legal_listing(&ctx, &now, seat)? {
-                    reply = reply.member("legal_actions", &listing);
-                }
+                let now = if bots { None } else { Some(*record) };
+                reply = with_listing(&ctx, &id, now, seat, reply, &mut detail).await;
             }
-            reply
+            reply.detail(detail)
         }
         Updated::Replayed(first) => {
             let mut reply = Reply::raw(200, first).header("idempotent-replay", "true".into());
+            let mut detail = None;
             if includes.legal_actions() {
-                let now = load_record(&ctx, &id).await?;
-                if let Some(listing) = legal_listing(&ctx, &now, seat)? {
-                    reply = reply.member("legal_actions", &listing);
-                }
+                reply = with_listing(&ctx, &id, None, seat, reply, &mut detail).await;
             }
-            reply
+            reply.detail(detail)
         }
     })
+}
+
+/// `reply` (a move's answer) with the seat's legal actions in `record`, or in the game as the
+/// store has it now when `record` is `None`. The move is made whatever happens here: if the
+/// listing cannot be read, the answer goes without it (a client asks `GET …/legal-actions`)
+/// and what went wrong goes to the log as the reply's `detail`.
+async fn with_listing(
+    ctx: &AppCtx,
+    id: &str,
+    record: Option<GameRecord>,
+    seat: u8,
+    reply: Reply,
+    detail: &mut Option<String>,
+) -> Reply {
+    let listing = match record {
+        Some(record) => legal_listing(ctx, &record, seat),
+        None => match load_record(ctx, id).await {
+            Ok(record) => legal_listing(ctx, &record, seat),
+            Err(error) => Err(error),
+        },
+    };
+    match listing {
+        Ok(Some(listing)) => reply.member("legal_actions", &listing),
+        Ok(None) => reply,
+        Err(error) => {
+            let failed = format!("include=legal_actions after the move: {error}");
+            *detail = Some(match detail.take() {
+                Some(before) => format!("{before}; {failed}"),
+                None => failed,
+            });
+            reply
+        }
+    }
 }
 
 /// Refuses a move by a seat a bot plays: its player resigned (409 `seat-resigned`).
