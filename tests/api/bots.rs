@@ -92,24 +92,7 @@ async fn play_against(app: &TestApp, ruleset: &str, seats: u8, bot: &str, seed: 
             &json!({"ruleset": ruleset, "seats": seats, "options": options_for(ruleset, seats)}),
         )
         .await;
-    let mut token = String::new();
-    for seat in 0..seats {
-        let body = if seat == 0 {
-            json!({"name": "Ann"})
-        } else {
-            json!({"bot": bot})
-        };
-        let claimed = app
-            .post(&format!("/v1/games/{id}/seats/{seat}"), None, &body, &[])
-            .await;
-        assert_eq!(claimed.status, 201, "{}", claimed.text());
-        if seat == 0 {
-            token = claimed.json()["player_token"]
-                .as_str()
-                .expect("a token")
-                .to_string();
-        }
-    }
+    let token = crate::seat_player_and_bots(app, &id, seats, bot).await;
     let mut rng = GameRng::for_entry([seed; 32], 0);
     let mut seen = Seen::default();
     // The turn (by its number in the view) in which the player last opened a session.

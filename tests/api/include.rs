@@ -218,24 +218,7 @@ async fn with_bots_the_listing_comes_after_their_answers() {
     let (id, _) = app
         .create_game(&json!({"ruleset": "tulipmania-1637", "seats": 3}))
         .await;
-    let mut token = String::new();
-    for seat in 0..3 {
-        let body = if seat == 0 {
-            json!({"name": "Ann"})
-        } else {
-            json!({"bot": "basic"})
-        };
-        let claimed = app
-            .post(&format!("/v1/games/{id}/seats/{seat}"), None, &body, &[])
-            .await;
-        assert_eq!(claimed.status, 201, "{}", claimed.text());
-        if seat == 0 {
-            token = claimed.json()["player_token"]
-                .as_str()
-                .expect("a token")
-                .to_string();
-        }
-    }
+    let token = crate::seat_player_and_bots(&app, &id, 3, "basic").await;
     let mut bots_answered = 0;
     for _ in 0..40 {
         let read = app

@@ -54,6 +54,35 @@ pub async fn start_small(
         .await
 }
 
+/// Seats a player, Ann, in seat 0 of the open game `id` and a `bot` in each of its other
+/// `seats`; returns Ann's token.
+pub async fn seat_player_and_bots(
+    app: &api_tests::TestApp,
+    id: &str,
+    seats: u8,
+    bot: &str,
+) -> String {
+    let mut token = String::new();
+    for seat in 0..seats {
+        let body = if seat == 0 {
+            serde_json::json!({"name": "Ann"})
+        } else {
+            serde_json::json!({ "bot": bot })
+        };
+        let claimed = app
+            .post(&format!("/v1/games/{id}/seats/{seat}"), None, &body, &[])
+            .await;
+        assert_eq!(claimed.status, 201, "{}", claimed.text());
+        if seat == 0 {
+            token = claimed.json()["player_token"]
+                .as_str()
+                .expect("a token")
+                .to_string();
+        }
+    }
+    token
+}
+
 /// A move of the holder of `token`: its first complete legal action, else one built from its
 /// first schema entry ([`api_tests::some_action`]).
 pub async fn first_action(app: &api_tests::TestApp, id: &str, token: &str) -> serde_json::Value {

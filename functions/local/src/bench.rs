@@ -145,41 +145,24 @@ struct Claimed {
     player_token: String,
 }
 
+/// The fields a client reads of a game's envelope, of a move's answer, and of either with
+/// `include=legal_actions`.
 #[derive(Deserialize)]
-struct Envelope<'a> {
+struct Answer<'a> {
     #[serde(borrow)]
     status: &'a str,
     #[serde(default)]
     to_act: Vec<u64>,
+    #[serde(borrow, default)]
+    view: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    legal_actions: Option<&'a RawValue>,
 }
 
 #[derive(Deserialize)]
 struct Listing<'a> {
     #[serde(borrow)]
     actions: Vec<&'a RawValue>,
-}
-
-#[derive(Deserialize)]
-struct Applied<'a> {
-    #[serde(borrow)]
-    view: &'a RawValue,
-    #[serde(borrow)]
-    status: &'a str,
-    #[serde(default)]
-    to_act: Vec<u64>,
-    #[serde(borrow, default)]
-    legal_actions: Option<&'a RawValue>,
-}
-
-/// A seat's read of the game with `include=legal_actions`.
-#[derive(Deserialize)]
-struct EnvelopeWithLegal<'a> {
-    #[serde(borrow)]
-    status: &'a str,
-    #[serde(default)]
-    to_act: Vec<u64>,
-    #[serde(borrow, default)]
-    legal_actions: Option<&'a RawValue>,
 }
 
 /// `body` parsed as `T`, or `None` if it is not one (an error reply, say).
@@ -261,7 +244,7 @@ impl Player {
             let (_, envelope) = self
                 .call(READ, Method::GET, &format!("/v1/games/{id}"), None, None)
                 .await?;
-            let Some(envelope) = parse::<Envelope>(&envelope) else {
+            let Some(envelope) = parse::<Answer>(&envelope) else {
                 break;
             };
             if envelope.status != "active" {
@@ -284,7 +267,7 @@ impl Player {
                 .call(MOVE, Method::POST, &path, Some(token), Some(&body))
                 .await?;
             if status == 200 {
-                let view = parse::<Applied>(&result).map(|applied| applied.view);
+                let view = parse::<Answer>(&result).and_then(|applied| applied.view);
                 self.committed(view);
             }
         }
@@ -304,7 +287,7 @@ impl Player {
                 None,
             )
             .await?;
-        let Some(mut to_act) = parse::<Envelope>(&envelope).map(|envelope| envelope.to_act) else {
+        let Some(mut to_act) = parse::<Answer>(&envelope).map(|envelope| envelope.to_act) else {
             return Ok(());
         };
         // The last mover and the listing its move's answer carried.
@@ -321,7 +304,7 @@ impl Player {
                     let (_, read) = self
                         .call(READ_WITH_LEGAL, Method::GET, &path, Some(token), None)
                         .await?;
-                    let Some(read) = parse::<EnvelopeWithLegal>(&read) else {
+                    let Some(read) = parse::<Answer>(&read) else {
                         break;
                     };
                     if read.status != "active" {
@@ -352,7 +335,7 @@ impl Player {
                 // Refused: the next read says who acts now.
                 continue;
             }
-            let Some(applied) = parse::<Applied>(&result) else {
+            let Some(applied) = parse::<Answer>(&result) else {
                 continue;
             };
             let finished = applied.status != "active";
@@ -360,7 +343,7 @@ impl Player {
             known = applied
                 .legal_actions
                 .map(|listing| (seat, listing.get().as_bytes().to_vec()));
-            self.committed(Some(applied.view));
+            self.committed(applied.view);
             if finished {
                 break;
             }
