@@ -1,9 +1,14 @@
 //! Move clocks: a game whose player never moves still ends; reminders and timeouts arrive as
 //! signed webhooks; a timeout survives a restart and is applied once when two workers race.
+//!
+//! One test runs a real ten-second clock with the server's own deadline worker. The others
+//! run no deadline worker and sweep the deadlines themselves at the time the store says they
+//! fall (`sweep_due`), with hour-long clocks: no clock of the machine races the test's own
+//! requests, so a busy machine makes them slower, never different.
 
 use api::webhooks::WebhookConfig;
 use api_tests::webhooks::{verify_with_reference, Receiver};
-use api_tests::{remove_db, spawn_app_at, temp_db, TestApp};
+use api_tests::{remove_db, spawn_app_at, spawn_app_at_without_deadline_worker, temp_db, TestApp};
 use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::Duration;
@@ -91,6 +96,19 @@ async fn wait_until(app: &TestApp, id: &str, seconds: u64, done: impl Fn(&Value)
     }
 }
 
+/// The deadline worker of another process over the same store, swept when game `id`'s next
+/// deadline or reminder falls (its `due_at`), as if the clock had run until then. With
+/// `remind_at: 0` (no reminder), that is the deadline of the seat it waits on.
+async fn sweep_due(app: &TestApp, id: &str) -> api::deadlines::SweepReport {
+    let due = app
+        .record(id)
+        .await
+        .due_at
+        .expect("the game has a deadline");
+    let worker = api_tests::test_ctx(Arc::clone(&app.store));
+    api::deadlines::sweep(&worker, due).await.expect("a sweep")
+}
+
 /// Every log entry of game `id` (one page of up to 200 is enough for these checks).
 async fn log(app: &TestApp, id: &str) -> Vec<Value> {
     let log = app
@@ -101,11 +119,13 @@ async fn log(app: &TestApp, id: &str) -> Vec<Value> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_two_second_clock_finishes_a_game_whose_player_never_moves() {
+async fn a_ten_second_clock_finishes_a_game_whose_player_never_moves() {
     let db = temp_db("clock-drop");
     let app = spawn_app_at(&db, dev()).await;
     let receiver = Receiver::start().await;
-    let clock = json!({"per_move": "PT2S", "on_timeout": "drop", "remind_at": 0.5});
+    // Ten seconds, the reminder at five: the worker looks every 50 ms, so a busy machine
+    // still finds the five-second window between them.
+    let clock = json!({"per_move": "PT10S", "on_timeout": "drop", "remind_at": 0.5});
     let (id, token, admin) = game_with_clock(&app, clock).await;
     let seat_secret = subscribe(
         &app,
@@ -127,11 +147,11 @@ async fn a_two_second_clock_finishes_a_game_whose_player_never_moves() {
         started["clock"]["seats"][0]["deadline"].is_string(),
         "{started}"
     );
-    assert_eq!(started["clock"]["options"]["per_move"], "PT2S");
+    assert_eq!(started["clock"]["options"]["per_move"], "PT10S");
 
-    // Nobody moves: a reminder at half time, the timeout at two seconds, then the bot that
+    // Nobody moves: a reminder at half time, the timeout at ten seconds, then the bot that
     // plays the dropped seat and the two others finish the game.
-    let finished = wait_until(&app, &id, 30, |game| game["status"] == "finished").await;
+    let finished = wait_until(&app, &id, 120, |game| game["status"] == "finished").await;
     assert_eq!(finished["seats"][0]["resigned"], true);
     assert_eq!(finished["seats"][0]["bot"], "random");
     assert_eq!(finished["clock"]["seats"][0]["timeouts"], 1);
@@ -144,7 +164,7 @@ async fn a_two_second_clock_finishes_a_game_whose_player_never_moves() {
     );
 
     let received = receiver
-        .wait_for(10, "the reminder and both timeouts", |received| {
+        .wait_for(60, "the reminder and both timeouts", |received| {
             received
                 .iter()
                 .filter(|r| r.json()["type"] == "timeout")
@@ -196,14 +216,19 @@ async fn a_two_second_clock_finishes_a_game_whose_player_never_moves() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_timed_out_turn_is_played_by_the_clock_and_the_player_keeps_the_seat() {
     let db = temp_db("clock-bot");
-    let app = spawn_app_at(&db, dev()).await;
-    let (id, token, _) = game_with_clock(&app, json!({"per_move": "PT3S"})).await;
+    let app = spawn_app_at_without_deadline_worker(&db, dev()).await;
+    let (id, token, _) = game_with_clock(&app, json!({"per_move": "PT1H", "remind_at": 0})).await;
     seat_bots(&app, &id).await;
-    // The first timeout: the clock plays seat 0's turn.
-    let timed_out = wait_until(&app, &id, 20, |game| {
-        game["clock"]["seats"][0]["timeouts"].as_u64() >= Some(1)
-    })
-    .await;
+    let started = app.get(&format!("/v1/games/{id}"), None).await.json();
+    assert_eq!(started["waiting_on"], json!([0]), "{started}");
+    let first_deadline = app.record(&id).await.due_at.expect("a deadline");
+
+    // The hour runs out: the clock plays seat 0's turn, and the bots play until the game
+    // waits on seat 0 again (or is over).
+    let swept = sweep_due(&app, &id).await;
+    assert_eq!(swept.timeouts, 1, "{swept:?}");
+    let timed_out = app.get(&format!("/v1/games/{id}"), None).await.json();
+    assert_eq!(timed_out["clock"]["seats"][0]["timeouts"], 1, "{timed_out}");
     assert_eq!(
         timed_out["seats"][0]["bot"],
         Value::Null,
@@ -216,11 +241,13 @@ async fn a_timed_out_turn_is_played_by_the_clock_and_the_player_keeps_the_seat()
     assert!(by_clock.iter().all(|entry| entry["seat"] == 0));
 
     // Back on the player's turn, its token still moves, with a fresh deadline.
-    let waiting = wait_until(&app, &id, 20, |game| {
-        game["status"] == "finished" || game["waiting_on"] == json!([0])
-    })
-    .await;
-    if waiting["status"] == "active" {
+    if timed_out["status"] == "active" {
+        assert_eq!(timed_out["waiting_on"], json!([0]), "{timed_out}");
+        let fresh = app.record(&id).await.due_at.expect("a deadline");
+        assert!(
+            fresh > first_deadline,
+            "a fresh deadline: {fresh} after {first_deadline}"
+        );
         let legal = app
             .get(&format!("/v1/games/{id}/legal-actions"), Some(&token))
             .await
@@ -243,16 +270,17 @@ async fn a_timed_out_turn_is_played_by_the_clock_and_the_player_keeps_the_seat()
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn under_the_pass_policy_the_clock_passes_where_the_rules_offer_a_pass() {
     let db = temp_db("clock-pass");
-    let app = spawn_app_at(&db, dev()).await;
-    let (id, _token, _) =
-        game_with_clock(&app, json!({"per_move": "PT2S", "on_timeout": "pass"})).await;
+    let app = spawn_app_at_without_deadline_worker(&db, dev()).await;
+    let (id, _token, _) = game_with_clock(
+        &app,
+        json!({"per_move": "PT1H", "on_timeout": "pass", "remind_at": 0}),
+    )
+    .await;
     seat_bots(&app, &id).await;
     let started = app.get(&format!("/v1/games/{id}"), None).await.json();
     assert_eq!(started["waiting_on"], json!([0]), "{started}");
-    let timed_out = wait_until(&app, &id, 20, |game| {
-        game["clock"]["seats"][0]["timeouts"].as_u64() >= Some(1)
-    })
-    .await;
+    assert_eq!(sweep_due(&app, &id).await.timeouts, 1);
+    let timed_out = app.get(&format!("/v1/games/{id}"), None).await.json();
     assert_eq!(
         timed_out["clock"]["options"]["on_timeout"], "pass",
         "{timed_out}"
@@ -272,16 +300,17 @@ async fn under_the_pass_policy_the_clock_passes_where_the_rules_offer_a_pass() {
             .cloned()
             .collect()
     };
+    // Every hour the player does not move, the clock moves for it.
     let mut clock_moves = Vec::new();
     for _ in 0..80 {
         clock_moves = by_clock(&log(&app, &id).await);
         let passed = clock_moves
             .iter()
             .any(|entry| passes.contains(&entry["action"]["type"].as_str().unwrap_or("")));
-        if passed {
+        if passed || app.record(&id).await.status != store::Status::Active {
             break;
         }
-        tokio::time::sleep(Duration::from_millis(500)).await;
+        assert_eq!(sweep_due(&app, &id).await.timeouts, 1);
     }
     assert!(
         clock_moves
@@ -304,14 +333,13 @@ async fn under_the_pass_policy_the_clock_passes_where_the_rules_offer_a_pass() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_timeout_due_while_the_server_was_down_is_applied_once_by_racing_workers() {
     let db = temp_db("clock-restart");
-    let app = spawn_app_at(&db, dev()).await;
-    let (id, _token, _) = game_with_clock(&app, json!({"per_move": "PT2S", "remind_at": 0})).await;
+    let app = spawn_app_at_without_deadline_worker(&db, dev()).await;
+    let (id, _token, _) = game_with_clock(&app, json!({"per_move": "PT1H", "remind_at": 0})).await;
     seat_bots(&app, &id).await;
     let started = app.get(&format!("/v1/games/{id}"), None).await.json();
     assert_eq!(started["waiting_on"], json!([0]), "{started}");
-    // The server stops before the deadline (its workers with it) ...
+    // The server stops before the deadline ...
     drop(app);
-    tokio::time::sleep(Duration::from_millis(2_500)).await;
     let before = {
         let store = store::SqliteStore::open(&db).expect("reopen");
         store::GameStore::load(&store, &id)
@@ -319,19 +347,20 @@ async fn a_timeout_due_while_the_server_was_down_is_applied_once_by_racing_worke
             .expect("loads")
             .expect("exists")
     };
-    assert!(before.due_at.is_some_and(|due| due <= api::time::now_ms()));
+    // ... and is down when the hour runs out.
+    let due = before.due_at.expect("a deadline");
+    assert!(due > api::time::now_ms(), "the deadline is an hour away");
 
     // ... and two workers (two restarted processes) find the overdue game at once.
     let worker = || {
         let store: Arc<dyn store::GameStore> =
             Arc::new(store::SqliteStore::open(&db).expect("reopen"));
-        api::AppCtx::new(store)
+        api_tests::test_ctx(store)
     };
     let (first, second) = (worker(), worker());
-    let now = api::time::now_ms();
     let (a, b) = tokio::join!(
-        api::deadlines::sweep(&first, now),
-        api::deadlines::sweep(&second, now)
+        api::deadlines::sweep(&first, due),
+        api::deadlines::sweep(&second, due)
     );
     let (a, b) = (a.expect("a sweep"), b.expect("a sweep"));
     assert_eq!(a.timeouts + b.timeouts, 1, "{a:?} {b:?}");

@@ -104,6 +104,7 @@ async fn a_long_poll_answers_with_the_legal_actions_after_the_change() {
             .await
         })
     };
+    app.wait_for_polls(1).await;
     let action = crate::first_action(&app, &id, &game.tokens[mover]).await;
     let moved = app.submit(&id, &game.tokens[mover], &action).await;
     assert_eq!(moved.status, 200, "{}", moved.text());

@@ -35,7 +35,7 @@ async fn clocked_game(app: &TestApp, clock: Value) -> (String, String, Vec<Strin
 
 /// A deadline worker of another process over the same store, swept at `now`.
 async fn sweep_at(app: &TestApp, now: u64) -> api::deadlines::SweepReport {
-    let ctx = api::AppCtx::new(Arc::clone(&app.store));
+    let ctx = api_tests::test_ctx(Arc::clone(&app.store));
     api::deadlines::sweep(&ctx, now).await.expect("a sweep")
 }
 

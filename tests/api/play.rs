@@ -159,8 +159,8 @@ async fn a_long_poll_answers_when_the_game_moves_and_after_its_wait_when_it_does
         .await;
     assert_eq!(behind.json()["version"], version);
 
-    // A poll that is waiting when a seat moves answers with the move's version: it could
-    // not have answered before the move, since the game was at `version` when it asked.
+    // A poll that is waiting when a seat moves answers with the move's version: it is
+    // waiting at the server before the move is made.
     let poll = {
         let addr = app.addr;
         let path = format!("{path}?after_version={version}&wait=25");
@@ -169,7 +169,7 @@ async fn a_long_poll_answers_when_the_game_moves_and_after_its_wait_when_it_does
             api_tests::request(addr, "GET", &path, &[("authorization", &auth)], Vec::new()).await
         })
     };
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    app.wait_for_polls(1).await;
     let to_act = app.get(&path, None).await.json()["to_act"][0]
         .as_u64()
         .expect("a seat to act") as usize;

@@ -144,6 +144,50 @@ pub async fn one_player_against(app: &TestApp, ruleset: &str, seats: u8, bots: &
     );
 }
 
+/// One request plays bots for at most the server's drive budget (`AppCtx::drive_budget`,
+/// 5 s in production, 1 ms here) and leaves the rest due at once; the deadline worker plays
+/// on, each sweep within the same budget, until the game is over. Every other test gives its
+/// server minutes (`api_tests::TEST_DRIVE_BUDGET`), so that none depends on this limit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_plays_bots_within_its_budget_and_the_worker_plays_on() {
+    let budget = std::time::Duration::from_millis(1);
+    let app = api_tests::spawn_app_configured(|ctx| ctx.with_drive_budget(budget)).await;
+    let (id, _admin) = create(&app, "tulip-bubble", 3, test_options("tulip-bubble")).await;
+    for seat in 0..3 {
+        let claimed = app
+            .post(
+                &format!("/v1/games/{id}/seats/{seat}"),
+                None,
+                &json!({"bot": "random"}),
+                &[],
+            )
+            .await;
+        assert_eq!(claimed.status, 201, "{}", claimed.text());
+    }
+    // A game of three bots takes hundreds of moves; the last claim played a few at most.
+    let left = app.record(&id).await;
+    assert_eq!(left.status, store::Status::Active);
+    let due = left.due_at.expect("a game waiting on bots is due");
+    assert!(due <= api::time::now_ms(), "due at once, not later");
+
+    // The worker (another process over the same store, with the same budget) plays on.
+    let worker = api::AppCtx::new(std::sync::Arc::clone(&app.store)).with_drive_budget(budget);
+    let mut sweeps = 0;
+    while app.record(&id).await.status == store::Status::Active {
+        assert!(sweeps < 10_000, "the worker did not finish the game");
+        let report = api::deadlines::sweep(&worker, api::time::now_ms())
+            .await
+            .expect("a sweep");
+        assert_eq!(report.games, 1, "the game is due until it is over");
+        assert!(report.bot_moves >= 1, "each sweep plays on");
+        sweeps += 1;
+    }
+    assert!(sweeps > 1, "one sweep played the whole game within 1 ms");
+    let finished = app.record(&id).await;
+    assert_eq!(finished.due_at, None, "a finished game is not due");
+    assert_eq!(movers(&app, &id).await, vec![0, 1, 2]);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_of_bots_alone_plays_itself_to_the_end_when_its_last_seat_is_claimed() {
     let app = spawn_app().await;

@@ -16,13 +16,15 @@ const RULESET: &str = "tulip-bubble";
 const SEATS: u8 = 3;
 
 /// Dev mode (loopback receivers) and a quick retry schedule: `attempts` attempts `delay` apart.
+/// An attempt may take a minute: the tests count deliveries exactly, and a shorter timeout
+/// would retry (and count twice) an attempt that a busy machine answered late.
 fn config_with(attempts: usize, delay: Duration) -> WebhookConfig {
     WebhookConfig {
         dev: true,
         retry: RetryPolicy {
             delays: vec![delay; attempts - 1],
             jitter: 0.2,
-            attempt_timeout: Duration::from_secs(2),
+            attempt_timeout: Duration::from_secs(60),
         },
         ..WebhookConfig::default()
     }
@@ -548,7 +550,7 @@ async fn notifications_survive_a_receiver_outage_and_a_server_restart() {
             .expect("the game goes on");
     }
     receiver
-        .wait_for(10, "a failed attempt of every move", |got| {
+        .wait_for(60, "a failed attempt of every move", |got| {
             got.iter()
                 .map(|r| r.id.as_str())
                 .collect::<BTreeSet<_>>()
@@ -589,7 +591,7 @@ async fn notifications_survive_a_receiver_outage_and_a_server_restart() {
     receiver.answer(204);
     receiver.resume().await;
     let received = receiver
-        .wait_for(20, "every notification delivered", |got| {
+        .wait_for(60, "every notification delivered", |got| {
             got.iter()
                 .filter(|r| r.answered == 204)
                 .map(|r| r.id.as_str())
@@ -637,7 +639,7 @@ async fn notifications_survive_a_receiver_outage_and_a_server_restart() {
             .collect::<Vec<_>>(),
     );
     // The receiver has answered; the worker records each answer just after. Wait for that.
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
     let messages = loop {
         let messages = store
             .messages(&id, &hook_id, None, 100)
@@ -676,33 +678,58 @@ async fn a_receiver_answering_410_disables_its_subscription() {
     let mut game = open_game(&app).await;
     let id = game.id.clone();
     let admin = subscribe(&app, &id, &game.admin_token, &receiver.url("/admin"), None).await;
+    // A healthy receiver beside it, to know when a move's notifications have gone out.
+    let marker = Receiver::start().await;
+    subscribe(
+        &app,
+        &id,
+        &game.admin_token,
+        &marker.url("/marker"),
+        Some(json!(["action"])),
+    )
+    .await;
     game.tokens.push(claim(&app, &id, SEATS - 1).await);
     random_move(&app, &game, 3, 1).await.expect("a move");
     receiver
-        .wait_for(10, "the first attempt", |got| !got.is_empty())
+        .wait_for(60, "the first attempt", |got| !got.is_empty())
         .await;
 
     let hook_id = admin["id"].as_str().unwrap();
-    let mut listed = Value::Null;
-    for _ in 0..100 {
-        listed = app
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    let listed = loop {
+        let listed = app
             .get(&format!("/v1/games/{id}/webhooks"), Some(&game.admin_token))
             .await
             .json();
-        if !listed["webhooks"][0]["disabled"].is_null() {
-            break;
+        let gone = listed["webhooks"]
+            .as_array()
+            .expect("webhooks")
+            .iter()
+            .find(|hook| hook["id"] == admin["id"])
+            .expect("the subscription is listed")
+            .clone();
+        if !gone["disabled"].is_null() {
+            break gone;
         }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the 410 did not disable the subscription: {listed}"
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    };
     assert!(
-        listed["webhooks"][0]["disabled"]
-            .as_str()
-            .unwrap()
-            .contains("410"),
+        listed["disabled"].as_str().unwrap().contains("410"),
         "{listed}"
     );
     random_move(&app, &game, 3, 2).await.expect("a move");
-    tokio::time::sleep(Duration::from_millis(400)).await;
+    // Once the healthy receiver has move 2, the move's notifications have been queued (in the
+    // move's own commit) and sent: the gone receiver got none.
+    marker
+        .wait_for(60, "move 2's notification", |got| {
+            got.iter()
+                .any(|delivery| delivery.json()["data"]["seq"] == 2)
+        })
+        .await;
     assert_eq!(
         receiver.received().len(),
         1,

@@ -60,7 +60,7 @@ pub fn reply(response: Response<Body>) -> (u16, String, Value) {
 
 /// A context over a fresh MemoryStore, as the handler tests use it.
 pub fn memory_ctx() -> Arc<api::AppCtx> {
-    Arc::new(api::AppCtx::new(Arc::new(store::MemoryStore::new())))
+    Arc::new(crate::test_ctx(Arc::new(store::MemoryStore::new())))
 }
 
 /// Answers `request` as a Lambda function does: the whole app (edge included) over `ctx`,

@@ -15,7 +15,7 @@ pub fn dev_memory_ctx() -> Arc<api::AppCtx> {
         dev: true,
         ..api::webhooks::WebhookConfig::default()
     };
-    Arc::new(api::AppCtx::new(Arc::new(store::MemoryStore::new())).with_webhooks(config))
+    Arc::new(crate::test_ctx(Arc::new(store::MemoryStore::new())).with_webhooks(config))
 }
 
 /// Posts `body` as the holder of `token` to game `id` through the `create-webhook`

@@ -16,6 +16,20 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+/// How long one request (or one sweep of a game) of a test server may play bots. The
+/// server's own limit, [`api::bots::DRIVE_BUDGET`], is 5 s of wall time; a test that needs
+/// one request to play bots to some point would then depend on the machine's speed (a busy
+/// machine stops the drive part-way, and test servers mostly run no deadline worker to play
+/// on). The limit itself has its own test
+/// (`seats::a_request_plays_bots_within_its_budget_and_the_worker_plays_on`).
+pub const TEST_DRIVE_BUDGET: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// A context over `store` as every test server and worker uses it: the server's defaults
+/// but for [`TEST_DRIVE_BUDGET`].
+pub fn test_ctx(store: Arc<dyn store::GameStore>) -> api::AppCtx {
+    api::AppCtx::new(store).with_drive_budget(TEST_DRIVE_BUDGET)
+}
+
 /// A running server and what tests may peek at behind its back.
 pub struct TestApp {
     /// Where it listens.
@@ -28,6 +42,8 @@ pub struct TestApp {
     tasks: Vec<tokio::task::AbortHandle>,
     /// Whether dropping the app removes its database (not when a test restarts on it).
     remove_db: bool,
+    /// The server's context, when it runs in this process.
+    ctx: Option<Arc<api::AppCtx>>,
 }
 
 impl Drop for TestApp {
@@ -129,14 +145,15 @@ pub async fn spawn_app_configured(configure: impl FnOnce(api::AppCtx) -> api::Ap
         .await
         .expect("bind a free port");
     let addr = listener.local_addr().expect("local address");
-    let ctx = Arc::new(configure(api::AppCtx::new(store.clone())));
-    let server = tokio::spawn(local::serve::serve(listener, ctx));
+    let ctx = Arc::new(configure(test_ctx(store.clone())));
+    let server = tokio::spawn(local::serve::serve(listener, ctx.clone()));
     TestApp {
         addr,
         store,
         db,
         tasks: vec![server.abort_handle()],
         remove_db: true,
+        ctx: Some(ctx),
     }
 }
 
@@ -145,29 +162,58 @@ pub async fn spawn_app_configured(configure: impl FnOnce(api::AppCtx) -> api::Ap
 /// SQLite database `db`, which is kept when the app is dropped, so that a test can stop the
 /// server and start another on the same file: a restart.
 pub async fn spawn_app_at(db: &std::path::Path, webhooks: api::webhooks::WebhookConfig) -> TestApp {
+    spawn_app_at_with(db, webhooks, DeadlineWorker::Running).await
+}
+
+/// [`spawn_app_at`] without the deadline worker: the test sweeps the deadlines itself, at
+/// the times it chooses (`api::deadlines::sweep(ctx, now)`), so that no clock of the
+/// machine's races the test's own requests. The delivery worker runs.
+pub async fn spawn_app_at_without_deadline_worker(
+    db: &std::path::Path,
+    webhooks: api::webhooks::WebhookConfig,
+) -> TestApp {
+    spawn_app_at_with(db, webhooks, DeadlineWorker::Absent).await
+}
+
+/// Whether a test server runs its deadline worker.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum DeadlineWorker {
+    Running,
+    Absent,
+}
+
+async fn spawn_app_at_with(
+    db: &std::path::Path,
+    webhooks: api::webhooks::WebhookConfig,
+    deadlines: DeadlineWorker,
+) -> TestApp {
     let store: Arc<dyn store::GameStore> =
         Arc::new(store::SqliteStore::open(db).expect("open the test database"));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind a free port");
     let addr = listener.local_addr().expect("local address");
-    let ctx = Arc::new(api::AppCtx::new(store.clone()).with_webhooks(webhooks));
-    let worker = tokio::spawn(ctx.deliverer().run(std::time::Duration::from_millis(50)));
-    let deadlines = tokio::spawn(api::deadlines::run(
-        ctx.clone(),
-        std::time::Duration::from_millis(50),
-    ));
-    let server = tokio::spawn(local::serve::serve(listener, ctx));
+    let ctx = Arc::new(test_ctx(store.clone()).with_webhooks(webhooks));
+    let mut tasks = vec![
+        tokio::spawn(ctx.deliverer().run(std::time::Duration::from_millis(50))).abort_handle(),
+    ];
+    if deadlines == DeadlineWorker::Running {
+        tasks.push(
+            tokio::spawn(api::deadlines::run(
+                ctx.clone(),
+                std::time::Duration::from_millis(50),
+            ))
+            .abort_handle(),
+        );
+    }
+    tasks.push(tokio::spawn(local::serve::serve(listener, ctx.clone())).abort_handle());
     TestApp {
         addr,
         store,
         db: db.to_path_buf(),
-        tasks: vec![
-            server.abort_handle(),
-            worker.abort_handle(),
-            deadlines.abort_handle(),
-        ],
+        tasks,
         remove_db: false,
+        ctx: Some(ctx),
     }
 }
 
@@ -188,8 +234,8 @@ pub async fn spawn_app_with_webhooks(
         .await
         .expect("bind a free port");
     let addr = listener.local_addr().expect("local address");
-    let ctx = Arc::new(api::AppCtx::new(store.clone()).with_webhooks(webhooks));
-    let server = tokio::spawn(local::serve::serve(listener, ctx));
+    let ctx = Arc::new(test_ctx(store.clone()).with_webhooks(webhooks));
+    let server = tokio::spawn(local::serve::serve(listener, ctx.clone()));
     // No database file is created; the path only satisfies `TestApp`'s cleanup.
     TestApp {
         addr,
@@ -197,6 +243,7 @@ pub async fn spawn_app_with_webhooks(
         db: temp_db("unused"),
         tasks: vec![server.abort_handle()],
         remove_db: true,
+        ctx: Some(ctx),
     }
 }
 
@@ -210,6 +257,32 @@ impl TestApp {
             db: temp_db("unused"),
             tasks: Vec::new(),
             remove_db: true,
+            ctx: None,
+        }
+    }
+
+    /// How many long-polls of this in-process server are waiting for a change now (each
+    /// subscribes to its change notices while it waits); panics for an external server.
+    pub fn waiting_polls(&self) -> usize {
+        self.ctx
+            .as_ref()
+            .expect("an in-process server")
+            .changes
+            .receiver_count()
+    }
+
+    /// Waits (up to a minute) until at least `count` long-polls are waiting
+    /// ([`TestApp::waiting_polls`]): a move made after that is what answers them, on a
+    /// machine however busy.
+    pub async fn wait_for_polls(&self, count: usize) {
+        let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(60);
+        while self.waiting_polls() < count {
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "{} of {count} long-polls waiting after a minute",
+                self.waiting_polls()
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
         }
     }
 

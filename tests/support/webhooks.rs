@@ -115,11 +115,15 @@ impl Receiver {
     /// Listens again on the same port.
     pub async fn resume(&mut self) {
         self.stop();
-        // The aborted task drops its listener at its next poll; retry the bind until then.
-        for _ in 0..50 {
-            if TcpListener::bind(self.addr).await.is_ok() {
-                break;
-            }
+        // The aborted task drops its listener at its next poll; retry the bind until then
+        // (a busy machine may take a while to poll it).
+        let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(60);
+        while TcpListener::bind(self.addr).await.is_err() {
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "the receiver's port {} stayed taken",
+                self.addr
+            );
             tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         }
         self.listen().await;

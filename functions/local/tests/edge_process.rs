@@ -64,7 +64,7 @@ async fn serves_within(addr: SocketAddr, patience: Duration) -> bool {
 async fn held_connections_past_the_fd_limit_do_not_stop_the_server() {
     let db = temp_db("fd-limit");
     let (mut child, addr, log) = start("ulimit -n 128;", "--header-timeout-ms 2000", &db);
-    assert!(serves_within(addr, Duration::from_secs(10)).await);
+    assert!(serves_within(addr, Duration::from_secs(60)).await);
 
     // Bare connections that never send a byte, more than the process has descriptors for:
     // accepting the later ones fails with EMFILE.
@@ -90,13 +90,23 @@ async fn held_connections_past_the_fd_limit_do_not_stop_the_server() {
     );
 
     drop(held);
-    assert!(serves_within(addr, Duration::from_secs(10)).await);
-    // The limit was really reached: the log shows accepting failed (and went on).
-    let log: Vec<String> = log.try_iter().collect();
+    assert!(serves_within(addr, Duration::from_secs(60)).await);
+    // The limit was really reached: the log shows accepting failed (and went on). The line
+    // was written before the server served again; its reader thread may pass it on later.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut seen = Vec::new();
+    let reached = loop {
+        match log.recv_timeout(Duration::from_millis(200)) {
+            Ok(line) if line.contains("accept failed") => break true,
+            Ok(line) => seen.push(line),
+            Err(_) if Instant::now() > deadline => break false,
+            Err(_) => {}
+        }
+    };
     assert!(
-        log.iter().any(|line| line.contains("accept failed")),
+        reached,
         "the descriptor limit was never reached:\n{}",
-        log.join("\n")
+        seen.join("\n")
     );
     assert!(child.try_wait().expect("poll the server").is_none());
     child.kill().expect("stop the server");
@@ -152,7 +162,7 @@ async fn the_request_id_of_a_5xx_problem_is_in_the_log() {
         "internals leaked: {problem}"
     );
 
-    let deadline = Instant::now() + Duration::from_secs(10);
+    let deadline = Instant::now() + Duration::from_secs(60);
     let mut seen = Vec::new();
     let found = loop {
         match log.recv_timeout(Duration::from_millis(200)) {

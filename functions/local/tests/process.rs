@@ -715,6 +715,13 @@ async fn sigterm_drains_requests_in_flight_and_exits_0() {
     let addr = server.addr;
     let (waiting_game, _) = start_game(addr, 3).await;
     let (played_game, tokens) = start_game(addr, 4).await;
+    let played_game_id = played_game.clone();
+    let played_from = get(addr, &format!("/v1/games/{played_game_id}"), None)
+        .await
+        .expect("the server answers")
+        .json()["version"]
+        .as_u64()
+        .expect("a version");
     let version = get(addr, &format!("/v1/games/{waiting_game}"), None)
         .await
         .expect("the server answers")
@@ -749,7 +756,24 @@ async fn sigterm_drains_requests_in_flight_and_exits_0() {
         .stream();
     let snapshot = stream.next().await.expect("the stream's snapshot");
     assert_eq!(snapshot.event, "game");
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // The signal comes once the player has had moves committed (so the drain has a move to
+    // keep), and the long-poll, sent before them, has had time to reach the server: the
+    // player's progress is the test's clock, not a fixed sleep.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let now = get(addr, &format!("/v1/games/{played_game_id}"), None)
+            .await
+            .expect("the server answers")
+            .json();
+        if now["version"].as_u64() >= Some(played_from + 2) || now["status"] != "active" {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the player made no move in a minute"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     let signalled = Command::new("kill")
         .args(["-TERM", &server.child.id().to_string()])
         .status()

@@ -27,12 +27,13 @@ async fn bounded(body: impl Future<Output = ()>) {
         .expect("the test finished within 3 minutes");
 }
 
-/// A retry schedule for tests: `delays` exactly (no jitter), short attempts.
+/// A retry schedule for tests: `delays` exactly (no jitter). An attempt may take a minute: no
+/// test here is about a slow receiver, and the tests count attempts exactly.
 fn policy(delays: &[u64]) -> RetryPolicy {
     RetryPolicy {
         delays: delays.iter().map(|&s| Duration::from_secs(s)).collect(),
         jitter: 0.0,
-        attempt_timeout: Duration::from_secs(5),
+        attempt_timeout: Duration::from_secs(60),
     }
 }
 
@@ -162,6 +163,18 @@ async fn create_queue(sqs: &aws_sdk_sqs::Client, label: &str) -> String {
         .queue_url()
         .expect("a queue URL")
         .to_string()
+}
+
+/// Receives from `queue` until a message comes (long polls of up to 10 s, for up to a
+/// minute in all): for a message the test expects, which a busy machine may deliver late.
+async fn receive_expected(sqs: &aws_sdk_sqs::Client, queue: &str) -> Vec<(String, String)> {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let received = receive(sqs, queue, 10).await;
+        if !received.is_empty() || tokio::time::Instant::now() >= deadline {
+            return received;
+        }
+    }
 }
 
 /// Receives every message now visible in `queue` (waiting up to `wait` seconds for the first),
@@ -349,7 +362,7 @@ async fn a_failed_attempt_is_retried_through_sqs_with_the_same_webhook_id() {
         assert_eq!(stored[0].attempts.len(), 1);
         assert_eq!(stored[0].attempts[0].status_code, Some(503));
         // The retry waits in SQS for its delay (1 s here), then shows up.
-        let queued = receive(&world.sqs, &world.queues.retry, 10).await;
+        let queued = receive_expected(&world.sqs, &world.queues.retry).await;
         assert_eq!(queued.len(), 1, "one retry queued: {queued:?}");
         let body: MessageKey = serde_json::from_str(&queued[0].1).expect("a key");
         assert_eq!(body, key);
@@ -427,7 +440,7 @@ async fn an_exhausted_delivery_and_a_poison_message_end_in_the_dead_letter_queue
         assert_eq!(stored[0].status, DeliveryStatus::Failed);
         assert_eq!(stored[0].attempts.len(), 1);
         assert!(receive(&world.sqs, &world.queues.retry, 0).await.is_empty());
-        let dead = receive(&world.sqs, &world.queues.dead_letter, 5).await;
+        let dead = receive_expected(&world.sqs, &world.queues.dead_letter).await;
         assert_eq!(dead.len(), 1, "{dead:?}");
         let letter: Value = serde_json::from_str(&dead[0].1).expect("JSON");
         assert_eq!(letter["message_id"], message.id.as_str());
@@ -443,7 +456,7 @@ async fn an_exhausted_delivery_and_a_poison_message_end_in_the_dead_letter_queue
         // A retry message that is not a key can never succeed: dead-lettered, not retried.
         let poison = sqs_event(&world.queues.retry, &[("m-bad".into(), "{\"pk\":".into())]);
         world.invoke(poison).await;
-        let dead = receive(&world.sqs, &world.queues.dead_letter, 5).await;
+        let dead = receive_expected(&world.sqs, &world.queues.dead_letter).await;
         assert_eq!(dead.len(), 1, "{dead:?}");
         assert!(dead[0].1.contains("not {pk, sk}"), "{}", dead[0].1);
         assert_eq!(world.receiver.received().len(), 1);

@@ -18,12 +18,22 @@ pub const BUDGET: Duration = Duration::from_secs(40);
 
 /// One scheduled invocation: sweeps at the current time until fewer than a batch of games
 /// were due, or [`BUDGET`] is spent. Returns what was done, as the invocation's result.
-pub async fn handle(ctx: &api::AppCtx, _event: Value) -> Result<Value, ApiError> {
+pub async fn handle(ctx: &api::AppCtx, event: Value) -> Result<Value, ApiError> {
+    handle_at(ctx, event, api::time::now_ms).await
+}
+
+/// [`handle`] with the clock it reads the time from (milliseconds since the Unix epoch), so
+/// that a test can run the schedule at the time a deadline falls instead of waiting for it.
+pub async fn handle_at(
+    ctx: &api::AppCtx,
+    _event: Value,
+    now: impl Fn() -> u64,
+) -> Result<Value, ApiError> {
     let started = Instant::now();
     let mut total = SweepReport::default();
     let mut sweeps = 0;
     loop {
-        let report = sweep(ctx, api::time::now_ms()).await?;
+        let report = sweep(ctx, now()).await?;
         sweeps += 1;
         total.add(report);
         if report.games < SWEEP_BATCH || started.elapsed() >= BUDGET {

@@ -31,7 +31,7 @@ pub const SAMPLES: u32 = 20;
 /// a bound if a bot ever kept moving without ending its turn.
 pub const MAX_MOVES_PER_DRIVE: u32 = 10_000;
 
-/// The longest one request spends playing bots before it answers. What is left is due at
+/// The longest one request spends playing bots before it answers (`AppCtx::drive_budget`). What is left is due at
 /// once (`GameRecord::due_at`), so the deadline worker plays on: a game of bots alone may
 /// take thousands of moves, which on DynamoDB would outlast the request.
 pub const DRIVE_BUDGET: std::time::Duration = std::time::Duration::from_secs(5);
@@ -279,7 +279,8 @@ pub(crate) fn split_waiting(
 }
 
 /// Plays the bots game `id` waits on, one committed move at a time, until it waits on
-/// players alone, is over, or [`MAX_MOVES_PER_DRIVE`] moves or [`DRIVE_BUDGET`] were spent.
+/// players alone, is over, or [`MAX_MOVES_PER_DRIVE`] moves or the context's drive budget
+/// ([`DRIVE_BUDGET`] by default) were spent.
 /// Returns how many were played.
 ///
 /// Each move is conditioned on the version the bot decided at: if anything else landed
@@ -299,7 +300,7 @@ pub async fn drive(ctx: &AppCtx, id: &str) -> Result<u32, ApiError> {
     // Each round loads the game once; a round that commits nothing (a lost race) still counts,
     // so the loop ends whatever happens.
     for _round in 0..MAX_MOVES_PER_DRIVE * 2 {
-        if played == MAX_MOVES_PER_DRIVE || started.elapsed() >= DRIVE_BUDGET {
+        if played == MAX_MOVES_PER_DRIVE || started.elapsed() >= ctx.drive_budget {
             break;
         }
         let record = load_record(ctx, id).await?;

@@ -28,6 +28,9 @@ pub struct AppCtx {
     /// What a `strong` bot may spend on one move ([`bots::Allowance::SERVER`] unless a test
     /// asks for less).
     pub strong_allowance: bots::Allowance,
+    /// The longest one request (or one sweep of a game) spends playing bots before it answers
+    /// ([`bots::DRIVE_BUDGET`] unless a test asks otherwise).
+    pub drive_budget: std::time::Duration,
     /// `true` once the server is stopping ([`AppCtx::stop`]): long-polls answer at once.
     pub stopping: tokio::sync::watch::Sender<bool>,
     /// The event streams open in this process, and how this deployment serves them.
@@ -54,6 +57,7 @@ impl AppCtx {
             states: states::StateCache::new(states::DEFAULT_CAPACITY),
             seeds: states::SeedCache::new(states::DEFAULT_CAPACITY),
             strong_allowance: bots::Allowance::SERVER,
+            drive_budget: bots::DRIVE_BUDGET,
             stopping: tokio::sync::watch::channel(false).0,
             streams: streams::Streams::default(),
         }
@@ -76,6 +80,15 @@ impl AppCtx {
     /// the bots' behaviour, not their patience.
     pub fn with_strong_allowance(mut self, allowance: bots::Allowance) -> AppCtx {
         self.strong_allowance = allowance;
+        self
+    }
+
+    /// The same context with one request playing bots for at most `budget` of wall time
+    /// before it answers and leaves the rest to the deadline worker. Tests that are about
+    /// what a request does with its bots give it minutes, so that a busy machine makes them
+    /// slower, not different; the limit itself has a test of its own.
+    pub fn with_drive_budget(mut self, budget: std::time::Duration) -> AppCtx {
+        self.drive_budget = budget;
         self
     }
 

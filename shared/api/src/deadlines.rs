@@ -179,6 +179,9 @@ async fn timeouts(
                 if moved {
                     report.bot_moves += 1;
                     report.timeouts += usize::from(new_timeout);
+                    // The bots this move made due answer now, as after any move, not at the
+                    // next sweep (a minute later on AWS).
+                    report.bot_moves += bots::drive(ctx, id).await?;
                 }
             }
             TimeoutPolicy::Drop => {
