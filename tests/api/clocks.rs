@@ -47,15 +47,7 @@ async fn game_with_clock(app: &TestApp, clock: Value) -> (String, String, String
 /// Claims seats 1 and 2 for bots: the game starts.
 async fn seat_bots(app: &TestApp, id: &str) {
     for seat in 1..3 {
-        let claimed = app
-            .post(
-                &format!("/v1/games/{id}/seats/{seat}"),
-                None,
-                &json!({"bot": "random"}),
-                &[],
-            )
-            .await;
-        assert_eq!(claimed.status, 201, "{}", claimed.text());
+        app.claim_bot(id, seat, "random").await;
     }
 }
 

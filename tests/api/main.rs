@@ -62,25 +62,22 @@ pub async fn seat_player_and_bots(
     seats: u8,
     bot: &str,
 ) -> String {
-    let mut token = String::new();
-    for seat in 0..seats {
-        let body = if seat == 0 {
-            serde_json::json!({"name": "Ann"})
-        } else {
-            serde_json::json!({ "bot": bot })
-        };
-        let claimed = app
-            .post(&format!("/v1/games/{id}/seats/{seat}"), None, &body, &[])
-            .await;
-        assert_eq!(claimed.status, 201, "{}", claimed.text());
-        if seat == 0 {
-            token = claimed.json()["player_token"]
-                .as_str()
-                .expect("a token")
-                .to_string();
-        }
+    let claimed = app
+        .post(
+            &format!("/v1/games/{id}/seats/0"),
+            None,
+            &serde_json::json!({"name": "Ann"}),
+            &[],
+        )
+        .await;
+    assert_eq!(claimed.status, 201, "{}", claimed.text());
+    for seat in 1..seats {
+        app.claim_bot(id, seat, bot).await;
     }
-    token
+    claimed.json()["player_token"]
+        .as_str()
+        .expect("a token")
+        .to_string()
 }
 
 /// A move of the holder of `token`: its first complete legal action, else one built from its

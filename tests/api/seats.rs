@@ -154,15 +154,7 @@ async fn a_request_plays_bots_within_its_budget_and_the_worker_plays_on() {
     let app = api_tests::spawn_app_configured(|ctx| ctx.with_drive_budget(budget)).await;
     let (id, _admin) = create(&app, "tulip-bubble", 3, test_options("tulip-bubble")).await;
     for seat in 0..3 {
-        let claimed = app
-            .post(
-                &format!("/v1/games/{id}/seats/{seat}"),
-                None,
-                &json!({"bot": "random"}),
-                &[],
-            )
-            .await;
-        assert_eq!(claimed.status, 201, "{}", claimed.text());
+        app.claim_bot(&id, seat, "random").await;
     }
     // A game of three bots takes hundreds of moves; the last claim played a few at most.
     let left = app.record(&id).await;

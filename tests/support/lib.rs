@@ -286,6 +286,21 @@ impl TestApp {
         }
     }
 
+    /// Claims seat `seat` of the open game `id` for a `bot` (`random`, `basic`, `strong`);
+    /// panics unless the server answers 201. Returns the claim's answer.
+    pub async fn claim_bot(&self, id: &str, seat: u8, bot: &str) -> Value {
+        let claimed = self
+            .post(
+                &format!("/v1/games/{id}/seats/{seat}"),
+                None,
+                &json!({ "bot": bot }),
+                &[],
+            )
+            .await;
+        assert_eq!(claimed.status, 201, "{}", claimed.text());
+        claimed.json()
+    }
+
     /// Sends one request with a raw body and extra headers.
     pub async fn send(
         &self,
