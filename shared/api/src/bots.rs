@@ -31,9 +31,10 @@ pub const SAMPLES: u32 = 20;
 /// a bound if a bot ever kept moving without ending its turn.
 pub const MAX_MOVES_PER_DRIVE: u32 = 10_000;
 
-/// The longest one request spends playing bots before it answers (`AppCtx::drive_budget`). What is left is due at
-/// once (`GameRecord::due_at`), so the deadline worker plays on: a game of bots alone may
-/// take thousands of moves, which on DynamoDB would outlast the request.
+/// The longest one request spends playing bots before it answers, unless its context says
+/// otherwise (`AppCtx::drive_budget`). What is left is due at once (`GameRecord::due_at`),
+/// so the deadline worker plays on: a game of bots alone may take thousands of moves, which
+/// on DynamoDB would outlast the request.
 pub const DRIVE_BUDGET: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// How long the `strong` bot searches for one move, in CPU time of its thread (it may stop
