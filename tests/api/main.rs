@@ -62,22 +62,11 @@ pub async fn seat_player_and_bots(
     seats: u8,
     bot: &str,
 ) -> String {
-    let claimed = app
-        .post(
-            &format!("/v1/games/{id}/seats/0"),
-            None,
-            &serde_json::json!({"name": "Ann"}),
-            &[],
-        )
-        .await;
-    assert_eq!(claimed.status, 201, "{}", claimed.text());
+    let token = app.claim_player(id, 0, "Ann").await;
     for seat in 1..seats {
         app.claim_bot(id, seat, bot).await;
     }
-    claimed.json()["player_token"]
-        .as_str()
-        .expect("a token")
-        .to_string()
+    token
 }
 
 /// A move of the holder of `token`: its first complete legal action, else one built from its

@@ -18,17 +18,8 @@ async fn clocked_game(app: &TestApp, clock: Value) -> (String, String, Vec<Strin
     body["options"] = test_options("tulipmania-1637");
     let (id, admin) = app.create_game(&body).await;
     let mut tokens = Vec::new();
-    for (seat, name) in NAMES.iter().enumerate() {
-        let claimed = app
-            .post(
-                &format!("/v1/games/{id}/seats/{seat}"),
-                None,
-                &json!({"name": name}),
-                &[],
-            )
-            .await;
-        assert_eq!(claimed.status, 201, "{}", claimed.text());
-        tokens.push(claimed.json()["player_token"].as_str().unwrap().to_string());
+    for (seat, name) in (0u8..).zip(NAMES) {
+        tokens.push(app.claim_player(&id, seat, name).await);
     }
     (id, admin, tokens)
 }

@@ -286,6 +286,24 @@ impl TestApp {
         }
     }
 
+    /// Claims seat `seat` of the open game `id` for a player called `name`; panics unless the
+    /// server answers 201. Returns the player's token.
+    pub async fn claim_player(&self, id: &str, seat: u8, name: &str) -> String {
+        let claimed = self
+            .post(
+                &format!("/v1/games/{id}/seats/{seat}"),
+                None,
+                &json!({ "name": name }),
+                &[],
+            )
+            .await;
+        assert_eq!(claimed.status, 201, "{}", claimed.text());
+        claimed.json()["player_token"]
+            .as_str()
+            .expect("a token")
+            .to_string()
+    }
+
     /// Claims seat `seat` of the open game `id` for a `bot` (`random`, `basic`, `strong`);
     /// panics unless the server answers 201. Returns the claim's answer.
     pub async fn claim_bot(&self, id: &str, seat: u8, bot: &str) -> Value {

@@ -716,18 +716,16 @@ async fn sigterm_drains_requests_in_flight_and_exits_0() {
     let (waiting_game, _) = start_game(addr, 3).await;
     let (played_game, tokens) = start_game(addr, 4).await;
     let played_game_id = played_game.clone();
-    let played_from = get(addr, &format!("/v1/games/{played_game_id}"), None)
-        .await
-        .expect("the server answers")
-        .json()["version"]
-        .as_u64()
-        .expect("a version");
-    let version = get(addr, &format!("/v1/games/{waiting_game}"), None)
-        .await
-        .expect("the server answers")
-        .json()["version"]
-        .as_u64()
-        .expect("a version");
+    let version_of = |id: String| async move {
+        get(addr, &format!("/v1/games/{id}"), None)
+            .await
+            .expect("the server answers")
+            .json()["version"]
+            .as_u64()
+            .expect("a version")
+    };
+    let played_from = version_of(played_game_id.clone()).await;
+    let version = version_of(waiting_game.clone()).await;
     let stream_path = format!("/v1/games/{waiting_game}/events");
     // Nobody moves in this game: only the stop can answer the long-poll before its wait.
     let poll = tokio::spawn(async move {
