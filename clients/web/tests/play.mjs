@@ -230,18 +230,26 @@ async function playRuleset(ruleset, lobbyShot) {
   await accessible(`${ruleset} at the start`, host);
   /** How the undo went: "not offered", or what the seat saw when it took a move back. */
   let undo = "not offered";
+  /** Since when no page has shown its seat's turn (null while one does). */
+  let idleSince = null;
   for (;;) {
     const statuses = await Promise.all(players.map(({ page }) => attr(page, "data-status")));
     if (statuses.every((status) => status === "finished")) break;
     if (moves > MAX_MOVES) fail(`${ruleset}: not finished after ${MAX_MOVES} moves (seed ${seed})`);
     const turns = [];
     for (const [seat, { page }] of players.entries()) {
-      if ((await attr(page, "data-your-turn")) === "true") turns.push(seat);
+      // A page sets its version first and its moves last: only a page drawn to the end says
+      // whose turn it is (before that, its turn and its buttons may be the last version's).
+      const [turn, version, done] = await Promise.all([attr(page, "data-your-turn"), attr(page, "data-version"), attr(page, "data-drawn")]);
+      if (turn === "true" && version === done) turns.push(seat);
     }
     if (turns.length === 0) {
+      idleSince ??= Date.now();
+      if (Date.now() - idleSince > FOLLOW_MS) fail(`${ruleset}: no seat's page has shown its turn for ${FOLLOW_MS} ms (seed ${seed})`);
       await new Promise((resolve) => setTimeout(resolve, 50));
       continue;
     }
+    idleSince = null;
     const seat = pick(turns);
     const { page } = players[seat];
     const before = await attr(page, "data-version");
@@ -333,7 +341,7 @@ async function playRuleset(ruleset, lobbyShot) {
     // Everyone follows without reloading.
     const version = await attr(page, "data-version");
     await waitFor(
-      async () => (await Promise.all(players.map(({ page }) => attr(page, "data-version")))).every((seen) => Number(seen) >= Number(version)),
+      async () => (await Promise.all(players.map(({ page }) => attr(page, "data-drawn")))).every((seen) => Number(seen) >= Number(version)),
       FOLLOW_MS,
       `${ruleset}: every seat to follow version ${version}`,
     );
