@@ -289,16 +289,7 @@ impl TestApp {
     /// Claims seat `seat` of the open game `id` for a player called `name`; panics unless the
     /// server answers 201. Returns the player's token.
     pub async fn claim_player(&self, id: &str, seat: u8, name: &str) -> String {
-        let claimed = self
-            .post(
-                &format!("/v1/games/{id}/seats/{seat}"),
-                None,
-                &json!({ "name": name }),
-                &[],
-            )
-            .await;
-        assert_eq!(claimed.status, 201, "{}", claimed.text());
-        claimed.json()["player_token"]
+        self.claim(id, seat, json!({ "name": name })).await["player_token"]
             .as_str()
             .expect("a token")
             .to_string()
@@ -307,13 +298,14 @@ impl TestApp {
     /// Claims seat `seat` of the open game `id` for a `bot` (`random`, `basic`, `strong`);
     /// panics unless the server answers 201. Returns the claim's answer.
     pub async fn claim_bot(&self, id: &str, seat: u8, bot: &str) -> Value {
+        self.claim(id, seat, json!({ "bot": bot })).await
+    }
+
+    /// Claims seat `seat` of the open game `id` with `body`; panics unless the server answers
+    /// 201. Returns the claim's answer.
+    async fn claim(&self, id: &str, seat: u8, body: Value) -> Value {
         let claimed = self
-            .post(
-                &format!("/v1/games/{id}/seats/{seat}"),
-                None,
-                &json!({ "bot": bot }),
-                &[],
-            )
+            .post(&format!("/v1/games/{id}/seats/{seat}"), None, &body, &[])
             .await;
         assert_eq!(claimed.status, 201, "{}", claimed.text());
         claimed.json()
