@@ -141,6 +141,18 @@ pub trait Game:
         true
     }
 
+    /// The move a plain greedy player would make for `seat` now, if the game has one: a
+    /// player with a plan (buy what should rise, sell what stands high, claim the prize when
+    /// it may). The searching bots' playouts follow it most of the time and try it first
+    /// ([`crate::search`]), so that a goal that takes many consistent moves, which random
+    /// moves never string together, is still within their sight. It must depend only on what
+    /// `seat` sees (the playout harness checks it against re-deals), and whatever it returns
+    /// must be a move the rules accept. `rng` is for a plan that mixes its play. The default:
+    /// no plan.
+    fn plan(&self, _seat: Seat, _rng: &mut GameRng) -> Option<Self::Action> {
+        None
+    }
+
     /// When `action` is one combination of a pick (several items chosen at once: the tulips
     /// to bid on, the cards to discard), the field it picks into and the pick in words. The
     /// API's listing then offers all the pick's combinations as one schema entry that a

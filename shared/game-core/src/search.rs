@@ -22,6 +22,13 @@
 //! - a playout applies the candidate (the root of a tree of depth one: opponents' replies
 //!   are not searched, they are played out) and plays the game out with random moves for
 //!   every seat, each a sensible move ([`Game::sensible`], integers near their minimum);
+//! - in a game with a plan ([`Game::plan`], a greedy player's move), every seat of a playout
+//!   follows its plan [`PLAN_ODDS`] of the time and moves at random otherwise, and the
+//!   plan's move is the first candidate; the candidates are then cut to
+//!   [`PLAN_CANDIDATES`] of the budget's playouts (the plan's move and others drawn at
+//!   random), so that each is played out often enough to tell (decision 46). Random moves
+//!   never string together the many consistent moves some goals take (Tulip Bubble's Black
+//!   Tulip needs ƒ121 in cash, from ƒ20); a playout that follows a plan reaches them;
 //! - a playout scores the seat's share of the win plus a little for its rank, so that among
 //!   losing lines the better placed ones still count.
 //!
@@ -30,6 +37,16 @@
 //! when the time is up), which it may back with a clock.
 
 use crate::{sample, Game, GameRng, LegalAction, Outcome, Seat, Viewer};
+
+/// How often a seat of a playout follows its [`Game::plan`] when it has one: 3 times in 4.
+/// The rest are random sensible moves, so that the playouts still explore (a search that
+/// only followed the plan would only ever confirm it).
+pub const PLAN_ODDS: (u64, u64) = (3, 4);
+
+/// With a plan, the search keeps at most one candidate per this many playouts of its
+/// budget (at least two): `basic`'s 48 playouts then try 6 moves 8 times each, instead of
+/// up to 56 bid placements once or never.
+pub const PLAN_CANDIDATES: u32 = 8;
 
 /// Games with hidden information say how to re-deal it: the searching bots draw their
 /// worlds with it, and the no-leak property checks it.
@@ -113,7 +130,9 @@ pub fn choose<G: Game>(
     rng: &mut GameRng,
 ) -> Option<Choice<G::Action>> {
     let first = worlds(rng);
-    let mut actions: Vec<G::Action> = Vec::new();
+    // The plan's move comes first, so that it survives the cut below and ties go its way.
+    let plan = first.plan(seat, rng);
+    let mut actions: Vec<G::Action> = plan.iter().cloned().collect();
     for entry in legal {
         match entry {
             LegalAction::Action { action } => actions.push(action.clone()),
@@ -152,6 +171,9 @@ pub fn choose<G: Game>(
     };
     if candidates.iter().any(sensible) {
         candidates.retain(sensible);
+    }
+    if plan.is_some() {
+        cut_candidates(&mut candidates, plan.as_ref(), budget, rng);
     }
     if candidates.is_empty() {
         return None;
@@ -235,6 +257,27 @@ pub fn choose<G: Game>(
     })
 }
 
+/// Keeps the plan's move (when it is a candidate) and others drawn at random, at most one
+/// per [`PLAN_CANDIDATES`] playouts of the budget (at least two in all).
+fn cut_candidates<A: PartialEq>(
+    candidates: &mut Vec<Candidate<A>>,
+    plan: Option<&A>,
+    budget: &Budget,
+    rng: &mut GameRng,
+) {
+    let keep = (budget.playouts / PLAN_CANDIDATES).max(2) as usize;
+    if candidates.len() <= keep {
+        return;
+    }
+    let planned = candidates
+        .iter()
+        .position(|candidate| candidate.action.as_ref() == plan);
+    let first = planned.map(|index| candidates.remove(index));
+    rng.shuffle(candidates);
+    candidates.truncate(keep - usize::from(first.is_some()));
+    candidates.splice(0..0, first);
+}
+
 /// How many playouts a search can afford in all: the `budget`, or fewer when its clock says
 /// so: after `done` playouts with a share `spent` of the time used, about `done / spent` fit
 /// in the whole allowance. Before the first playout (or on a clock that has not moved) the
@@ -313,9 +356,10 @@ fn others_act<G: Game>(state: &G, seat: Seat) -> bool {
     state.to_act().iter().any(|other| other != seat)
 }
 
-/// One random move by a random seat of `to_act`, as the `random` bot plays: a sensible
-/// action ([`sensible_action`]), up to 20 tries while the rules refuse them, else a complete
-/// listed entry. `false` if nothing was accepted.
+/// One move by a random seat of `to_act`: its [`Game::plan`] [`PLAN_ODDS`] of the time when
+/// it has one, else as the `random` bot plays: a sensible action ([`sensible_action`]), up
+/// to 20 tries while the rules refuse them, else a complete listed entry. `false` if
+/// nothing was accepted.
 pub fn random_step<G: Game>(state: &mut G, rng: &mut GameRng) -> bool {
     random_step_by(state, Seat(u8::MAX), true, rng)
 }
@@ -330,6 +374,13 @@ fn random_step_by<G: Game>(state: &mut G, seat: Seat, including: bool, rng: &mut
     let Some(&seat) = rng.choose(&acting) else {
         return false;
     };
+    // The seat's plan, most of the time (odds drawn only when there is one, so that games
+    // without a plan play out exactly as before).
+    if let Some(action) = state.plan(seat, rng) {
+        if rng.below(PLAN_ODDS.1) < PLAN_ODDS.0 && state.apply(seat, action, rng).is_ok() {
+            return true;
+        }
+    }
     let legal = state.legal_actions(seat);
     for _ in 0..20 {
         let Some(action) = sensible_action(state, seat, &legal, rng) else {

@@ -14,7 +14,8 @@
 //! 7. no leaks: re-dealing what a viewer cannot see ([`Redeal`]) leaves its view identical
 //!    (checked right after setup too), and (7b) two states the viewer cannot tell apart
 //!    re-deal alike from the same stream, and (7c) what [`Game::sensible`] says about a
-//!    seat's legal moves does not change under its re-deals; and no event of the setup's log reaches a viewer outside
+//!    seat's legal moves does not change under its re-deals, nor (7d) its [`Game::plan`],
+//!    which the rules accept; and no event of the setup's log reaches a viewer outside
 //!    its audience, not even as an identical "redacted" twin ([`check_setup_events`]);
 //! 8. setup events replay identically and survive a serde round trip;
 //! 9. every schema entry of `legal_actions` is closed ([`crate::action_schema::closed_violations`]:
@@ -558,6 +559,23 @@ impl<G: Game> Playouts<G> {
                             "whether {action:?} is sensible for {seat} depends on something it cannot see"
                         );
                     }
+                }
+                // 7d: the plan the searching bots follow is decided from what the seat
+                // sees too, and the rules accept it (its own stream again).
+                let plan = |of: &G| of.plan(seat, &mut GameRng::for_entry(REDEAL_PROBE, 2));
+                let planned = plan(state);
+                assert_eq!(
+                    planned,
+                    plan(&twin),
+                    "{seat}'s plan depends on something it cannot see"
+                );
+                if let Some(action) = planned {
+                    let mut applied = state.clone();
+                    let mut rng = GameRng::for_entry(REDEAL_PROBE, 3);
+                    assert!(
+                        applied.apply(seat, action.clone(), &mut rng).is_ok(),
+                        "the rules refuse {seat}'s plan {action:?}"
+                    );
                 }
             }
         }

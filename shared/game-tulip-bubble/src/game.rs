@@ -7,7 +7,7 @@ use crate::options::Options;
 use crate::state::{EndReason, Phase, TulipBubble};
 use crate::view::{self, View};
 use crate::words;
-use crate::{rules, sensible, setup};
+use crate::{greedy, rules, sensible, setup};
 use game_core::words::Names;
 use game_core::Redeal;
 use game_core::{
@@ -121,6 +121,12 @@ impl Game for TulipBubble {
     /// A bid no higher than the lot could bring back (`sensible::worth_of_lot`).
     fn sensible(&self, seat: Seat, action: &Action) -> bool {
         sensible::sensible(self, seat, action)
+    }
+
+    /// The greedy player's move ([`greedy::choose`]): buy what should rise, sell what
+    /// should not, claim the Black Tulip when it may.
+    fn plan(&self, seat: Seat, _rng: &mut GameRng) -> Option<Action> {
+        greedy::choose(self, seat)
     }
 
     /// The Black Tulip decision is sealed: only its author sees it in the log.

@@ -21,6 +21,7 @@
 //! - [`view`]: the per-viewer [`View`] and `view`.
 //! - [`words`]: the summary and the log's sentences.
 //! - `sensible`: what the bots call a sensible move (a bid within the lot's worth).
+//! - [`greedy`]: a plain greedy player, the game's `plan` for the searching bots.
 //! - [`cards`]: tulips, price chart, collectors and market events (ids, const tables).
 //! - [`track`]: price-marker movement with collisions and boundaries, Market Response.
 //!
@@ -46,6 +47,7 @@ pub mod cards;
 pub mod error;
 pub mod event;
 mod game;
+pub mod greedy;
 mod legal;
 pub mod options;
 mod rules;

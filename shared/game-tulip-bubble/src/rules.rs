@@ -588,16 +588,7 @@ impl TulipBubble {
 
     /// §3.6 C1: the Market Response over NS ∪ NA ∪ JS.
     pub(crate) fn market_response(&mut self, log: &mut Vec<Event>) {
-        let mut counts = [0usize; 3];
-        let areas = self.next_shipment.iter().chain(
-            self.new_arrivals
-                .iter()
-                .chain(&self.just_sold)
-                .map(|slot| &slot.tulip),
-        );
-        for tulip in areas {
-            counts[tulip.colour().index()] += 1;
-        }
+        let counts = self.area_counts();
         self.track.market_response(counts);
         log.push(Event::MarketResponse {
             counts,

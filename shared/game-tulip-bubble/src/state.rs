@@ -294,6 +294,22 @@ impl TulipBubble {
             .find(|slot| slot.tulip == tulip)
     }
 
+    /// The cards of each colour (by [`crate::Colour::index`]) in Next Shipment, New Arrivals
+    /// and Just Sold: what the Market Response counts (§3.6 C1).
+    pub fn area_counts(&self) -> [usize; 3] {
+        let mut counts = [0usize; 3];
+        let areas = self.next_shipment.iter().chain(
+            self.new_arrivals
+                .iter()
+                .chain(&self.just_sold)
+                .map(|slot| &slot.tulip),
+        );
+        for tulip in areas {
+            counts[tulip.colour().index()] += 1;
+        }
+        counts
+    }
+
     /// Each seat's score: cash minus loans (§6.2, §6.3).
     pub fn scores(&self) -> Vec<i64> {
         self.players

@@ -6,6 +6,7 @@
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+mod greedy;
 mod playouts;
 mod rule_codes;
 mod rulebook;

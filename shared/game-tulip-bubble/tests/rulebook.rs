@@ -10,21 +10,21 @@ use game_tulip_bubble::{
     PaymentMethod, Phase, Slot, Track, Tulip, TulipBubble,
 };
 
-const ANDY: Seat = Seat(0);
-const BOB: Seat = Seat(1);
-const CHARLES: Seat = Seat(2);
+pub(crate) const ANDY: Seat = Seat(0);
+pub(crate) const BOB: Seat = Seat(1);
+pub(crate) const CHARLES: Seat = Seat(2);
 const DENNIS: Seat = Seat(3);
 const EVE: Seat = Seat(4);
 
-fn t(id: &str) -> Tulip {
+pub(crate) fn t(id: &str) -> Tulip {
     Tulip::parse(id).unwrap_or_else(|| panic!("bad id {id}"))
 }
 
-fn slots(ids: &[&str]) -> Vec<Slot> {
+pub(crate) fn slots(ids: &[&str]) -> Vec<Slot> {
     ids.iter().map(|id| Slot::new(t(id))).collect()
 }
 
-fn marked(id: &str, seats: &[Seat]) -> Slot {
+pub(crate) fn marked(id: &str, seats: &[Seat]) -> Slot {
     Slot {
         tulip: t(id),
         markers: seats.iter().copied().collect(),
@@ -32,7 +32,7 @@ fn marked(id: &str, seats: &[Seat]) -> Slot {
 }
 
 /// A dealt game with empty areas, start player Andy, round 2, nobody holding anything.
-fn game(n_seats: u8) -> TulipBubble {
+pub(crate) fn game(n_seats: u8) -> TulipBubble {
     let options = Options {
         start_player: Some(ANDY),
         ..Options::default()
@@ -51,7 +51,7 @@ fn game(n_seats: u8) -> TulipBubble {
 }
 
 /// Puts every tulip that is nowhere else into the deck (canonical order).
-fn finish(game: &mut TulipBubble) {
+pub(crate) fn finish(game: &mut TulipBubble) {
     let mut used: Vec<Tulip> = game.tulip_discard.clone();
     used.extend(&game.next_shipment);
     used.extend(
@@ -67,13 +67,13 @@ fn finish(game: &mut TulipBubble) {
     game.tulip_deck = Tulip::all().filter(|tulip| !used.contains(tulip)).collect();
 }
 
-fn conceal(game: &mut TulipBubble, seat: Seat, ids: &[&str]) {
+pub(crate) fn conceal(game: &mut TulipBubble, seat: Seat, ids: &[&str]) {
     let player = &mut game.players[seat.index()];
     player.concealed = ids.iter().map(|id| t(id)).collect();
     player.concealed.sort();
 }
 
-fn finance(game: &mut TulipBubble, seat: Seat, loans: &[(&str, i64)]) {
+pub(crate) fn finance(game: &mut TulipBubble, seat: Seat, loans: &[(&str, i64)]) {
     game.players[seat.index()].financed = loans
         .iter()
         .map(|&(id, loan)| Loan { tulip: t(id), loan })
@@ -84,7 +84,7 @@ fn cash(game: &TulipBubble, seat: Seat) -> i64 {
     game.players[seat.index()].cash
 }
 
-fn play(game: &mut TulipBubble, seat: Seat, action: Action) -> Vec<Event> {
+pub(crate) fn play(game: &mut TulipBubble, seat: Seat, action: Action) -> Vec<Event> {
     let step = game.event_history.len() as u64 * 1000
         + game.players.iter().map(|p| p.cash as u64).sum::<u64>();
     let logged = game
