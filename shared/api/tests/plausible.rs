@@ -1,11 +1,13 @@
 //! Issue 33: bots play plausibly. 200 games per ruleset with a `random` bot in every seat (the
 //! bot whose sampler the searching bots' candidates and playouts share): no bid or price
-//! above the bound docs/bots.md documents, and every way a game can end is still reached.
+//! above the bound docs/bots.md documents, and every way a game can end is still reached;
+//! where random play cannot reach an ending (Tulip Bubble's Black Tulip), a `basic` bot
+//! that follows the game's plan among `random` ones does.
 
 use api::bots::{Allowance, BotInput, SAMPLES};
 use api::dto::BotKind;
 use game_core::testing::game_seed;
-use game_core::{DynRuleset, GameRng};
+use game_core::{DynRuleset, GameRng, Outcome, Seat};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -30,6 +32,10 @@ struct Played {
     sessions_opened: u64,
     /// The best score of each game.
     best_scores: Vec<i64>,
+    /// Wins by seat (a shared win counts for each winner).
+    wins: Vec<u64>,
+    /// Whether a game ended as the caller waited for (and the games stopped there).
+    done: bool,
 }
 
 /// The smallest value `schema` (an integer, or an `anyOf` of integers) allows.
@@ -43,10 +49,20 @@ fn minimum_of(schema: &Value) -> Option<i64> {
     })
 }
 
-/// Plays `GAMES` games of `ruleset` at `seats` seats, every seat a `random` bot.
-fn play(ruleset: &dyn DynRuleset, seats: u8, bot: BotKind) -> Played {
-    let mut played = Played::default();
-    for game in 0..GAMES {
+/// Plays up to `games` games of `ruleset`, one seat per bot of `table`, and stops after the
+/// first game whose outcome is `done`.
+fn play(
+    ruleset: &dyn DynRuleset,
+    table: &[BotKind],
+    games: u64,
+    done: impl Fn(&Outcome) -> bool,
+) -> Played {
+    let seats = u8::try_from(table.len()).expect("a table of a few seats");
+    let mut played = Played {
+        wins: vec![0; table.len()],
+        ..Played::default()
+    };
+    for game in 0..games {
         let seed = game_seed(33, game);
         let mut engine = ruleset
             .setup(seats, &serde_json::json!({}), seed)
@@ -58,6 +74,7 @@ fn play(ruleset: &dyn DynRuleset, seats: u8, bot: BotKind) -> Played {
             assert!(step < 50_000, "{} game {game} does not end", ruleset.id());
             let seat = engine.waiting_on().iter().next().expect("someone to move");
             let mut input = BotInput::of(engine.as_ref(), seat);
+            let bot = table[seat.index()];
             input.think(bot, engine.as_ref(), false, Allowance::CPU_ONLY, &mut rng);
             let mut dice = GameRng::for_entry(seed, step);
             let moved = (0..=SAMPLES).find_map(|attempt| {
@@ -110,7 +127,14 @@ fn play(ruleset: &dyn DynRuleset, seats: u8, bot: BotKind) -> Played {
         played
             .best_scores
             .push(outcome.scores.iter().copied().max().unwrap_or(0));
+        for winner in outcome.winners.iter() {
+            played.wins[winner.index()] += 1;
+        }
+        played.done = done(&outcome);
         *played.endings.entry(outcome.reason).or_default() += 1;
+        if played.done {
+            break;
+        }
     }
     played
 }
@@ -129,7 +153,7 @@ fn spread(values: &mut [i64]) -> (i64, i64, i64) {
 fn play_to_every_ending(id: &str, endings: &[&str]) -> Played {
     let registry = api::registry();
     let ruleset = registry.get(id).expect("registered");
-    let played = play(ruleset, 3, BotKind::Random);
+    let played = play(ruleset, &[BotKind::Random; 3], GAMES, |_| false);
     let mut best = played.best_scores.clone();
     eprintln!(
         "{id}: endings {:?}, best score of a game (min / median / max) {:?}",
@@ -147,12 +171,39 @@ fn play_to_every_ending(id: &str, endings: &[&str]) -> Played {
 }
 
 /// Tulip Bubble: no bid above ƒ40 (the dearest tulip's top price), under the ƒ60 the three
-/// seats start with together. The Black Tulip ending is not reached by these bots (docs/bots.md
-/// has the measurement): it needs more than ƒ120 in cash, and the richest seat of these 200
-/// games ends far below that.
+/// seats start with together. `random` bots never reach the Black Tulip (more than ƒ120 in
+/// cash); the next test has a bot that does.
 #[test]
 fn tulip_bubble_bids_stay_within_the_tables_starting_cash() {
     let played = play_to_every_ending("tulip-bubble", &["bust"]);
+    assert_bids_within_the_bound(&played, 500);
+}
+
+/// Tulip Bubble's Black Tulip: a `basic` bot, whose playouts follow the game's greedy plan,
+/// buys it itself among two `random` bots within 200 games, its bids still within ƒ40.
+#[test]
+fn a_basic_bot_reaches_the_black_tulip_with_bids_within_the_bound() {
+    let registry = api::registry();
+    let ruleset = registry.get("tulip-bubble").expect("registered");
+    let table = [BotKind::Basic, BotKind::Random, BotKind::Random];
+    let claimed_by_basic =
+        |outcome: &Outcome| outcome.reason == "black_tulip" && outcome.winners.contains(Seat(0));
+    let played = play(ruleset, &table, GAMES, claimed_by_basic);
+    let games = played.best_scores.len();
+    eprintln!(
+        "tulip-bubble, basic + 2 random: {games} games, endings {:?}, wins {:?}",
+        played.endings, played.wins
+    );
+    assert!(
+        played.done,
+        "the basic bot never bought the Black Tulip: {:?}",
+        played.endings
+    );
+    assert_bids_within_the_bound(&played, 0);
+}
+
+/// No Tulip Bubble bid above ƒ40, and more than `at_least` bids.
+fn assert_bids_within_the_bound(played: &Played, at_least: usize) {
     let bids = &played.numbers["auction_bid.amount"];
     let mut amounts: Vec<i64> = bids.iter().map(|&(amount, _)| amount).collect();
     let (low, median, high) = spread(&mut amounts);
@@ -161,7 +212,7 @@ fn tulip_bubble_bids_stay_within_the_tables_starting_cash() {
         bids.len()
     );
     assert!(high <= 40, "a bid of ƒ{high}");
-    assert!(bids.len() > 500, "only {} bids", bids.len());
+    assert!(bids.len() > at_least, "only {} bids", bids.len());
 }
 
 /// Tulip Traders: a declared value is at most 31 above the lowest the rules allow.
