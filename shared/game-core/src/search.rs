@@ -485,6 +485,53 @@ mod tests {
     }
 
     #[test]
+    fn with_a_plan_the_candidates_are_cut_to_the_plans_move_and_a_random_few() {
+        let candidates = || -> Vec<Candidate<u32>> {
+            (0..20)
+                .map(|n| Candidate {
+                    action: Some(n),
+                    visits: 0,
+                    total: 0.0,
+                    refused: false,
+                })
+                .collect()
+        };
+        let actions = |kept: &[Candidate<u32>]| -> Vec<u32> {
+            kept.iter()
+                .filter_map(|candidate| candidate.action)
+                .collect()
+        };
+        let mut rng = GameRng::for_entry([3; 32], 0);
+        // `basic`'s 48 playouts: six candidates, the plan's move first, the others distinct.
+        let mut kept = candidates();
+        cut_candidates(&mut kept, Some(&13), &Budget::BASIC, &mut rng);
+        let mut chosen = actions(&kept);
+        assert_eq!((chosen.len(), chosen[0]), (6, 13));
+        chosen.sort_unstable();
+        chosen.dedup();
+        assert_eq!(chosen.len(), 6);
+        // Not the first six: drawn at random.
+        assert_ne!(actions(&kept), [13, 0, 1, 2, 3, 4]);
+        // A plan that is not a candidate (not sensible, refused): six others.
+        let mut kept = candidates();
+        cut_candidates(&mut kept, Some(&99), &Budget::BASIC, &mut rng);
+        assert_eq!(kept.len(), 6);
+        assert!(!actions(&kept).contains(&99));
+        // `strong`'s budget keeps 250: nothing is cut.
+        let mut kept = candidates();
+        cut_candidates(&mut kept, Some(&13), &Budget::STRONG, &mut rng);
+        assert_eq!(actions(&kept), (0..20).collect::<Vec<_>>());
+        // A tiny budget still leaves a choice of two.
+        let tiny = Budget {
+            playouts: 3,
+            ..Budget::BASIC
+        };
+        let mut kept = candidates();
+        cut_candidates(&mut kept, Some(&13), &tiny, &mut rng);
+        assert_eq!((kept.len(), kept[0].action), (2, Some(13)));
+    }
+
+    #[test]
     fn halving_keeps_the_better_half_by_mean_reward() {
         let candidate = |visits, total| Candidate {
             action: Some(()),

@@ -18,7 +18,11 @@ use std::collections::BTreeMap;
 fn main() {
     let mut args = std::env::args().skip(1);
     let games: u64 = args.next().and_then(|n| n.parse().ok()).unwrap_or(200);
-    let table: Vec<char> = args.next().unwrap_or_else(|| "grr".into()).chars().collect();
+    let table: Vec<char> = args
+        .next()
+        .unwrap_or_else(|| "grr".into())
+        .chars()
+        .collect();
     let seats = u8::try_from(table.len()).expect("at most five seats");
     let mut endings: BTreeMap<&str, u64> = BTreeMap::new();
     let mut wins = vec![0u64; table.len()];

@@ -115,7 +115,7 @@ impl Forecast {
         // round. How many cards the event deck holds is public.
         let bust_possible = game.round + 1 >= BUST_FROM_ROUND
             && !game.event_history.contains(&EventCard::BUST)
-            && game.event_deck.len() > 0;
+            && !game.event_deck.is_empty();
         let bust = if bust_possible {
             1.0 / game.event_deck.len() as f64
         } else {

@@ -8,8 +8,8 @@ use game_core::testing::game_seed;
 use game_core::{Game, GameRng, Seat, SeatSet};
 use game_tulip_bubble::greedy::{self, Forecast, MARGIN};
 use game_tulip_bubble::{
-    Action, Auction, CardId, Collector, EndReason, HighBid, Options, Payment, PaymentMethod,
-    Phase, Resolution, Track, TulipBubble,
+    Action, Auction, CardId, Collector, EndReason, HighBid, Options, Payment, PaymentMethod, Phase,
+    Resolution, Track, TulipBubble,
 };
 
 /// The greedy move of `seat`, checked to be the game's plan and a move the rules accept.
@@ -42,10 +42,21 @@ fn in_the_black_tulip_window_it_claims_when_it_may_and_buys_its_loans_back_first
     let claim = |claim| Action::BlackTulipDecision { claim };
     assert_eq!(chosen(&game, ANDY), claim(true));
     // ƒ125 after repaying ƒ5: above the threshold.
-    assert_eq!(chosen(&game, BOB), Action::BuyBack { tulip: "RA#1".into() });
+    assert_eq!(
+        chosen(&game, BOB),
+        Action::BuyBack {
+            tulip: "RA#1".into()
+        }
+    );
     // ƒ115 after repaying ƒ10: not enough, so the loan stays.
     assert_eq!(chosen(&game, CHARLES), claim(false));
-    play(&mut game, BOB, Action::BuyBack { tulip: "RA#1".into() });
+    play(
+        &mut game,
+        BOB,
+        Action::BuyBack {
+            tulip: "RA#1".into(),
+        },
+    );
     assert_eq!(chosen(&game, BOB), claim(true));
     // The table's own threshold counts.
     game.options.black_tulip_threshold = 130;
@@ -105,10 +116,20 @@ fn it_marks_the_cards_that_should_rise_in_listing_order_within_its_means() {
         pass: 2,
         placer: ANDY,
     };
-    assert_eq!(chosen(&game, ANDY), Action::PlaceBids { cards: ids(&["RA#1"]) });
+    assert_eq!(
+        chosen(&game, ANDY),
+        Action::PlaceBids {
+            cards: ids(&["RA#1"])
+        }
+    );
     // Another marker on RA#1 costs it ƒ1 of gain, not the mark.
     game.new_arrivals[1] = marked("RA#1", &[BOB]);
-    assert_eq!(chosen(&game, ANDY), Action::PlaceBids { cards: ids(&["RA#1"]) });
+    assert_eq!(
+        chosen(&game, ANDY),
+        Action::PlaceBids {
+            cards: ids(&["RA#1"])
+        }
+    );
     // Owing ƒ20 with no cash: it can pay for nothing more.
     game.players[ANDY.index()].cash = 0;
     finance(&mut game, ANDY, &[("RC1#1", 20)]);
@@ -148,7 +169,10 @@ fn it_bids_the_minimum_while_the_lot_is_forecast_to_sell_for_more() {
     let game = auction(None);
     let worth = Forecast::of(&game).price(&game, t("RA#1"));
     let minimum = game.minimum_bid().expect("an auction");
-    assert!(minimum + MARGIN <= worth, "{minimum} for a lot worth {worth}");
+    assert!(
+        minimum + MARGIN <= worth,
+        "{minimum} for a lot worth {worth}"
+    );
     assert_eq!(chosen(&game, ANDY), Action::AuctionBid { amount: minimum });
     // A high bid that leaves less than the margin: it passes.
     let game = auction(Some(worth - MARGIN));
@@ -193,7 +217,11 @@ fn on_its_selling_turn_it_sells_to_a_collector_then_what_should_not_rise() {
     let mut game = red_should_rise();
     game.phase = Phase::Selling { seller: ANDY };
     game.collector_stacks[0] = vec![Collector::Servant, Collector::Scholar];
-    conceal(&mut game, ANDY, &["RC1#2", "RC2#1", "RC3#1", "WA#2", "RA#2"]);
+    conceal(
+        &mut game,
+        ANDY,
+        &["RC1#2", "RC2#1", "RC3#1", "WA#2", "RA#2"],
+    );
     finish(&mut game);
     assert_eq!(
         chosen(&game, ANDY),
@@ -209,7 +237,12 @@ fn on_its_selling_turn_it_sells_to_a_collector_then_what_should_not_rise() {
     assert!(forecast.price(&game, t("WA#2")) <= game.price_of(t("WA#2")));
     assert!(forecast.price(&game, t("RA#2")) > game.price_of(t("RA#2")));
     let sale = chosen(&game, ANDY);
-    assert_eq!(sale, Action::SellToMarket { tulip: "WA#2".into() });
+    assert_eq!(
+        sale,
+        Action::SellToMarket {
+            tulip: "WA#2".into()
+        }
+    );
     play(&mut game, ANDY, sale);
     assert_eq!(chosen(&game, ANDY), Action::EndSellingTurn {});
 }
@@ -222,7 +255,11 @@ fn it_has_a_move_only_where_the_game_waits_on_it() {
     let waiting = game.waiting_on();
     for seat in Seat::all(3) {
         let planned = greedy::choose(&game, seat);
-        assert_eq!(planned.is_some(), waiting.contains(seat), "{seat}: {planned:?}");
+        assert_eq!(
+            planned.is_some(),
+            waiting.contains(seat),
+            "{seat}: {planned:?}"
+        );
     }
     game.phase = Phase::GameOver {
         reason: EndReason::Bust,
