@@ -24,9 +24,11 @@
 //!   every seat, each a sensible move ([`Game::sensible`], integers near their minimum);
 //! - in a game with a plan ([`Game::plan`], a greedy player's move), every seat of a playout
 //!   follows its plan [`PLAN_ODDS`] of the time and moves at random otherwise, and the
-//!   plan's move is the first candidate; the candidates are then cut to
+//!   plan's move is the first candidate; the candidates are then cut to one per
 //!   [`PLAN_CANDIDATES`] of the budget's playouts (the plan's move and others drawn at
-//!   random), so that each is played out often enough to tell (decision 46). Random moves
+//!   random), and the first round cuts them further to one per [`PLAN_CANDIDATES`] of the
+//!   playouts the clock allows, so that each is played out often enough to tell (decision
+//!   46). Random moves
 //!   never string together the many consistent moves some goals take (Tulip Bubble's Black
 //!   Tulip needs ƒ121 in cash, from ƒ20); a playout that follows a plan reaches them;
 //! - a playout scores the seat's share of the win plus a little for its rank, so that among
@@ -193,8 +195,15 @@ pub fn choose<G: Game>(
     let mut playouts = 0;
     let mut world = Some(first);
     let mut live: Vec<usize> = (0..candidates.len()).collect();
-    let phases = live.len().next_power_of_two().trailing_zeros().max(1);
-    'search: for phase in 0..phases {
+    let phases_for = |live: usize| live.next_power_of_two().trailing_zeros().max(1);
+    let mut phases = phases_for(live.len());
+    // With a plan, the first round also sizes the field to the clock: it stops taking in
+    // candidates (in their random order, the plan's move first) once it has one per
+    // [`PLAN_CANDIDATES`] of the playouts the clock allows.
+    let mut sizing = plan.is_some();
+    let mut considered = candidates.len();
+    let mut phase = 0;
+    'search: while phase < phases {
         // Each phase plays rounds until its share of the affordable playouts is spent (at
         // least one round); the share is re-estimated after every round.
         let mut rounds = 0;
@@ -210,9 +219,17 @@ pub fn choose<G: Game>(
             // One round: every live candidate from the same world, with the same dice.
             let base = world.take().unwrap_or_else(|| worlds(rng));
             let dice = seed_from(rng);
-            for &index in &live {
+            let mut field = live.len();
+            for (position, &index) in live.iter().enumerate() {
                 if playouts >= budget.playouts || spent() >= 1.0 {
                     break 'search;
+                }
+                if sizing && position >= 2 {
+                    let fit = affordable(budget.playouts, playouts, spent());
+                    if position as f64 * f64::from(PLAN_CANDIDATES) >= fit {
+                        field = position;
+                        break;
+                    }
                 }
                 let mut state = base.clone();
                 let mut playout_rng = GameRng::for_entry(dice, 0);
@@ -233,6 +250,12 @@ pub fn choose<G: Game>(
                 candidate.total += play_out(&mut state, seat, budget.depth, &mut playout_rng);
                 playouts += 1;
             }
+            if sizing {
+                sizing = false;
+                live.truncate(field);
+                considered = field;
+                phases = phases_for(live.len());
+            }
             live.retain(|&index| !candidates[index].refused);
             if live.is_empty() {
                 break 'search;
@@ -242,8 +265,8 @@ pub fn choose<G: Game>(
             break;
         }
         halve(&mut live, &candidates);
+        phase += 1;
     }
-    let candidate_count = candidates.len();
     let finalists = live.len();
     let best = live
         .into_iter()
@@ -252,13 +275,14 @@ pub fn choose<G: Game>(
     Some(Choice {
         action: candidates.swap_remove(best).action,
         playouts,
-        candidates: candidate_count,
+        candidates: considered,
         finalists,
     })
 }
 
-/// Keeps the plan's move (when it is a candidate) and others drawn at random, at most one
-/// per [`PLAN_CANDIDATES`] playouts of the budget (at least two in all).
+/// Keeps the plan's move (when it is a candidate) first and others in a random order, at
+/// most one per [`PLAN_CANDIDATES`] playouts of the budget (at least two in all). The
+/// search's first round may cut the field further, to the playouts its clock allows.
 fn cut_candidates<A: PartialEq>(
     candidates: &mut Vec<Candidate<A>>,
     plan: Option<&A>,
@@ -266,9 +290,6 @@ fn cut_candidates<A: PartialEq>(
     rng: &mut GameRng,
 ) {
     let keep = (budget.playouts / PLAN_CANDIDATES).max(2) as usize;
-    if candidates.len() <= keep {
-        return;
-    }
     let planned = candidates
         .iter()
         .position(|candidate| candidate.action.as_ref() == plan);
@@ -517,10 +538,18 @@ mod tests {
         cut_candidates(&mut kept, Some(&99), &Budget::BASIC, &mut rng);
         assert_eq!(kept.len(), 6);
         assert!(!actions(&kept).contains(&99));
-        // `strong`'s budget keeps 250: nothing is cut.
+        // `strong`'s budget keeps 250: nothing is cut, but the plan's move comes first and
+        // the others in a random order (the first round may cut the field to its clock).
         let mut kept = candidates();
         cut_candidates(&mut kept, Some(&13), &Budget::STRONG, &mut rng);
-        assert_eq!(actions(&kept), (0..20).collect::<Vec<_>>());
+        let mut chosen = actions(&kept);
+        assert_eq!((chosen.len(), chosen[0]), (20, 13));
+        assert_ne!(
+            chosen[1..],
+            (0..20).filter(|&n| n != 13).collect::<Vec<_>>()[..]
+        );
+        chosen.sort_unstable();
+        assert_eq!(chosen, (0..20).collect::<Vec<_>>());
         // A tiny budget still leaves a choice of two.
         let tiny = Budget {
             playouts: 3,

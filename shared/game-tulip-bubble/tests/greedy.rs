@@ -305,3 +305,56 @@ fn a_greedy_seat_among_random_ones_buys_the_black_tulip() {
     let index = claimed.expect("the greedy seat never bought the Black Tulip in 200 games");
     eprintln!("the greedy seat bought the Black Tulip in game {index}");
 }
+
+/// With a plan, a searching bot whose clock allows few playouts plays fewer candidates, one
+/// per `PLAN_CANDIDATES` of the playouts it gets, instead of spreading them over all the
+/// candidates its budget would have allowed (`strong`: 250); with time to spare, it keeps
+/// them all. The plan's move is always among them.
+#[test]
+fn with_a_plan_a_searching_bot_sizes_its_field_to_its_clock() {
+    use game_core::search::{self, Budget, PLAN_CANDIDATES};
+    use game_core::{Redeal, Viewer};
+    let game = red_should_rise();
+    let legal = game.legal_actions(ANDY);
+    let search = |step: f64| {
+        let mut rng = GameRng::for_entry([5; 32], 0);
+        let mut worlds = |rng: &mut GameRng| game.redeal(Viewer::Seat(ANDY), rng);
+        let mut calls = 0.0;
+        let mut spent = || {
+            calls += 1.0;
+            calls * step
+        };
+        search::choose::<TulipBubble>(
+            ANDY,
+            &legal,
+            &mut worlds,
+            &Budget::STRONG,
+            false,
+            &mut spent,
+            &mut rng,
+        )
+        .expect("a choice")
+    };
+    // A clock that never moves: every candidate, and (within a round) the whole budget.
+    let idle = search(0.0);
+    assert!(
+        idle.playouts + 2 >= Budget::STRONG.playouts,
+        "{}",
+        idle.playouts
+    );
+    // A clock with room for about a hundred playouts.
+    let busy = search(1.0 / 200.0);
+    eprintln!(
+        "idle: {} candidates, {} playouts; busy: {} candidates, {} playouts",
+        idle.candidates, idle.playouts, busy.candidates, busy.playouts
+    );
+    assert!(idle.candidates > 16, "{}", idle.candidates);
+    assert!(busy.candidates >= 2);
+    assert!(
+        busy.candidates as u32 * PLAN_CANDIDATES <= busy.playouts + 2 * PLAN_CANDIDATES,
+        "{} candidates for {} playouts",
+        busy.candidates,
+        busy.playouts
+    );
+    assert!(busy.candidates < idle.candidates);
+}
