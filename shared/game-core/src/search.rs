@@ -26,9 +26,9 @@
 //!   follows its plan [`PLAN_ODDS`] of the time and moves at random otherwise, and the
 //!   plan's move is the first candidate; the candidates are then cut to one per
 //!   [`PLAN_CANDIDATES`] of the budget's playouts (the plan's move and others drawn at
-//!   random), and the first round cuts them further to one per [`PLAN_CANDIDATES`] of the
-//!   playouts the clock allows, so that each is played out often enough to tell (decision
-//!   46). Random moves
+//!   random), and when the clock binds, the first round cuts them further to one per
+//!   [`CLOCK_CANDIDATES`] of the playouts the clock allows, so that each is played out
+//!   often enough to tell (decision 46). Random moves
 //!   never string together the many consistent moves some goals take (Tulip Bubble's Black
 //!   Tulip needs ƒ121 in cash, from ƒ20); a playout that follows a plan reaches them;
 //! - a playout scores the seat's share of the win plus a little for its rank, so that among
@@ -49,6 +49,10 @@ pub const PLAN_ODDS: (u64, u64) = (3, 4);
 /// budget (at least two): `basic`'s 48 playouts then try 6 moves 8 times each, instead of
 /// up to 56 bid placements once or never.
 pub const PLAN_CANDIDATES: u32 = 8;
+
+/// When the clock binds, the first round keeps at most one candidate per this many of
+/// the playouts the clock allows.
+pub const CLOCK_CANDIDATES: u32 = 32;
 
 /// Games with hidden information say how to re-deal it: the searching bots draw their
 /// worlds with it, and the no-leak property checks it.
@@ -197,9 +201,11 @@ pub fn choose<G: Game>(
     let mut live: Vec<usize> = (0..candidates.len()).collect();
     let phases_for = |live: usize| live.next_power_of_two().trailing_zeros().max(1);
     let mut phases = phases_for(live.len());
-    // With a plan, the first round also sizes the field to the clock: it stops taking in
-    // candidates (in their random order, the plan's move first) once it has one per
-    // [`PLAN_CANDIDATES`] of the playouts the clock allows.
+    // With a plan, the first round also sizes the field to a clock that binds: it stops
+    // taking in candidates (in their random order, the plan's move first) once it has one
+    // per [`CLOCK_CANDIDATES`] of the playouts the clock allows. (`basic` stops at its
+    // budget before its clock binds; `strong`'s 100 ms allow far fewer Tulip Bubble
+    // playouts than its 2,000, which spread over 250 candidates told them apart by noise.)
     let mut sizing = plan.is_some();
     let mut considered = candidates.len();
     let mut phase = 0;
@@ -226,7 +232,9 @@ pub fn choose<G: Game>(
                 }
                 if sizing && position >= 2 {
                     let fit = affordable(budget.playouts, playouts, spent());
-                    if position as f64 * f64::from(PLAN_CANDIDATES) >= fit {
+                    if fit < f64::from(budget.playouts)
+                        && position as f64 * f64::from(CLOCK_CANDIDATES) >= fit
+                    {
                         field = position;
                         break;
                     }

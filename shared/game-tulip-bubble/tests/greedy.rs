@@ -307,12 +307,12 @@ fn a_greedy_seat_among_random_ones_buys_the_black_tulip() {
 }
 
 /// With a plan, a searching bot whose clock allows few playouts plays fewer candidates, one
-/// per `PLAN_CANDIDATES` of the playouts it gets, instead of spreading them over all the
+/// per `CLOCK_CANDIDATES` of the playouts it gets, instead of spreading them over all the
 /// candidates its budget would have allowed (`strong`: 250); with time to spare, it keeps
-/// them all. The plan's move is always among them.
+/// them all.
 #[test]
 fn with_a_plan_a_searching_bot_sizes_its_field_to_its_clock() {
-    use game_core::search::{self, Budget, PLAN_CANDIDATES};
+    use game_core::search::{self, Budget, CLOCK_CANDIDATES};
     use game_core::{Redeal, Viewer};
     let game = red_should_rise();
     let legal = game.legal_actions(ANDY);
@@ -351,7 +351,7 @@ fn with_a_plan_a_searching_bot_sizes_its_field_to_its_clock() {
     assert!(idle.candidates > 16, "{}", idle.candidates);
     assert!(busy.candidates >= 2);
     assert!(
-        busy.candidates as u32 * PLAN_CANDIDATES <= busy.playouts + 2 * PLAN_CANDIDATES,
+        busy.candidates as u32 * CLOCK_CANDIDATES <= busy.playouts + 2 * CLOCK_CANDIDATES,
         "{} candidates for {} playouts",
         busy.candidates,
         busy.playouts
