@@ -185,7 +185,7 @@ pub fn choose<G: Game>(
         return None;
     }
     if may_wait && others_act(&first, seat) {
-        candidates.push(fresh(None));
+        add_wait(&mut candidates, plan.is_some(), fresh(None));
     }
     if candidates.len() == 1 {
         return candidates.pop().map(|only| Choice {
@@ -305,6 +305,16 @@ fn cut_candidates<A: PartialEq>(
     rng.shuffle(candidates);
     candidates.truncate(keep - usize::from(first.is_some()));
     candidates.splice(0..0, first);
+}
+
+/// Adds the candidate of waiting: last, or with a plan right after the plan's move, so that
+/// the first round's sizing to the clock (which keeps a prefix) never cuts it.
+fn add_wait<A>(candidates: &mut Vec<Candidate<A>>, planned: bool, wait: Candidate<A>) {
+    if planned {
+        candidates.insert(candidates.len().min(1), wait);
+    } else {
+        candidates.push(wait);
+    }
 }
 
 /// How many playouts a search can afford in all: the `budget`, or fewer when its clock says
@@ -566,6 +576,29 @@ mod tests {
         let mut kept = candidates();
         cut_candidates(&mut kept, Some(&13), &tiny, &mut rng);
         assert_eq!((kept.len(), kept[0].action), (2, Some(13)));
+    }
+
+    #[test]
+    fn waiting_comes_right_after_the_plans_move_and_last_without_a_plan() {
+        let candidate = |action| Candidate {
+            action,
+            visits: 0,
+            total: 0.0,
+            refused: false,
+        };
+        let actions = |kept: &[Candidate<u32>]| -> Vec<Option<u32>> {
+            kept.iter().map(|candidate| candidate.action).collect()
+        };
+        let three = || vec![candidate(Some(7)), candidate(Some(1)), candidate(Some(2))];
+        let mut planned = three();
+        add_wait(&mut planned, true, candidate(None));
+        assert_eq!(actions(&planned), [Some(7), None, Some(1), Some(2)]);
+        let mut unplanned = three();
+        add_wait(&mut unplanned, false, candidate(None));
+        assert_eq!(actions(&unplanned), [Some(7), Some(1), Some(2), None]);
+        let mut alone = Vec::new();
+        add_wait(&mut alone, true, candidate(None));
+        assert_eq!(actions(&alone), [None]);
     }
 
     #[test]
