@@ -50,8 +50,8 @@ pub const PLAN_ODDS: (u64, u64) = (3, 4);
 /// up to 56 bid placements once or never.
 pub const PLAN_CANDIDATES: u32 = 8;
 
-/// When the clock binds, the first round keeps at most one candidate per this many of
-/// the playouts the clock allows.
+/// When the clock binds, the first round keeps about one candidate per this many of the
+/// playouts the clock allows (rounded up, and at least two played).
 pub const CLOCK_CANDIDATES: u32 = 32;
 
 /// Games with hidden information say how to re-deal it: the searching bots draw their
@@ -202,12 +202,14 @@ pub fn choose<G: Game>(
     let phases_for = |live: usize| live.next_power_of_two().trailing_zeros().max(1);
     let mut phases = phases_for(live.len());
     // With a plan, the first round also sizes the field to a clock that binds: it stops
-    // taking in candidates (in their random order, the plan's move first) once it has one
-    // per [`CLOCK_CANDIDATES`] of the playouts the clock allows. (`basic` stops at its
-    // budget before its clock binds; `strong`'s 100 ms allow far fewer Tulip Bubble
-    // playouts than its 2,000, which spread over 250 candidates told them apart by noise.)
+    // taking in candidates (in their random order, the plan's move first) once it has
+    // played one per [`CLOCK_CANDIDATES`] of the playouts the clock allows. (`basic` has no
+    // clock; `strong`'s 100 ms allow far fewer Tulip Bubble playouts than its 2,000, which
+    // spread over 250 candidates told them apart by noise.)
     let mut sizing = plan.is_some();
     let mut considered = candidates.len();
+    // The candidates the first round reached before the budget or the clock ran out.
+    let mut reached = candidates.len();
     let mut phase = 0;
     'search: while phase < phases {
         // Each phase plays rounds until its share of the affordable playouts is spent (at
@@ -226,14 +228,17 @@ pub fn choose<G: Game>(
             let base = world.take().unwrap_or_else(|| worlds(rng));
             let dice = seed_from(rng);
             let mut field = live.len();
+            let mut played: u32 = 0;
             for (position, &index) in live.iter().enumerate() {
-                if playouts >= budget.playouts || spent() >= 1.0 {
+                let used = spent();
+                if playouts >= budget.playouts || used >= 1.0 {
+                    reached = position;
                     break 'search;
                 }
-                if sizing && position >= 2 {
-                    let fit = affordable(budget.playouts, playouts, spent());
+                if sizing && played >= 2 {
+                    let fit = affordable(budget.playouts, playouts, used);
                     if fit < f64::from(budget.playouts)
-                        && position as f64 * f64::from(CLOCK_CANDIDATES) >= fit
+                        && f64::from(played * CLOCK_CANDIDATES) >= fit
                     {
                         field = position;
                         break;
@@ -257,6 +262,7 @@ pub fn choose<G: Game>(
                 candidate.visits += 1;
                 candidate.total += play_out(&mut state, seat, budget.depth, &mut playout_rng);
                 playouts += 1;
+                played += 1;
             }
             if sizing {
                 sizing = false;
@@ -274,6 +280,12 @@ pub fn choose<G: Game>(
         }
         halve(&mut live, &candidates);
         phase += 1;
+    }
+    if sizing {
+        // The first round did not finish: the candidates it never reached were not played.
+        live.truncate(reached);
+        live.retain(|&index| !candidates[index].refused);
+        considered = reached;
     }
     let finalists = live.len();
     let best = live

@@ -342,7 +342,7 @@ fn with_a_plan_a_searching_bot_sizes_its_field_to_its_clock() {
         "{}",
         idle.playouts
     );
-    // A clock with room for about a hundred playouts.
+    // A clock with room for fewer than 200 playouts (it moves at every reading).
     let busy = search(1.0 / 200.0);
     eprintln!(
         "idle: {} candidates, {} playouts; busy: {} candidates, {} playouts",
