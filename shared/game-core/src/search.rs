@@ -207,8 +207,8 @@ pub fn choose<G: Game>(
     // clock; `strong`'s 100 ms allow far fewer Tulip Bubble playouts than its 2,000, which
     // spread over 250 candidates told them apart by noise.)
     let mut sizing = plan.is_some();
-    let mut considered = candidates.len();
-    // The candidates the first round reached before the budget or the clock ran out.
+    // The candidates the first round took in: all of them, unless it sized the field to
+    // the clock or the budget or the clock ran out before it was through.
     let mut reached = candidates.len();
     let mut phase = 0;
     'search: while phase < phases {
@@ -227,12 +227,13 @@ pub fn choose<G: Game>(
             // One round: every live candidate from the same world, with the same dice.
             let base = world.take().unwrap_or_else(|| worlds(rng));
             let dice = seed_from(rng);
-            let mut field = live.len();
             let mut played: u32 = 0;
             for (position, &index) in live.iter().enumerate() {
                 let used = spent();
                 if playouts >= budget.playouts || used >= 1.0 {
-                    reached = position;
+                    if sizing {
+                        reached = position;
+                    }
                     break 'search;
                 }
                 if sizing && played >= 2 {
@@ -240,7 +241,7 @@ pub fn choose<G: Game>(
                     if fit < f64::from(budget.playouts)
                         && f64::from(played * CLOCK_CANDIDATES) >= fit
                     {
-                        field = position;
+                        reached = position;
                         break;
                     }
                 }
@@ -266,8 +267,7 @@ pub fn choose<G: Game>(
             }
             if sizing {
                 sizing = false;
-                live.truncate(field);
-                considered = field;
+                live.truncate(reached);
                 phases = phases_for(live.len());
             }
             live.retain(|&index| !candidates[index].refused);
@@ -285,7 +285,6 @@ pub fn choose<G: Game>(
         // The first round did not finish: the candidates it never reached were not played.
         live.truncate(reached);
         live.retain(|&index| !candidates[index].refused);
-        considered = reached;
     }
     let finalists = live.len();
     let best = live
@@ -295,7 +294,7 @@ pub fn choose<G: Game>(
     Some(Choice {
         action: candidates.swap_remove(best).action,
         playouts,
-        candidates: considered,
+        candidates: reached,
         finalists,
     })
 }
