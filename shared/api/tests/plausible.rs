@@ -1,11 +1,14 @@
 //! Issue 33: bots play plausibly. 200 games per ruleset with a `random` bot in every seat (the
 //! bot whose sampler the searching bots' candidates and playouts share): no bid or price
-//! above the bound docs/bots.md documents, and every way a game can end is still reached;
-//! where random play cannot reach an ending (Tulip Bubble's Black Tulip), a `basic` bot
-//! that follows the game's plan among `random` ones does.
+//! above the bound docs/bots.md documents, and every way a game can end is still reached:
+//! every ending the bots reached before issue 33, when the `random` bot drew its numbers
+//! uniformly from the whole range ([`Spread::Uniform`]), replayed here over the same deals.
+//! Where random play can no longer reach an ending (Tulip Bubble's Black Tulip), a `basic`
+//! bot that follows the game's plan among `random` ones does.
 
 use api::bots::{Allowance, BotInput, SAMPLES};
 use api::dto::BotKind;
+use game_core::sample::{random_action_spread, Spread};
 use game_core::testing::game_seed;
 use game_core::{DynRuleset, GameRng, Outcome, Seat};
 use serde_json::Value;
@@ -49,11 +52,21 @@ fn minimum_of(schema: &Value) -> Option<i64> {
     })
 }
 
-/// Plays up to `games` games of `ruleset`, one seat per bot of `table`, and stops after the
+/// Who plays a seat.
+#[derive(Clone, Copy)]
+enum Player {
+    /// One of the API's bots.
+    Bot(BotKind),
+    /// The `random` bot as it played before issue 33: a legal entry at random, its numbers
+    /// drawn uniformly from their whole range ([`Spread::Uniform`]).
+    BeforeIssue33,
+}
+
+/// Plays up to `games` games of `ruleset`, one seat per player of `table`, and stops after the
 /// first game whose outcome is `done`.
 fn play(
     ruleset: &dyn DynRuleset,
-    table: &[BotKind],
+    table: &[Player],
     games: u64,
     done: impl Fn(&Outcome) -> bool,
 ) -> Played {
@@ -74,11 +87,18 @@ fn play(
             assert!(step < 50_000, "{} game {game} does not end", ruleset.id());
             let seat = engine.waiting_on().iter().next().expect("someone to move");
             let mut input = BotInput::of(engine.as_ref(), seat);
-            let bot = table[seat.index()];
-            input.think(bot, engine.as_ref(), false, Allowance::CPU_ONLY, &mut rng);
+            let player = table[seat.index()];
+            if let Player::Bot(bot) = player {
+                input.think(bot, engine.as_ref(), false, Allowance::CPU_ONLY, &mut rng);
+            }
             let mut dice = GameRng::for_entry(seed, step);
             let moved = (0..=SAMPLES).find_map(|attempt| {
-                let action = input.attempt(attempt, &mut rng)?;
+                let action = match player {
+                    Player::Bot(_) => input.attempt(attempt, &mut rng),
+                    Player::BeforeIssue33 => {
+                        random_action_spread(&input.legal, Spread::Uniform, &mut rng)
+                    }
+                }?;
                 engine.apply_json(seat, &action, &mut dice).ok()?;
                 Some(action)
             });
@@ -149,20 +169,31 @@ fn spread(values: &mut [i64]) -> (i64, i64, i64) {
     )
 }
 
-/// Plays `ruleset` at three seats and checks that every ending in `endings` was reached.
-fn play_to_every_ending(id: &str, endings: &[&str]) -> Played {
+/// Plays `ruleset` at three seats with `random` bots and checks that every ending in
+/// `endings` was reached, and every ending the pre-issue-33 sampler reached on the same
+/// deals, except those in `elsewhere` (another test's bots reach them).
+fn play_to_every_ending(id: &str, endings: &[&str], elsewhere: &[&str]) -> Played {
     let registry = api::registry();
     let ruleset = registry.get(id).expect("registered");
-    let played = play(ruleset, &[BotKind::Random; 3], GAMES, |_| false);
+    let played = play(ruleset, &[Player::Bot(BotKind::Random); 3], GAMES, |_| {
+        false
+    });
     let mut best = played.best_scores.clone();
+    let before = play(ruleset, &[Player::BeforeIssue33; 3], GAMES, |_| false).endings;
     eprintln!(
-        "{id}: endings {:?}, best score of a game (min / median / max) {:?}",
+        "{id}: endings {:?}, best score of a game (min / median / max) {:?}; before issue \
+         33: {before:?}",
         played.endings,
         spread(&mut best)
     );
-    for ending in endings {
+    for ending in endings
+        .iter()
+        .copied()
+        .chain(before.keys().map(String::as_str))
+        .filter(|ending| !elsewhere.contains(ending))
+    {
         assert!(
-            played.endings.contains_key(*ending),
+            played.endings.contains_key(ending),
             "{id}: no game ended by {ending}: {:?}",
             played.endings
         );
@@ -175,7 +206,7 @@ fn play_to_every_ending(id: &str, endings: &[&str]) -> Played {
 /// cash); the next test has a bot that does.
 #[test]
 fn tulip_bubble_bids_stay_within_the_tables_starting_cash() {
-    let played = play_to_every_ending("tulip-bubble", &["bust"]);
+    let played = play_to_every_ending("tulip-bubble", &["bust"], &["black_tulip"]);
     assert_bids_within_the_bound(&played, 500);
 }
 
@@ -185,7 +216,7 @@ fn tulip_bubble_bids_stay_within_the_tables_starting_cash() {
 fn a_basic_bot_reaches_the_black_tulip_with_bids_within_the_bound() {
     let registry = api::registry();
     let ruleset = registry.get("tulip-bubble").expect("registered");
-    let table = [BotKind::Basic, BotKind::Random, BotKind::Random];
+    let table = [BotKind::Basic, BotKind::Random, BotKind::Random].map(Player::Bot);
     let claimed_by_basic =
         |outcome: &Outcome| outcome.reason == "black_tulip" && outcome.winners.contains(Seat(0));
     let played = play(ruleset, &table, GAMES, claimed_by_basic);
@@ -218,7 +249,7 @@ fn assert_bids_within_the_bound(played: &Played, at_least: usize) {
 /// Tulip Traders: a declared value is at most 31 above the lowest the rules allow.
 #[test]
 fn tulip_traders_declared_values_stay_near_the_minimum() {
-    let played = play_to_every_ending("tulip-traders", &["collapse", "round_limit"]);
+    let played = play_to_every_ending("tulip-traders", &["collapse", "round_limit"], &[]);
     let declared = &played.numbers["offer_lot.declared"];
     assert!(declared.len() > 200, "only {} lots", declared.len());
     for &(value, minimum) in declared {
@@ -233,7 +264,7 @@ fn tulip_traders_declared_values_stay_near_the_minimum() {
 /// left with nothing offered, and at most 3 action points in a term.
 #[test]
 fn black_thursday_bots_trade_without_degenerate_loops() {
-    let played = play_to_every_ending("black-thursday", &["building_emptied"]);
+    let played = play_to_every_ending("black-thursday", &["building_emptied"], &[]);
     eprintln!(
         "black-thursday: {} sessions opened, {} left empty by their initiator",
         played.sessions_opened, played.sessions_left_empty
@@ -249,7 +280,7 @@ fn black_thursday_bots_trade_without_degenerate_loops() {
 
 #[test]
 fn tulipmania_games_reach_both_endings_of_the_default_rules() {
-    play_to_every_ending("tulipmania-1637", &["final_burst", "all_decline"]);
+    play_to_every_ending("tulipmania-1637", &["final_burst", "all_decline"], &[]);
 }
 
 #[test]
@@ -261,5 +292,6 @@ fn tulpenfieber_games_reach_every_ending() {
             "row_five_three_adjacent",
             "row_five_four_tiles",
         ],
+        &[],
     );
 }

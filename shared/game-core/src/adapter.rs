@@ -234,9 +234,7 @@ impl<G: Game + Redeal> DynGame for G {
         spent: &mut dyn FnMut() -> f64,
         rng: &mut GameRng,
     ) -> Option<Choice<Value>> {
-        let legal = Game::legal_actions(self, seat);
-        let mut worlds = |rng: &mut GameRng| self.redeal(Viewer::Seat(seat), rng);
-        let choice = search::choose::<G>(seat, &legal, &mut worlds, budget, may_wait, spent, rng)?;
+        let choice = search::choose_for(self, seat, budget, may_wait, spent, rng)?;
         Some(Choice {
             action: choice
                 .action

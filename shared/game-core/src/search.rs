@@ -121,6 +121,21 @@ struct Candidate<A> {
     refused: bool,
 }
 
+/// [`choose`] for `seat` of the game `state`, over worlds re-dealt from what `seat` sees:
+/// how a bot chooses its move in a real game.
+pub fn choose_for<G: Redeal>(
+    state: &G,
+    seat: Seat,
+    budget: &Budget,
+    may_wait: bool,
+    spent: &mut dyn FnMut() -> f64,
+    rng: &mut GameRng,
+) -> Option<Choice<G::Action>> {
+    let legal = state.legal_actions(seat);
+    let mut worlds = |rng: &mut GameRng| state.redeal(Viewer::Seat(seat), rng);
+    choose::<G>(seat, &legal, &mut worlds, budget, may_wait, spent, rng)
+}
+
 /// The move `seat` should play, from its `legal` actions, searching over worlds drawn by
 /// `worlds`, within `budget` and until `spent` reaches 1 (checked before each playout). With
 /// `may_wait`, waiting is a candidate too, tried by letting another seat of `to_act` move

@@ -11,7 +11,7 @@
 
 use game_core::search::{self, Budget};
 use game_core::testing::game_seed;
-use game_core::{Game, GameRng, Redeal, Seat, Viewer};
+use game_core::{Game, GameRng, Seat};
 use game_tulip_bubble::{greedy, Options, Phase, TulipBubble};
 use std::collections::BTreeMap;
 
@@ -77,16 +77,5 @@ fn main() {
 /// The `basic` bot's move: the search within its playout budget, in worlds re-dealt for
 /// `seat`.
 fn basic(state: &TulipBubble, seat: Seat, rng: &mut GameRng) -> Option<game_tulip_bubble::Action> {
-    let legal = state.legal_actions(seat);
-    let mut worlds = |rng: &mut GameRng| state.redeal(Viewer::Seat(seat), rng);
-    search::choose::<TulipBubble>(
-        seat,
-        &legal,
-        &mut worlds,
-        &Budget::BASIC,
-        false,
-        &mut || 0.0,
-        rng,
-    )?
-    .action
+    search::choose_for(state, seat, &Budget::BASIC, false, &mut || 0.0, rng)?.action
 }

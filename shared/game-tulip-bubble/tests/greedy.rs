@@ -313,27 +313,16 @@ fn a_greedy_seat_among_random_ones_buys_the_black_tulip() {
 #[test]
 fn with_a_plan_a_searching_bot_sizes_its_field_to_its_clock() {
     use game_core::search::{self, Budget, CLOCK_CANDIDATES};
-    use game_core::{Redeal, Viewer};
     let game = red_should_rise();
-    let legal = game.legal_actions(ANDY);
     let search = |step: f64| {
         let mut rng = GameRng::for_entry([5; 32], 0);
-        let mut worlds = |rng: &mut GameRng| game.redeal(Viewer::Seat(ANDY), rng);
         let mut calls = 0.0;
         let mut spent = || {
             calls += 1.0;
             calls * step
         };
-        search::choose::<TulipBubble>(
-            ANDY,
-            &legal,
-            &mut worlds,
-            &Budget::STRONG,
-            false,
-            &mut spent,
-            &mut rng,
-        )
-        .expect("a choice")
+        search::choose_for(&game, ANDY, &Budget::STRONG, false, &mut spent, &mut rng)
+            .expect("a choice")
     };
     // A clock that never moves: every candidate, and (within a round) the whole budget.
     let idle = search(0.0);
