@@ -30,6 +30,7 @@ fn main() {
     let mut endings: BTreeMap<String, u64> = BTreeMap::new();
     let mut wins = vec![0u64; table.len()];
     let (mut could, mut did) = (0u64, 0u64);
+    let mut lies = 0u64;
     for game in 0..games {
         let seed = game_seed(1637, game);
         let (mut state, _) =
@@ -64,6 +65,7 @@ fn main() {
             }
         }
         let outcome = state.outcome().expect("over");
+        lies += u64::from(state.collapse_flag);
         *endings.entry(outcome.reason.clone()).or_default() += 1;
         for seat in outcome.winners.iter() {
             wins[seat.index()] += 1;
@@ -71,7 +73,8 @@ fn main() {
     }
     println!(
         "{games} games, table {}: endings {endings:?}, wins by seat {wins:?}, \
-         non-random seats able to reveal {could}, revealed {did}",
+         collapses by a lot of no tulips {lies}, non-random seats able to reveal {could}, \
+         revealed {did}",
         table.iter().collect::<String>(),
     );
 }
