@@ -866,6 +866,56 @@ fn choose_action<G: Game>(
     }
 }
 
+/// Plays `games` games of a typed table and returns their final states: one letter per seat
+/// of `table`, `g` the game's greedy player (`greedy`), `b` the `basic` bot (the search
+/// within [`Budget::BASIC`](crate::search::Budget::BASIC) in worlds re-dealt for its seat, no
+/// clock), anything else a sensible random move as the `random` bot plays (also the fallback
+/// when `g` or `b` has none). Game `n` is dealt from `game_seed(1637, n)` and its players
+/// draw from `game_seed(1638, n)`. `watch` sees each move before it is applied; a refused
+/// random draw is drawn again. For the measurements of docs/bots.md (each game's
+/// `examples/tables.rs`).
+pub fn play_table<G: Redeal>(
+    games: u64,
+    table: &[char],
+    options: &G::Options,
+    mut greedy: impl FnMut(&G, Seat, &mut GameRng) -> Option<G::Action>,
+    mut watch: impl FnMut(&G, Seat, &G::Action),
+) -> Vec<G> {
+    use crate::search::{self, Budget};
+    let seats = u8::try_from(table.len()).expect("a table of a few seats");
+    let mut finals = Vec::new();
+    for game in 0..games {
+        let seed = game_seed(1637, game);
+        let (mut state, _) =
+            G::setup(seats, options, &mut GameRng::for_entry(seed, 0)).expect("a deal");
+        let mut rng = GameRng::for_entry(game_seed(1638, game), 0);
+        let mut step = 0;
+        while state.outcome().is_none() {
+            step += 1;
+            assert!(step < 20_000, "game {game} does not end");
+            let seat = state.waiting_on().iter().next().expect("someone to move");
+            let action = match table[seat.index()] {
+                'g' => greedy(&state, seat, &mut rng),
+                'b' => {
+                    search::choose_for(&state, seat, &Budget::BASIC, false, &mut || 0.0, &mut rng)
+                        .and_then(|choice| choice.action)
+                }
+                _ => None,
+            }
+            .or_else(|| {
+                let legal = state.legal_actions(seat);
+                search::sensible_action(&state, seat, &legal, &mut rng)
+            })
+            .expect("a move");
+            watch(&state, seat, &action);
+            // A refused random draw: the next step draws again.
+            let _ = state.apply(seat, action, &mut GameRng::for_entry(seed, step));
+        }
+        finals.push(state);
+    }
+    finals
+}
+
 /// A random seat of `to_act` and a random legal action for it, as a random bot plays: schema
 /// entries are sampled (up to 20 tries, each checked on a copy), falling back to a concrete
 /// entry. `None` once the game is over. For benches and bots; the playout harness uses the
