@@ -1,10 +1,10 @@
 //! Issue 33: bots play plausibly. 200 games per ruleset with a `random` bot in every seat (the
 //! bot whose sampler the searching bots' candidates and playouts share): no bid or price
-//! above the bound docs/bots.md documents, and every way a game can end is still reached:
-//! every ending the bots reached before issue 33, when the `random` bot drew its numbers
-//! uniformly from the whole range ([`Spread::Uniform`]), replayed here over the same deals.
-//! Where random play can no longer reach an ending (Tulip Bubble's Black Tulip), a `basic`
-//! bot that follows the game's plan among `random` ones does.
+//! above the bound docs/bots.md documents, and every ending the bots reached before issue 33
+//! is still reached. The same 200 deals are played again as the `random` bot played then
+//! (numbers drawn uniformly from their whole range), and every ending those games reach must
+//! be among today's. Where random play can no longer reach an ending (Tulip Bubble's Black
+//! Tulip), a `basic` bot that follows the game's plan among `random` ones does.
 
 use api::bots::{Allowance, BotInput, SAMPLES};
 use api::dto::BotKind;
@@ -57,8 +57,10 @@ fn minimum_of(schema: &Value) -> Option<i64> {
 enum Player {
     /// One of the API's bots.
     Bot(BotKind),
-    /// The `random` bot as it played before issue 33: a legal entry at random, its numbers
-    /// drawn uniformly from their whole range ([`Spread::Uniform`]).
+    /// The `random` bot as it played before issue 33 (`BotKind::choose` at `aec4c07^`): a
+    /// legal entry at random, its numbers drawn uniformly from their whole range
+    /// ([`Spread::Uniform`]); once [`SAMPLES`] draws were refused, the first complete action
+    /// listed. It plays today's rules.
     BeforeIssue33,
 }
 
@@ -95,9 +97,14 @@ fn play(
             let moved = (0..=SAMPLES).find_map(|attempt| {
                 let action = match player {
                     Player::Bot(_) => input.attempt(attempt, &mut rng),
-                    Player::BeforeIssue33 => {
+                    Player::BeforeIssue33 if attempt < SAMPLES => {
                         random_action_spread(&input.legal, Spread::Uniform, &mut rng)
                     }
+                    // Every sample refused: the first complete action listed, as then.
+                    Player::BeforeIssue33 => input
+                        .legal
+                        .iter()
+                        .find_map(|entry| entry.get("action").cloned()),
                 }?;
                 engine.apply_json(seat, &action, &mut dice).ok()?;
                 Some(action)
@@ -179,10 +186,22 @@ fn play_to_every_ending(id: &str, endings: &[&str], elsewhere: &[&str]) -> Playe
         false
     });
     let mut best = played.best_scores.clone();
-    let before = play(ruleset, &[Player::BeforeIssue33; 3], GAMES, |_| false).endings;
+    let before = play(ruleset, &[Player::BeforeIssue33; 3], GAMES, |_| false);
+    // The largest number the old sampler chose, by action and field.
+    let largest: BTreeMap<&String, i64> = before
+        .numbers
+        .iter()
+        .map(|(field, values)| {
+            (
+                field,
+                values.iter().map(|&(value, _)| value).max().unwrap_or(0),
+            )
+        })
+        .collect();
+    let before = before.endings;
     eprintln!(
         "{id}: endings {:?}, best score of a game (min / median / max) {:?}; before issue \
-         33: {before:?}",
+         33: {before:?}, its largest numbers {largest:?}",
         played.endings,
         spread(&mut best)
     );
@@ -194,7 +213,7 @@ fn play_to_every_ending(id: &str, endings: &[&str], elsewhere: &[&str]) -> Playe
     {
         assert!(
             played.endings.contains_key(ending),
-            "{id}: no game ended by {ending}: {:?}",
+            "{id}: no game ended by {ending}: {:?} (before issue 33, the same deals: {before:?})",
             played.endings
         );
     }

@@ -3,8 +3,9 @@
 //! A searching bot knows its seat's legal actions and can draw *worlds*: full states its seat
 //! cannot tell apart from the real one, with everything hidden from the seat re-dealt at
 //! random ([`Redeal`]). It never holds the real state. [`choose`] is generic over the world
-//! source, so what a bot may know is fixed by its caller, and the API's caller is
-//! [`crate::DynGame::search_move`], which draws worlds with [`Redeal::redeal`] for the seat.
+//! source, so what a bot may know is fixed by its caller. [`choose_for`] draws the worlds with
+//! [`Redeal::redeal`] for the seat; the API ([`crate::DynGame::search_move`]) and the
+//! measurements ([`crate::testing::play_table`]) choose through it.
 //!
 //! The search (decision 30 in docs/decisions.md):
 //! - the *candidates* are the seat's complete legal actions plus a few samples of each

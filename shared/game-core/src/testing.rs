@@ -866,17 +866,42 @@ fn choose_action<G: Game>(
     }
 }
 
-/// Plays `games` games of a typed table and returns their final states: one letter per seat
-/// of `table`, `g` the game's greedy player (`greedy`), `b` the `basic` bot (the search
-/// within [`Budget::BASIC`](crate::search::Budget::BASIC) in worlds re-dealt for its seat, no
-/// clock), anything else a sensible random move as the `random` bot plays (also the fallback
-/// when `g` or `b` has none). Game `n` is dealt from `game_seed(1637, n)` and its players
-/// draw from `game_seed(1638, n)`. `watch` sees each move before it is applied; a refused
-/// random draw is drawn again. For the measurements of docs/bots.md (each game's
-/// `examples/tables.rs`).
+/// Who plays a seat of [`play_table`]'s tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TablePlayer {
+    /// The game's greedy player (the caller's `greedy`), `g`.
+    Greedy,
+    /// The `basic` bot: the search within [`Budget::BASIC`](crate::search::Budget::BASIC), in
+    /// worlds re-dealt for its seat, with no clock, `b`.
+    Basic,
+    /// A sensible random move, as the `random` bot plays, `r`.
+    Random,
+}
+
+impl TablePlayer {
+    /// A table from one letter per seat (`g`, `b`, `r`), or the first letter that is none.
+    pub fn table(letters: &str) -> Result<Vec<TablePlayer>, char> {
+        letters
+            .chars()
+            .map(|letter| match letter {
+                'g' => Ok(TablePlayer::Greedy),
+                'b' => Ok(TablePlayer::Basic),
+                'r' => Ok(TablePlayer::Random),
+                other => Err(other),
+            })
+            .collect()
+    }
+}
+
+/// Plays `games` games of `table` (a player per seat) and returns their final states. A
+/// greedy or `basic` seat with no move plays a sensible random one. Game `n` is dealt from
+/// `game_seed(1637, n)` and its players draw from `game_seed(1638, n)`. `watch` sees each
+/// move before it is applied, refused ones too; a refused move (a random draw the rules
+/// refuse) is chosen again at the next step. For the measurements of docs/bots.md (each
+/// game's `examples/tables.rs`).
 pub fn play_table<G: Redeal>(
     games: u64,
-    table: &[char],
+    table: &[TablePlayer],
     options: &G::Options,
     mut greedy: impl FnMut(&G, Seat, &mut GameRng) -> Option<G::Action>,
     mut watch: impl FnMut(&G, Seat, &G::Action),
@@ -895,12 +920,12 @@ pub fn play_table<G: Redeal>(
             assert!(step < 20_000, "game {game} does not end");
             let seat = state.waiting_on().iter().next().expect("someone to move");
             let action = match table[seat.index()] {
-                'g' => greedy(&state, seat, &mut rng),
-                'b' => {
+                TablePlayer::Greedy => greedy(&state, seat, &mut rng),
+                TablePlayer::Basic => {
                     search::choose_for(&state, seat, &Budget::BASIC, false, &mut || 0.0, &mut rng)
                         .and_then(|choice| choice.action)
                 }
-                _ => None,
+                TablePlayer::Random => None,
             }
             .or_else(|| {
                 let legal = state.legal_actions(seat);
@@ -908,7 +933,6 @@ pub fn play_table<G: Redeal>(
             })
             .expect("a move");
             watch(&state, seat, &action);
-            // A refused random draw: the next step draws again.
             let _ = state.apply(seat, action, &mut GameRng::for_entry(seed, step));
         }
         finals.push(state);

@@ -10,7 +10,7 @@
 //! `Budget::BASIC`), `r` random (a sensible random move, as the `random` bot plays); see
 //! [`game_core::testing::play_table`].
 
-use game_core::testing::play_table;
+use game_core::testing::{play_table, TablePlayer};
 use game_core::Game;
 use game_tulip_bubble::{greedy, Options, TulipBubble};
 use std::collections::BTreeMap;
@@ -18,11 +18,9 @@ use std::collections::BTreeMap;
 fn main() {
     let mut args = std::env::args().skip(1);
     let games: u64 = args.next().and_then(|n| n.parse().ok()).unwrap_or(200);
-    let table: Vec<char> = args
-        .next()
-        .unwrap_or_else(|| "grr".into())
-        .chars()
-        .collect();
+    let letters = args.next().unwrap_or_else(|| "grr".into());
+    let table = TablePlayer::table(&letters)
+        .unwrap_or_else(|letter| panic!("{letter:?} is not g (greedy), b (basic) or r (random)"));
     let finals = play_table::<TulipBubble>(
         games,
         &table,
@@ -45,7 +43,7 @@ fn main() {
     println!(
         "{games} games, table {}: endings {endings:?}, wins by seat {wins:?}, best score \
          min/median/max {}/{}/{}",
-        table.iter().collect::<String>(),
+        letters,
         best[0],
         best[best.len() / 2],
         best[best.len() - 1]

@@ -1,6 +1,6 @@
 //! Plays typed tables of Tulip Traders and counts their endings, their wins, the collapses
-//! that a lot of no tulips caused, and the reveal prompts at which a seat playing a plan or a
-//! search held a complete portfolio: how far the portfolio-seeking greedy player
+//! that a lot of no tulips caused, and by seat the reveal prompts at which it held a complete
+//! portfolio and its reveals: how far the portfolio-seeking greedy player
 //! ([`game_tulip_traders::greedy`]) and the searching bots get towards the `reveal` ending
 //! (docs/bots.md). No server, no clock: `basic`'s search by its playout budget only.
 //!
@@ -12,7 +12,7 @@
 //! `Budget::BASIC`), `r` random (a sensible random move, as the `random` bot plays); see
 //! [`game_core::testing::play_table`].
 
-use game_core::testing::play_table;
+use game_core::testing::{play_table, TablePlayer};
 use game_core::Game;
 use game_tulip_traders::{greedy, scoring, Action, Options, Phase, TulipTraders};
 use std::collections::BTreeMap;
@@ -20,13 +20,12 @@ use std::collections::BTreeMap;
 fn main() {
     let mut args = std::env::args().skip(1);
     let games: u64 = args.next().and_then(|n| n.parse().ok()).unwrap_or(200);
-    let table: Vec<char> = args
-        .next()
-        .unwrap_or_else(|| "grrr".into())
-        .chars()
-        .collect();
-    // Reveal prompts at which a `g` or `b` seat could reveal, and how many it did.
-    let (mut could, mut did) = (0u64, 0u64);
+    let letters = args.next().unwrap_or_else(|| "grrr".into());
+    let table = TablePlayer::table(&letters)
+        .unwrap_or_else(|letter| panic!("{letter:?} is not g (greedy), b (basic) or r (random)"));
+    // By seat: the reveal prompts at which it held a complete portfolio, and its reveals.
+    let mut could = vec![0u64; table.len()];
+    let mut did = vec![0u64; table.len()];
     let finals = play_table::<TulipTraders>(
         games,
         &table,
@@ -34,11 +33,10 @@ fn main() {
         |state, seat, rng| Some(greedy::choose(state, seat, rng)),
         |state, seat, action| {
             if state.phase == Phase::Reveal
-                && table[seat.index()] != 'r'
                 && scoring::bonus(&state.players[seat.index()].hand, &state.options) > 0
             {
-                could += 1;
-                did += u64::from(matches!(action, Action::RevealPortfolio {}));
+                could[seat.index()] += 1;
+                did[seat.index()] += u64::from(matches!(action, Action::RevealPortfolio {}));
             }
         },
     );
@@ -51,11 +49,10 @@ fn main() {
         }
         *endings.entry(outcome.reason).or_default() += 1;
     }
-    let lies = finals.iter().filter(|state| state.collapse_flag).count();
+    let no_tulip_collapses = finals.iter().filter(|state| state.collapse_flag).count();
     println!(
-        "{games} games, table {}: endings {endings:?}, wins by seat {wins:?}, collapses by a \
-         lot of no tulips {lies}, reveal prompts where a g or b seat could reveal {could}, \
-         revealed {did}",
-        table.iter().collect::<String>(),
+        "{games} games, table {letters}: endings {endings:?}, wins by seat {wins:?}, \
+         collapses by a lot of no tulips {no_tulip_collapses}, reveal prompts at which each \
+         seat held a complete portfolio {could:?}, reveals by seat {did:?}",
     );
 }
