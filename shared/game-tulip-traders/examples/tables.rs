@@ -1,6 +1,6 @@
-//! Plays typed tables of Tulip Traders and counts their endings, their wins, the collapses
-//! that a lot of no tulips caused, and by seat the reveal prompts at which it held a complete
-//! portfolio and its reveals: how far the portfolio-seeking greedy player
+//! Plays typed tables of Tulip Traders and counts their endings, their lengths in rounds,
+//! their wins, the collapses that a lot of no tulips caused, and by seat the reveal prompts
+//! at which it held a complete portfolio and its reveals: how far the portfolio-seeking greedy player
 //! ([`game_tulip_traders::greedy`]) and the searching bots get towards the `reveal` ending
 //! (docs/bots.md). No server, no clock: `basic`'s search by its playout budget only.
 //!
@@ -50,8 +50,13 @@ fn main() {
         *endings.entry(outcome.reason).or_default() += 1;
     }
     let no_tulip_collapses = finals.iter().filter(|state| state.collapse_flag).count();
+    let mut last_rounds: BTreeMap<u8, u64> = BTreeMap::new();
+    for state in &finals {
+        *last_rounds.entry(state.round).or_default() += 1;
+    }
     println!(
-        "{games} games, table {letters}: endings {endings:?}, wins by seat {wins:?}, \
+        "{games} games, table {letters}: endings {endings:?}, games by their last round \
+         {last_rounds:?}, wins by seat {wins:?}, \
          collapses by a lot of no tulips {no_tulip_collapses}, reveal prompts at which each \
          seat held a complete portfolio {could:?}, reveals by seat {did:?}",
     );
