@@ -303,10 +303,7 @@ pub fn choose<G: Game>(
         live.retain(|&index| !candidates[index].refused);
     }
     let finalists = live.len();
-    let best = live
-        .into_iter()
-        .filter(|&index| !candidates[index].refused && candidates[index].visits > 0)
-        .max_by(|&a, &b| candidates[a].mean().total_cmp(&candidates[b].mean()))?;
+    let best = best_of(&live, &candidates)?;
     Some(Choice {
         action: candidates.swap_remove(best).action,
         playouts,
@@ -360,6 +357,19 @@ impl<A> Candidate<A> {
     fn mean(&self) -> f64 {
         self.total / f64::from(self.visits.max(1))
     }
+}
+
+/// The finalist of `live` with the best mean reward, among those played and not refused; of
+/// equal means the earliest candidate (the plan's move when it is one), as [`halve`] keeps
+/// it. A search cut short by its clock can end with several finalists.
+fn best_of<A>(live: &[usize], candidates: &[Candidate<A>]) -> Option<usize> {
+    live.iter()
+        .copied()
+        .filter(|&index| !candidates[index].refused && candidates[index].visits > 0)
+        .max_by(|&a, &b| {
+            let by_mean = candidates[a].mean().total_cmp(&candidates[b].mean());
+            by_mean.then(b.cmp(&a))
+        })
 }
 
 /// Keeps the better half of `live` (rounded up) by mean reward; ties keep the earlier one.
@@ -603,6 +613,32 @@ mod tests {
         let mut kept = candidates();
         cut_candidates(&mut kept, Some(&13), &tiny, &mut rng);
         assert_eq!((kept.len(), kept[0].action), (2, Some(13)));
+    }
+
+    #[test]
+    fn the_best_finalist_has_the_best_mean_and_of_equal_means_the_earliest() {
+        let candidate = |visits, total, refused| Candidate {
+            action: Some(0u32),
+            visits,
+            total,
+            refused,
+        };
+        // Means 0.5, 0.75, 0.75, 1.0 (refused), none (never played).
+        let candidates = [
+            candidate(2, 1.0, false),
+            candidate(4, 3.0, false),
+            candidate(4, 3.0, false),
+            candidate(1, 1.0, true),
+            candidate(0, 0.0, false),
+        ];
+        assert_eq!(best_of(&[0, 1, 2, 3, 4], &candidates), Some(1));
+        assert_eq!(best_of(&[2, 1], &candidates), Some(1));
+        assert_eq!(best_of(&[0, 2], &candidates), Some(2));
+        assert_eq!(best_of(&[3, 4], &candidates), None);
+        // The plan's move (index 0) wins a tie at the top.
+        let tied = [candidate(2, 1.0, false), candidate(4, 2.0, false)];
+        assert_eq!(best_of(&[0, 1], &tied), Some(0));
+        assert_eq!(best_of(&[1, 0], &tied), Some(0));
     }
 
     #[test]
