@@ -221,6 +221,17 @@ impl BotInput {
     /// [`game_core::sample::Spread::Sensible`]), and once [`SAMPLES`] were refused, a
     /// complete listed action. `None` when it has nothing to offer.
     pub fn attempt(&self, attempt: u32, rng: &mut GameRng) -> Option<Value> {
+        self.attempt_drawing(attempt, game_core::sample::Spread::Sensible, rng)
+    }
+
+    /// [`BotInput::attempt`] with the numbers of its samples of the legal list drawn as
+    /// `spread` says (before issue 33 the `random` bot drew them uniformly).
+    pub fn attempt_drawing(
+        &self,
+        attempt: u32,
+        spread: game_core::sample::Spread,
+        rng: &mut GameRng,
+    ) -> Option<Value> {
         let tried = self.proposal.iter().chain(&self.samples);
         if let Some(action) = tried.clone().nth(attempt as usize) {
             return Some(action.clone());
@@ -229,11 +240,7 @@ impl BotInput {
             if self.legal.is_empty() {
                 return None;
             }
-            let sampled = game_core::sample::random_action_spread(
-                &self.legal,
-                game_core::sample::Spread::Sensible,
-                rng,
-            );
+            let sampled = game_core::sample::random_action_spread(&self.legal, spread, rng);
             if sampled.is_some() {
                 return sampled;
             }

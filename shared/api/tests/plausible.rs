@@ -8,7 +8,7 @@
 
 use api::bots::{Allowance, BotInput, SAMPLES};
 use api::dto::BotKind;
-use game_core::sample::{random_action_spread, Spread};
+use game_core::sample::Spread;
 use game_core::testing::game_seed;
 use game_core::{DynRuleset, GameRng, Outcome, Seat};
 use serde_json::Value;
@@ -97,14 +97,9 @@ fn play(
             let moved = (0..=SAMPLES).find_map(|attempt| {
                 let action = match player {
                     Player::Bot(_) => input.attempt(attempt, &mut rng),
-                    Player::BeforeIssue33 if attempt < SAMPLES => {
-                        random_action_spread(&input.legal, Spread::Uniform, &mut rng)
+                    Player::BeforeIssue33 => {
+                        input.attempt_drawing(attempt, Spread::Uniform, &mut rng)
                     }
-                    // Every sample refused: the first complete action listed, as then.
-                    Player::BeforeIssue33 => input
-                        .legal
-                        .iter()
-                        .find_map(|entry| entry.get("action").cloned()),
                 }?;
                 engine.apply_json(seat, &action, &mut dice).ok()?;
                 Some(action)

@@ -879,21 +879,37 @@ pub enum TablePlayer {
 }
 
 impl TablePlayer {
-    /// A table from one letter per seat (`g`, `b`, `r`), or the first letter that is none.
-    pub fn table(letters: &str) -> Result<Vec<TablePlayer>, char> {
-        letters
+    /// The command line of the typed-table examples, `[games] [table]`: the number of games
+    /// (200 when absent), the table's letters (`default` when absent), one per seat (`g`,
+    /// `b`, `r`), and its players. Panics on a letter that names no player.
+    pub fn from_args(default: &str) -> (u64, String, Vec<TablePlayer>) {
+        let mut args = std::env::args().skip(1);
+        let games = args.next().and_then(|n| n.parse().ok()).unwrap_or(200);
+        let letters = args.next().unwrap_or_else(|| default.to_string());
+        let table = letters
             .chars()
             .map(|letter| match letter {
-                'g' => Ok(TablePlayer::Greedy),
-                'b' => Ok(TablePlayer::Basic),
-                'r' => Ok(TablePlayer::Random),
-                other => Err(other),
+                'g' => TablePlayer::Greedy,
+                'b' => TablePlayer::Basic,
+                'r' => TablePlayer::Random,
+                other => panic!("{other:?} is not g (greedy), b (basic) or r (random)"),
             })
-            .collect()
+            .collect();
+        (games, letters, table)
     }
 }
 
-/// Plays `games` games of `table` (a player per seat) and returns their final states. A
+/// What [`play_table`] played.
+pub struct TableGames<G> {
+    /// Each game's final state.
+    pub finals: Vec<G>,
+    /// Games by their outcome's reason.
+    pub endings: BTreeMap<String, u64>,
+    /// Wins by seat (a shared win counts for each winner).
+    pub wins: Vec<u64>,
+}
+
+/// Plays `games` games of `table` (a player per seat): their final states, endings and wins. A
 /// greedy or `basic` seat with no move plays a sensible random one. Game `n` is dealt from
 /// `game_seed(1637, n)` and its players draw from `game_seed(1638, n)`. `watch` sees each
 /// move before it is applied, refused ones too; a refused move (a random draw the rules
@@ -905,10 +921,14 @@ pub fn play_table<G: Redeal>(
     options: &G::Options,
     mut greedy: impl FnMut(&G, Seat, &mut GameRng) -> Option<G::Action>,
     mut watch: impl FnMut(&G, Seat, &G::Action),
-) -> Vec<G> {
+) -> TableGames<G> {
     use crate::search::{self, Budget};
     let seats = u8::try_from(table.len()).expect("a table of a few seats");
-    let mut finals = Vec::new();
+    let mut played = TableGames {
+        finals: Vec::new(),
+        endings: BTreeMap::new(),
+        wins: vec![0; table.len()],
+    };
     for game in 0..games {
         let seed = game_seed(1637, game);
         let (mut state, _) =
@@ -935,9 +955,14 @@ pub fn play_table<G: Redeal>(
             watch(&state, seat, &action);
             let _ = state.apply(seat, action, &mut GameRng::for_entry(seed, step));
         }
-        finals.push(state);
+        let outcome = state.outcome().expect("the game is over");
+        for winner in outcome.winners.iter() {
+            played.wins[winner.index()] += 1;
+        }
+        *played.endings.entry(outcome.reason).or_default() += 1;
+        played.finals.push(state);
     }
-    finals
+    played
 }
 
 /// A random seat of `to_act` and a random legal action for it, as a random bot plays: schema
