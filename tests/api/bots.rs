@@ -7,18 +7,21 @@
 
 use crate::options_for;
 use api::bots::Allowance;
+use api::dice::Dice;
 use api_tests::{spawn_app_configured, TestApp};
 use game_core::sample::{sample_spread, Spread};
 use game_core::GameRng;
 use serde_json::{json, Value};
-use std::time::Duration;
 
-/// What a `strong` bot may think here: a few milliseconds, so that the tests measure whether
-/// it moves, not how well (`beurs bots` measures that, with the server's allowance).
-const TEST_ALLOWANCE: Allowance = Allowance {
-    cpu: Duration::from_millis(4),
-    wall: Some(Duration::from_millis(40)),
-};
+/// What a `strong` bot may think here: a few dozen playouts (a few milliseconds), so that
+/// the tests measure whether it moves, not how well (`beurs bots` measures that, with the
+/// server's allowance). Counted in readings of its clock, not in time, so a busy machine
+/// does not change its moves.
+const TEST_ALLOWANCE: Allowance = Allowance::Readings(48);
+
+/// The most games of Black Thursday played, under the dice seeds `0..`, looking for one in
+/// which the player's offers were answered and a bot offered to the player.
+const BLACK_THURSDAY_GAMES: u64 = 8;
 
 /// What one game showed.
 #[derive(Debug, Default)]
@@ -204,27 +207,53 @@ async fn assert_answered(app: &TestApp, id: &str, token: &str, action: &Value) {
     }
 }
 
-/// Every ruleset against `bot`, two games each at the fewest seats (at least three).
+/// One game of `ruleset` against `bot`, on a server of its own whose dice (the deal, the
+/// bots' draws) come from `seed`: the same game on every run and every machine.
+async fn seeded_game(ruleset: &str, seats: u8, bot: &str, seed: u64) -> Seen {
+    let app = spawn_app_configured(|ctx| {
+        ctx.with_strong_allowance(TEST_ALLOWANCE)
+            .with_dice(Dice::seeded(seed))
+    })
+    .await;
+    play_against(&app, ruleset, seats, bot, seed as u8).await
+}
+
+/// Every ruleset against `bot`, two games each at the fewest seats (at least three); Black
+/// Thursday until a game shows both sides of trading with bots.
 async fn every_ruleset_against(bot: &str) {
-    let app = spawn_app_configured(|ctx| ctx.with_strong_allowance(TEST_ALLOWANCE)).await;
     for ruleset in api::registry().iter() {
         let seats = ruleset.seat_range().0.max(3);
-        let mut total = Seen::default();
-        for seed in 0..2 {
-            let seen = play_against(&app, ruleset.id(), seats, bot, seed).await;
-            total.moves += seen.moves;
-            total.offers_answered += seen.offers_answered;
-            total.bot_offers_awaiting += seen.bot_offers_awaiting;
-        }
-        eprintln!("{} against {bot} bots: {total:?}", ruleset.id());
-        assert!(total.moves > 0, "{}: the player never moved", ruleset.id());
         if ruleset.id() == "black-thursday" {
             // The player offered, and every offer was answered in its own request; bots
-            // opened sessions with the player and waited for its answer.
+            // opened sessions with the player and waited for its answer. Whether a bot opens
+            // a session with the player depends on the deal: the dice seeds are searched.
+            let mut searched = Vec::new();
+            let first = api_tests::dice_seed(0);
+            for seed in first..first + BLACK_THURSDAY_GAMES {
+                let seen = seeded_game(ruleset.id(), seats, bot, seed).await;
+                eprintln!("black-thursday against {bot} bots, dice seed {seed}: {seen:?}");
+                assert!(seen.moves > 0, "black-thursday: the player never moved");
+                if seen.offers_answered > 0 && seen.bot_offers_awaiting > 0 {
+                    break;
+                }
+                searched.push(seen);
+            }
             assert!(
-                total.offers_answered > 0 && total.bot_offers_awaiting > 0,
-                "{bot} bots: {total:?}"
+                searched.len() < BLACK_THURSDAY_GAMES as usize,
+                "{bot} bots: under dice seeds {first}..{}, no game of Black \
+                 Thursday had both an offer of the player's answered and a bot's offer awaiting \
+                 the player: {searched:?}",
+                first + BLACK_THURSDAY_GAMES
             );
+            continue;
+        }
+        for seed in 0..2 {
+            let seen = seeded_game(ruleset.id(), seats, bot, seed).await;
+            eprintln!(
+                "{} against {bot} bots, dice seed {seed}: {seen:?}",
+                ruleset.id()
+            );
+            assert!(seen.moves > 0, "{}: the player never moved", ruleset.id());
         }
     }
 }

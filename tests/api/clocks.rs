@@ -6,9 +6,13 @@
 //! fall (`sweep_due`), with hour-long clocks: no clock of the machine races the test's own
 //! requests, so a busy machine makes them slower, never different.
 
+use api::dice::Dice;
 use api::webhooks::WebhookConfig;
 use api_tests::webhooks::{verify_with_reference, Receiver};
-use api_tests::{remove_db, spawn_app_at, spawn_app_at_without_deadline_worker, temp_db, TestApp};
+use api_tests::{
+    remove_db, spawn_app_at, spawn_app_at_configured_without_deadline_worker,
+    spawn_app_at_without_deadline_worker, temp_db, TestApp,
+};
 use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::Duration;
@@ -92,12 +96,17 @@ async fn wait_until(app: &TestApp, id: &str, seconds: u64, done: impl Fn(&Value)
 /// deadline or reminder falls (its `due_at`), as if the clock had run until then. With
 /// `remind_at: 0` (no reminder), that is the deadline of the seat it waits on.
 async fn sweep_due(app: &TestApp, id: &str) -> api::deadlines::SweepReport {
+    sweep_due_with(app, id, Dice::Os).await
+}
+
+/// [`sweep_due`] by a worker whose bots and clock draw from `dice`.
+async fn sweep_due_with(app: &TestApp, id: &str, dice: Dice) -> api::deadlines::SweepReport {
     let due = app
         .record(id)
         .await
         .due_at
         .expect("the game has a deadline");
-    let worker = api_tests::test_ctx(Arc::clone(&app.store));
+    let worker = api_tests::test_ctx(Arc::clone(&app.store)).with_dice(dice);
     api::deadlines::sweep(&worker, due).await.expect("a sweep")
 }
 
@@ -261,8 +270,14 @@ async fn a_timed_out_turn_is_played_by_the_clock_and_the_player_keeps_the_seat()
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn under_the_pass_policy_the_clock_passes_where_the_rules_offer_a_pass() {
+    // The deal, the bots and the clock's moves come from chosen dice (each sweep a worker of
+    // its own, seeded by the sweep's number): the clock reaches a pass in the same game on
+    // every run.
     let db = temp_db("clock-pass");
-    let app = spawn_app_at_without_deadline_worker(&db, dev()).await;
+    let app = spawn_app_at_configured_without_deadline_worker(&db, dev(), |ctx| {
+        ctx.with_dice(Dice::seeded(263))
+    })
+    .await;
     let (id, _token, _) = game_with_clock(
         &app,
         json!({"per_move": "PT1H", "on_timeout": "pass", "remind_at": 0}),
@@ -271,7 +286,7 @@ async fn under_the_pass_policy_the_clock_passes_where_the_rules_offer_a_pass() {
     seat_bots(&app, &id).await;
     let started = app.get(&format!("/v1/games/{id}"), None).await.json();
     assert_eq!(started["waiting_on"], json!([0]), "{started}");
-    assert_eq!(sweep_due(&app, &id).await.timeouts, 1);
+    assert_eq!(sweep_due_with(&app, &id, Dice::seeded(0)).await.timeouts, 1);
     let timed_out = app.get(&format!("/v1/games/{id}"), None).await.json();
     assert_eq!(
         timed_out["clock"]["options"]["on_timeout"], "pass",
@@ -294,7 +309,7 @@ async fn under_the_pass_policy_the_clock_passes_where_the_rules_offer_a_pass() {
     };
     // Every hour the player does not move, the clock moves for it.
     let mut clock_moves = Vec::new();
-    for _ in 0..80 {
+    for sweep in 1..80 {
         clock_moves = by_clock(&log(&app, &id).await);
         let passed = clock_moves
             .iter()
@@ -302,7 +317,12 @@ async fn under_the_pass_policy_the_clock_passes_where_the_rules_offer_a_pass() {
         if passed || app.record(&id).await.status != store::Status::Active {
             break;
         }
-        assert_eq!(sweep_due(&app, &id).await.timeouts, 1);
+        assert_eq!(
+            sweep_due_with(&app, &id, Dice::seeded(sweep))
+                .await
+                .timeouts,
+            1
+        );
     }
     assert!(
         clock_moves

@@ -194,7 +194,7 @@ fn preflight(origin: &str) -> Vec<(&str, &str)> {
         ("access-control-request-method", "POST"),
         (
             "access-control-request-headers",
-            "authorization, content-type, if-match, idempotency-key",
+            "authorization, content-type, if-match, if-none-match, idempotency-key, last-event-id",
         ),
     ]
 }
@@ -225,13 +225,17 @@ async fn any_origin_may_call_by_default_and_preflights_are_answered() {
         .header("access-control-allow-headers")
         .unwrap_or("")
         .to_ascii_lowercase();
+    // Every request header docs/api.md tells a browser to send (issue 54: a stream resumed
+    // from another origin sends Last-Event-ID).
     for needed in [
         "authorization",
         "content-type",
         "if-match",
+        "if-none-match",
         "idempotency-key",
+        "last-event-id",
     ] {
-        assert!(headers.contains(needed), "{headers}");
+        assert!(headers.contains(needed), "{needed} not allowed: {headers}");
     }
     // A simple request from a page gets the header too, and may read the ETag and request id.
     let reply = app
@@ -247,10 +251,16 @@ async fn any_origin_may_call_by_default_and_preflights_are_answered() {
         .header("access-control-expose-headers")
         .unwrap_or("")
         .to_ascii_lowercase();
-    assert!(
-        exposed.contains("etag") && exposed.contains("x-request-id"),
-        "{exposed}"
-    );
+    // Every response header docs/api.md tells a browser to read.
+    for needed in [
+        "etag",
+        "location",
+        "retry-after",
+        "x-request-id",
+        "idempotent-replay",
+    ] {
+        assert!(exposed.contains(needed), "{needed} not exposed: {exposed}");
+    }
 }
 
 #[tokio::test]

@@ -2,7 +2,7 @@
 //! follow a game, and the reference client served at `/play`.
 
 use crate::{first_action, test_options};
-use api_tests::{play_randomly, spawn_app, TestApp};
+use api_tests::{play_randomly, spawn_app, spawn_app_seeded, TestApp};
 use serde_json::{json, Value};
 
 /// Every entry of `log` (one reader's full log) has a sentence per event, and a sentence for
@@ -45,7 +45,8 @@ async fn full_log(app: &TestApp, id: &str, token: Option<&str>) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_log_and_the_moves_read_in_words_and_a_sealed_move_only_for_its_author() {
-    let app = spawn_app().await;
+    // A dealt game that ends within 400 moves and one page of log: the dice are chosen.
+    let app = spawn_app_seeded(47).await;
     let ruleset = "tulipmania-1637";
     let game = app.start_game(ruleset, 4, test_options(ruleset)).await;
     let seller = app.open_commit_phase(&game).await;

@@ -3,7 +3,7 @@
 
 use crate::test_options;
 use api::audit::{verify, Audit};
-use api_tests::{spawn_app, StartedGame, TestApp};
+use api_tests::{spawn_app, spawn_app_seeded, StartedGame, TestApp};
 use game_core::GameRng;
 use serde_json::{json, Value};
 
@@ -153,7 +153,8 @@ async fn refused_undo(app: &TestApp, game: &StartedGame, seat: usize) {
 /// verifies.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn undo_restores_every_view_and_is_refused_once_another_seat_acts() {
-    let app = spawn_app().await;
+    // Deals in which a move is taken back and an undo refused: the dice are chosen.
+    let app = spawn_app_seeded(155).await;
     for (ruleset, seats) in RULESETS {
         let game = app.start_game(ruleset, seats, test_options(ruleset)).await;
         let mut bot = GameRng::for_entry([35; 32], u64::from(seats));
@@ -172,8 +173,26 @@ async fn undo_restores_every_view_and_is_refused_once_another_seat_acts() {
                 continue;
             }
             if taken_back < 3 {
-                let reply = app.submit(&game.id, &game.tokens[seat], &undo()).await;
+                // Sent with an Idempotency-Key, and sent again as a client that lost the answer
+                // would (issue 54): the retry gets the first answer and takes back nothing more.
+                let key = format!("undo-{ruleset}-{taken_back}");
+                let path = format!("/v1/games/{}/actions", game.id);
+                let body = json!({ "action": undo() });
+                let headers = [("idempotency-key", key.as_str())];
+                let token = Some(game.tokens[seat].as_str());
+                let reply = app.post(&path, token, &body, &headers).await;
                 assert_eq!(reply.status, 200, "{ruleset}: {}", reply.text());
+                let version = app.record(&game.id).await.version;
+                let retry = app.post(&path, token, &body, &headers).await;
+                assert_eq!(
+                    retry.status,
+                    200,
+                    "{ruleset}: a retried undo: {}",
+                    retry.text()
+                );
+                assert_eq!(retry.body, reply.body, "{ruleset}: the first undo's answer");
+                assert_eq!(retry.header("idempotent-replay"), Some("true"));
+                assert_eq!(app.record(&game.id).await.version, version);
                 assert_eq!(reply.json()["events"], json!([]));
                 assert_eq!(all_views(&app, &game).await, before, "{ruleset}: undo");
                 let log = app
@@ -340,7 +359,8 @@ async fn history_refuses_positions_the_log_does_not_have() {
 /// already seated; it starts when the last player has asked; the two games name each other.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rematch_is_one_linked_game_with_the_seats_turned() {
-    let app = spawn_app().await;
+    // A deal that ends within the test's bound of moves: the dice are chosen.
+    let app = spawn_app_seeded(342).await;
     let (id, admin) = app
         .create_game(&json!({"ruleset": "tulpenfieber", "seats": 3}))
         .await;

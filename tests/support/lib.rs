@@ -135,6 +135,24 @@ pub async fn spawn_app() -> TestApp {
     spawn_app_configured(|ctx| ctx).await
 }
 
+/// The dice seed a test that searches for a situation starts from: `chosen`, unless the
+/// environment's `BEURS_TEST_DICE` names another (`tools/luck/repeat` varies it on purpose, to
+/// show that the search finds its situation under other deals too).
+pub fn dice_seed(chosen: u64) -> u64 {
+    std::env::var("BEURS_TEST_DICE")
+        .ok()
+        .and_then(|seed| seed.parse().ok())
+        .unwrap_or(chosen)
+}
+
+/// [`spawn_app`] whose game ids, deals and bots' dice come from `seed`
+/// (`api::dice::Dice::seeded`) instead of the server's random secret: a test that needs a
+/// situation to arise plays the same games on every run, when its requests come one after
+/// the other.
+pub async fn spawn_app_seeded(seed: u64) -> TestApp {
+    spawn_app_configured(|ctx| ctx.with_dice(api::dice::Dice::seeded(seed))).await
+}
+
 /// [`spawn_app`] with the context changed by `configure` (e.g. `strong` bots that think for
 /// a few milliseconds).
 pub async fn spawn_app_configured(configure: impl FnOnce(api::AppCtx) -> api::AppCtx) -> TestApp {
@@ -162,7 +180,17 @@ pub async fn spawn_app_configured(configure: impl FnOnce(api::AppCtx) -> api::Ap
 /// SQLite database `db`, which is kept when the app is dropped, so that a test can stop the
 /// server and start another on the same file: a restart.
 pub async fn spawn_app_at(db: &std::path::Path, webhooks: api::webhooks::WebhookConfig) -> TestApp {
-    spawn_app_at_with(db, webhooks, DeadlineWorker::Running).await
+    spawn_app_at_with(db, webhooks, DeadlineWorker::Running, |ctx| ctx).await
+}
+
+/// [`spawn_app_at`] with the context changed by `configure` (e.g. dice from a seed the test
+/// chose, `AppCtx::with_dice`).
+pub async fn spawn_app_at_configured(
+    db: &std::path::Path,
+    webhooks: api::webhooks::WebhookConfig,
+    configure: impl FnOnce(api::AppCtx) -> api::AppCtx,
+) -> TestApp {
+    spawn_app_at_with(db, webhooks, DeadlineWorker::Running, configure).await
 }
 
 /// [`spawn_app_at`] without the deadline worker: the test sweeps the deadlines itself, at
@@ -172,7 +200,16 @@ pub async fn spawn_app_at_without_deadline_worker(
     db: &std::path::Path,
     webhooks: api::webhooks::WebhookConfig,
 ) -> TestApp {
-    spawn_app_at_with(db, webhooks, DeadlineWorker::Absent).await
+    spawn_app_at_with(db, webhooks, DeadlineWorker::Absent, |ctx| ctx).await
+}
+
+/// [`spawn_app_at_without_deadline_worker`] with the context changed by `configure`.
+pub async fn spawn_app_at_configured_without_deadline_worker(
+    db: &std::path::Path,
+    webhooks: api::webhooks::WebhookConfig,
+    configure: impl FnOnce(api::AppCtx) -> api::AppCtx,
+) -> TestApp {
+    spawn_app_at_with(db, webhooks, DeadlineWorker::Absent, configure).await
 }
 
 /// Whether a test server runs its deadline worker.
@@ -186,6 +223,7 @@ async fn spawn_app_at_with(
     db: &std::path::Path,
     webhooks: api::webhooks::WebhookConfig,
     deadlines: DeadlineWorker,
+    configure: impl FnOnce(api::AppCtx) -> api::AppCtx,
 ) -> TestApp {
     let store: Arc<dyn store::GameStore> =
         Arc::new(store::SqliteStore::open(db).expect("open the test database"));
@@ -193,7 +231,7 @@ async fn spawn_app_at_with(
         .await
         .expect("bind a free port");
     let addr = listener.local_addr().expect("local address");
-    let ctx = Arc::new(test_ctx(store.clone()).with_webhooks(webhooks));
+    let ctx = Arc::new(configure(test_ctx(store.clone()).with_webhooks(webhooks)));
     let mut tasks = vec![
         tokio::spawn(ctx.deliverer().run(std::time::Duration::from_millis(50))).abort_handle(),
     ];

@@ -1,5 +1,6 @@
 //! Bearer tokens, game ids and secrets: random, prefixed, stored only as SHA-256.
 
+use crate::dice::Dice;
 use crate::error::ApiError;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -14,10 +15,7 @@ pub const SEAT_PREFIX: &str = "bt_seat_";
 
 /// `n` bytes from the operating system's CSPRNG.
 pub fn random_bytes<const N: usize>() -> Result<[u8; N], ApiError> {
-    let mut bytes = [0u8; N];
-    getrandom::fill(&mut bytes)
-        .map_err(|error| ApiError::Internal(format!("OS random source failed: {error}")))?;
-    Ok(bytes)
+    Dice::Os.bytes()
 }
 
 /// A new 256-bit token of game `game_id`: `<prefix><the id without g_>.<256 random bits>`.
@@ -43,11 +41,8 @@ pub fn game_of_token(token: &str) -> Option<String> {
 }
 
 /// A new game id: `g_` and 128 random bits.
-pub fn new_game_id() -> Result<String, ApiError> {
-    Ok(format!(
-        "g_{}",
-        URL_SAFE_NO_PAD.encode(random_bytes::<16>()?)
-    ))
+pub fn new_game_id(dice: &Dice) -> Result<String, ApiError> {
+    Ok(format!("g_{}", URL_SAFE_NO_PAD.encode(dice.bytes::<16>()?)))
 }
 
 /// Whether `id` has the shape of a game id (anything else cannot exist: 404 without a lookup).
@@ -122,7 +117,7 @@ mod tests {
 
     #[test]
     fn ids_and_tokens_have_their_shapes() {
-        let id = new_game_id().unwrap();
+        let id = new_game_id(&Dice::Os).unwrap();
         assert!(is_game_id(&id), "{id}");
         assert!(!is_game_id("g_../../etc/passwd"));
         assert!(!is_game_id("g_short"));

@@ -10,7 +10,6 @@
 //! on a player again or is over. The same code runs in `beurs serve` and in the Lambda
 //! functions, with no worker to schedule (docs/decisions.md 27).
 
-use crate::auth::random_bytes;
 use crate::ctx::AppCtx;
 use crate::dto::{Author, BotKind, SubmitAction};
 use crate::error::ApiError;
@@ -43,40 +42,54 @@ pub const STRONG_MOVE_TIME: Duration = Duration::from_millis(100);
 
 /// What a `strong` bot may spend on one move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Allowance {
-    /// CPU time of the thread that searches. Counting CPU rather than wall time, a busy
-    /// machine makes the bot slower, not weaker.
-    pub cpu: Duration,
-    /// Wall time, if bounded: the server's guard, so that a request whose bot thread waits
-    /// for a core still answers in time.
-    pub wall: Option<Duration>,
+pub enum Allowance {
+    /// Time, as servers and the benchmark count it.
+    Time {
+        /// CPU time of the thread that searches. Counting CPU rather than wall time, a busy
+        /// machine makes the bot slower, not weaker.
+        cpu: Duration,
+        /// Wall time, if bounded: the server's guard, so that a request whose bot thread
+        /// waits for a core still answers in time.
+        wall: Option<Duration>,
+    },
+    /// A number of readings of the clock (the search reads it once a playout): the same
+    /// choices on any machine, however busy, for tests that need a bot's moves to repeat.
+    Readings(u32),
 }
 
 impl Allowance {
     /// The server's: [`STRONG_MOVE_TIME`] of CPU, and at most four times that of wall time.
-    pub const SERVER: Allowance = Allowance {
+    pub const SERVER: Allowance = Allowance::Time {
         cpu: STRONG_MOVE_TIME,
         wall: Some(Duration::from_millis(400)),
     };
 
     /// The benchmark's (`beurs bots`): the same CPU time and no wall limit, so a run beside
     /// other work measures the same bot as a run on an idle machine.
-    pub const CPU_ONLY: Allowance = Allowance {
+    pub const CPU_ONLY: Allowance = Allowance::Time {
         cpu: STRONG_MOVE_TIME,
         wall: None,
     };
 
-    /// A clock for one search: the share of this allowance spent since the call, by
-    /// whichever of CPU and wall time is further along.
+    /// A clock for one search: the share of this allowance spent since the call (for time,
+    /// by whichever of CPU and wall time is further along).
     fn clock(self) -> impl FnMut() -> f64 {
         let cpu_started = ThreadTime::now();
         let wall_started = Instant::now();
-        move || {
-            let cpu = cpu_started.elapsed().as_secs_f64() / self.cpu.as_secs_f64();
-            let wall = self.wall.map_or(0.0, |wall| {
-                wall_started.elapsed().as_secs_f64() / wall.as_secs_f64()
-            });
-            cpu.max(wall)
+        let mut readings = 0u32;
+        move || match self {
+            Allowance::Time { cpu, wall } => {
+                let cpu = cpu_started.elapsed().as_secs_f64() / cpu.as_secs_f64();
+                let wall = wall.map_or(0.0, |wall| {
+                    wall_started.elapsed().as_secs_f64() / wall.as_secs_f64()
+                });
+                cpu.max(wall)
+            }
+            Allowance::Readings(allowed) => {
+                let share = f64::from(readings) / f64::from(allowed.max(1));
+                readings = readings.saturating_add(1);
+                share
+            }
         }
     }
 }
@@ -129,8 +142,8 @@ impl BotInput {
         bot: BotKind,
         may_wait: bool,
         allowance: Allowance,
+        mut rng: GameRng,
     ) -> Result<BotInput, ApiError> {
-        let mut rng = GameRng::for_entry(random_bytes::<32>()?, 0);
         if bot == BotKind::Random {
             let mut input = BotInput::of(engine.as_ref(), seat);
             input.think(bot, engine.as_ref(), may_wait, allowance, &mut rng);
@@ -299,7 +312,6 @@ pub(crate) fn split_waiting(
 /// it due has returned. Where several bots are waited on at once, a searching bot may choose
 /// to let another of them move first; the last one must move.
 pub async fn drive(ctx: &AppCtx, id: &str) -> Result<u32, ApiError> {
-    let mut rng = GameRng::for_entry(random_bytes::<32>()?, 0);
     let mut played = 0;
     let started = std::time::Instant::now();
     // Bots that chose to wait since the last move.
@@ -325,19 +337,28 @@ pub async fn drive(ctx: &AppCtx, id: &str) -> Result<u32, ApiError> {
         let may_wait = bots
             .iter()
             .any(|&(other, _)| other != seat && !declined.contains(other));
-        let mut input =
-            BotInput::prepared(engine, seat, bot, may_wait, ctx.strong_allowance).await?;
+        let mut input = BotInput::prepared(
+            engine,
+            seat,
+            bot,
+            may_wait,
+            ctx.strong_allowance,
+            ctx.dice.rng()?,
+        )
+        .await?;
         streak.curb(&mut input);
         if input.waits {
             declined.insert(seat);
             continue;
         }
+        // The dice of this move alone: a drive that plays nothing draws nothing, so a test's
+        // seeded dice stay in step with its own requests whatever the workers sweep.
         if play_one(
             ctx,
             &record,
             bot,
             &input,
-            &mut rng,
+            &mut ctx.dice.rng()?,
             Author::Bot,
             &|_| Ok(()),
         )

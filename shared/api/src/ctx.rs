@@ -1,7 +1,7 @@
 //! What every handler and worker needs: the store, the registered games, the caches and the
 //! webhook configuration, built once per process (or Lambda cold start).
 
-use crate::{bots, catalog, dto, states, streams, webhooks};
+use crate::{bots, catalog, dice, dto, states, streams, webhooks};
 use game_core::Registry;
 use std::sync::Arc;
 use store::GameStore;
@@ -35,6 +35,9 @@ pub struct AppCtx {
     pub stopping: tokio::sync::watch::Sender<bool>,
     /// The event streams open in this process, and how this deployment serves them.
     pub streams: streams::Streams,
+    /// Where game ids, server secrets and bots' dice come from ([`dice::Dice::Os`] unless a
+    /// test chooses a seed).
+    pub dice: dice::Dice,
 }
 
 /// How many change notices a slow long-poll may fall behind before it re-reads the store
@@ -60,6 +63,7 @@ impl AppCtx {
             drive_budget: bots::DRIVE_BUDGET,
             stopping: tokio::sync::watch::channel(false).0,
             streams: streams::Streams::default(),
+            dice: dice::Dice::Os,
         }
     }
 
@@ -73,6 +77,13 @@ impl AppCtx {
     pub fn rulesets(&self) -> &dto::RulesetList {
         self.rulesets
             .get_or_init(|| catalog::ruleset_list(&self.registry))
+    }
+
+    /// The same context drawing game ids, server secrets and bots' dice from `dice`: a test
+    /// that needs a situation to arise chooses the seed it arises under.
+    pub fn with_dice(mut self, dice: dice::Dice) -> AppCtx {
+        self.dice = dice;
+        self
     }
 
     /// The same context with `strong` bots thinking within `allowance`: tests that play

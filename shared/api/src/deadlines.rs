@@ -31,7 +31,7 @@ use crate::game::{
     ruleset_of, update, Change, Guard, Moved,
 };
 use crate::time::now_ms;
-use game_core::{GameRng, Seat};
+use game_core::Seat;
 use std::time::Duration;
 use store::{GameRecord, Status};
 
@@ -118,7 +118,6 @@ async fn timeouts(
     now: u64,
     report: &mut SweepReport,
 ) -> Result<(), ApiError> {
-    let mut rng = GameRng::for_entry(crate::auth::random_bytes::<32>()?, 0);
     for _ in 0..MAX_TURN_MOVES * 4 {
         let record = load_record(ctx, id).await?;
         if record.status != Status::Active {
@@ -158,6 +157,9 @@ async fn timeouts(
                     }
                     Ok(())
                 };
+                // Drawn only for a move the clock plays: a sweep that plays none draws nothing
+                // (a test's seeded dice stay in step with its own requests).
+                let mut rng = ctx.dice.rng()?;
                 let mut input = BotInput::of(engine.as_ref(), seat);
                 input.sample(engine.as_ref(), &mut rng);
                 if clock.rules.on_timeout == TimeoutPolicy::Pass {

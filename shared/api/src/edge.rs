@@ -68,11 +68,14 @@ impl EdgeConfig {
                 header::AUTHORIZATION,
                 header::CONTENT_TYPE,
                 header::IF_MATCH,
+                header::IF_NONE_MATCH,
                 HeaderName::from_static("idempotency-key"),
+                HeaderName::from_static("last-event-id"),
             ])
             .expose_headers([
                 header::ETAG,
                 header::LOCATION,
+                header::RETRY_AFTER,
                 header::WWW_AUTHENTICATE,
                 REQUEST_ID,
                 HeaderName::from_static("idempotent-replay"),

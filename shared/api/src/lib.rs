@@ -24,6 +24,7 @@ pub mod clock;
 pub mod ctx;
 pub mod deadlines;
 pub mod delivery;
+pub mod dice;
 pub mod dto;
 pub mod edge;
 #[cfg(feature = "dynamo")]

@@ -74,9 +74,10 @@ pub async fn create_game(
         .transpose()?
         .map(|rules| crate::clock::Clock::new(rules, usize::from(body.seats)));
 
-    let id = new_game_id()?;
+    let id = new_game_id(&ctx.dice)?;
     let admin_token = new_token(ADMIN_PREFIX, &id)?;
     let mut record = open_record(
+        &ctx.dice,
         id,
         ruleset,
         options,
@@ -181,6 +182,7 @@ pub async fn list_games(
 /// A new open game of `ruleset`: version 1, a fresh server secret and its commitment, no
 /// log yet. Its creator adds what else it has (a clock, a link to the game it rematches).
 pub(crate) fn open_record(
+    dice: &crate::dice::Dice,
     id: String,
     ruleset: &dyn game_core::DynRuleset,
     options: serde_json::Value,
@@ -188,7 +190,7 @@ pub(crate) fn open_record(
     invite_only: bool,
     admin_token_hash: String,
 ) -> Result<GameRecord, ApiError> {
-    let secret = random_bytes::<32>()?;
+    let secret = dice.bytes::<32>()?;
     let now = now_ms();
     Ok(GameRecord {
         id,

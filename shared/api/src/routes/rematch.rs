@@ -221,6 +221,7 @@ fn new_game(ctx: &AppCtx, old: &GameRecord, id: &str) -> Result<GameRecord, ApiE
         })
         .collect();
     let mut record = open_record(
+        &ctx.dice,
         id.to_string(),
         ruleset,
         old.options.clone(),
