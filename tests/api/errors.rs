@@ -46,6 +46,7 @@ async fn bad_submissions_get_their_problem_and_change_nothing() {
     let idle = (seller + 1) % 3;
     let path = format!("/v1/games/{}/actions", game.id);
     let before = snapshot(&app, &game.id).await;
+    let version = app.record(&game.id).await.version;
     let token = game.tokens[seller].as_str();
     let json_headers = [
         ("content-type", "application/json"),
@@ -260,6 +261,18 @@ async fn bad_submissions_get_their_problem_and_change_nothing() {
             "stale-version",
         ),
         (
+            "weak If-Match",
+            app.post(
+                &path,
+                Some(token),
+                &json!({"action": {"type": "sell_tulip", "colour": "purple"}}),
+                &[("if-match", &format!("W/\"{version}\""))],
+            )
+            .await,
+            412,
+            "stale-version",
+        ),
+        (
             "bad Idempotency-Key",
             app.post(
                 &path,
@@ -304,6 +317,32 @@ async fn bad_submissions_get_their_problem_and_change_nothing() {
             "{label}: a problem echoes the token"
         );
     }
+    // Each refusal says how to recover (issue 54): who is to act, what the seat may do
+    // instead, the version and ETag the game is at, and that a weak tag never matches.
+    let problem = |label: &str| {
+        let (_, reply, _, _) = cases.iter().find(|case| case.0 == label).expect(label);
+        (reply.json(), reply.header("etag").map(str::to_string))
+    };
+    let (wrong_seat, _) = problem("wrong seat");
+    assert_eq!(wrong_seat["to_act"], json!([seller]), "{wrong_seat}");
+    assert_eq!(wrong_seat["waiting_on"], json!([seller]), "{wrong_seat}");
+    let (wrong_phase, _) = problem("wrong phase");
+    let expected = wrong_phase["expected"].as_array().expect("expected moves");
+    assert!(
+        expected.contains(&json!("sell_tulip")) && !expected.contains(&json!("skip_purchase")),
+        "{wrong_phase}"
+    );
+    for label in ["bad If-Match", "weak If-Match"] {
+        let (stale, etag) = problem(label);
+        assert_eq!(stale["current_version"], version, "{label}: {stale}");
+        assert_eq!(etag, Some(format!("\"{version}\"")), "{label}");
+    }
+    let (weak, _) = problem("weak If-Match");
+    let detail = weak["detail"].as_str().expect("detail");
+    assert!(
+        detail.contains("weak") && detail.contains(&format!("\"{version}\"")),
+        "{detail}"
+    );
     assert_eq!(
         snapshot(&app, &game.id).await,
         before,

@@ -105,3 +105,15 @@ async fn the_lobby_pages_with_after_and_next_after_like_every_list() {
         "the old parameter name is refused, not ignored"
     );
 }
+
+/// A lobby filtered by a ruleset the server does not host is refused, not answered with an
+/// empty page that looks like "no games yet" (issue 54).
+#[tokio::test]
+async fn the_lobby_refuses_an_unknown_ruleset() {
+    let app = spawn_app().await;
+    let reply = app.get("/v1/games?ruleset=chess", None).await;
+    assert_eq!(reply.status, 422, "{}", reply.text());
+    assert_eq!(reply.json()["code"], "unknown-ruleset");
+    let known = app.get("/v1/games?ruleset=tulip-bubble", None).await;
+    assert_eq!(known.status, 200, "{}", known.text());
+}

@@ -185,11 +185,22 @@ pub enum ApiError {
         code: &'static str,
         /// Human message.
         message: String,
+        /// Who may act instead, for the client to recover with.
+        hints: Hints,
     },
     /// `If-Match` does not match the current version.
     #[error("the game is at version {current}, not {given}")]
     StaleVersion {
         /// The version the client named.
+        given: String,
+        /// The current version.
+        current: u64,
+    },
+    /// `If-Match` named only weak tags, which never match (RFC 9110 §13.1.1): 412 with a
+    /// detail saying so.
+    #[error("If-Match is compared strongly (RFC 9110 §13.1.1) and {given} names only weak tags, which never match; send the ETag exactly as it was given (\"{current}\")")]
+    WeakIfMatch {
+        /// The tags the client sent.
         given: String,
         /// The current version.
         current: u64,
@@ -201,6 +212,8 @@ pub enum ApiError {
         code: &'static str,
         /// Human message.
         message: String,
+        /// What the seat may do instead, for the client to recover with.
+        hints: Hints,
     },
     /// The game was recorded under a rules version this server no longer plays.
     #[error("this game was played under rules version {version} of its ruleset, which this server no longer plays (it plays version {current}); its audit stays readable")]
@@ -239,7 +252,7 @@ impl ApiError {
             ApiError::Timeout => ApiCode::Timeout,
             ApiError::Refused { code, .. } => *code,
             ApiError::Conflict { .. } | ApiError::Unprocessable { .. } => return None,
-            ApiError::StaleVersion { .. } => ApiCode::StaleVersion,
+            ApiError::StaleVersion { .. } | ApiError::WeakIfMatch { .. } => ApiCode::StaleVersion,
             ApiError::RulesVersionRetired { .. } => ApiCode::RulesVersionRetired,
             ApiError::PayloadTooLarge { .. } => ApiCode::PayloadTooLarge,
             ApiError::UnsupportedMediaType => ApiCode::UnsupportedMediaType,
@@ -272,6 +285,12 @@ impl ApiError {
             }
             other => other.to_string(),
         };
+        let none = Hints::default();
+        let hints = match self {
+            ApiError::Conflict { hints, .. } | ApiError::Unprocessable { hints, .. } => hints,
+            _ => &none,
+        };
+        let listed = |seats: &Vec<u8>| (!seats.is_empty()).then(|| seats.clone());
         Problem {
             r#type: format!("{PROBLEM_BASE}{}", self.code()),
             title: title_of(self.code()),
@@ -280,6 +299,20 @@ impl ApiError {
             instance: instance.to_string(),
             code: self.code().to_string(),
             request_id: String::new(),
+            current_version: self.current_version(),
+            to_act: listed(&hints.to_act),
+            waiting_on: listed(&hints.waiting_on),
+            expected: (!hints.expected.is_empty()).then(|| hints.expected.clone()),
+        }
+    }
+
+    /// The game's version, when the refusal is that the client named another one (412).
+    pub fn current_version(&self) -> Option<u64> {
+        match self {
+            ApiError::StaleVersion { current, .. } | ApiError::WeakIfMatch { current, .. } => {
+                Some(*current)
+            }
+            _ => None,
         }
     }
 
@@ -325,6 +358,18 @@ fn title_of(code: &str) -> String {
     }
 }
 
+/// What a refusal of a game's rules tells the client to recover with: who may act, and
+/// which kinds of move the seat may make now. Empty lists are left out of the problem.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Hints {
+    /// The seats that may act now.
+    pub to_act: Vec<u8>,
+    /// The seats the game waits on.
+    pub waiting_on: Vec<u8>,
+    /// The `type`s of the moves the seat may make now (its legal actions).
+    pub expected: Vec<String>,
+}
+
 /// An RFC 9457 problem document (`application/problem+json`).
 #[derive(Clone, Debug, Serialize, ToSchema)]
 #[schema(example = json!({
@@ -352,6 +397,19 @@ pub struct Problem {
     /// The request's id, also in the `x-request-id` header and in the server's log: quote it
     /// when reporting a problem.
     pub request_id: String,
+    /// On a 412: the game's version now (its `ETag`, also in this answer's `ETag` header).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current_version: Option<u64>,
+    /// On a refusal of a game's rules (409, 422): the seats that may act now.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to_act: Option<Vec<u8>>,
+    /// On a refusal of a game's rules (409, 422): the seats the game waits on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waiting_on: Option<Vec<u8>>,
+    /// On a refusal of a game's rules (409, 422): the `type`s of the moves the seat may make
+    /// now, from its legal actions (empty when it may make none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected: Option<Vec<String>>,
 }
 
 /// The detail of a 5xx, on its way to the edge's log line for the request (never to the
@@ -370,6 +428,11 @@ impl axum::response::IntoResponse for ApiError {
         let status = axum::http::StatusCode::from_u16(problem.status)
             .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR);
         let mut response = status.into_response();
+        if let Some(version) = self.current_version() {
+            if let Ok(tag) = axum::http::HeaderValue::from_str(&format!("\"{version}\"")) {
+                response.headers_mut().insert(axum::http::header::ETAG, tag);
+            }
+        }
         if let ApiError::Internal(detail) = self {
             // 5xx: the detail goes to the log only, on the edge's line for this request (so
             // with its request id). Client errors are not logged as errors.
@@ -412,6 +475,7 @@ mod tests {
         let rule = ApiError::Conflict {
             code: "not-your-turn",
             message: "wait".into(),
+            hints: super::Hints::default(),
         };
         assert_eq!(
             (rule.status(), rule.code(), rule.api_code()),

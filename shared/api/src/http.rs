@@ -313,6 +313,11 @@ impl IfMatch {
         }
     }
 
+    /// Whether it names tags, all of them weak (`W/"5"`): such a precondition never holds.
+    pub fn only_weak(&self) -> bool {
+        matches!(self, IfMatch::Tags(tags) if tags.iter().all(|(weak, _)| *weak))
+    }
+
     /// The tags as the client sent them, for the 412's message.
     pub fn describe(&self) -> String {
         match self {

@@ -74,6 +74,11 @@ impl Precondition {
         }
     }
 
+    /// Whether it is an `If-Match` that names weak tags alone (which never match).
+    pub fn only_weak(&self) -> bool {
+        matches!(self, Precondition::IfMatch(if_match) if if_match.only_weak())
+    }
+
     /// The version it asked for, as the 412's message names it.
     pub fn describe(&self) -> String {
         match self {
@@ -202,9 +207,12 @@ pub async fn update_in<T>(
             }
         }
         if !guard.precondition.matches(record.version) {
-            return Err(ApiError::StaleVersion {
-                given: guard.precondition.describe(),
-                current: record.version,
+            let given = guard.precondition.describe();
+            let current = record.version;
+            return Err(if guard.precondition.only_weak() {
+                ApiError::WeakIfMatch { given, current }
+            } else {
+                ApiError::StaleVersion { given, current }
             });
         }
         let Change {

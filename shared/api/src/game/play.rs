@@ -46,8 +46,16 @@ pub fn apply(
                 code,
                 message,
                 kind: RuleKind::Turn | RuleKind::GameOver,
-            } => ApiError::Conflict { code, message },
-            ActionError::Rule { code, message, .. } => ApiError::Unprocessable { code, message },
+            } => ApiError::Conflict {
+                code,
+                message,
+                hints: hints(engine.as_ref(), seat),
+            },
+            ActionError::Rule { code, message, .. } => ApiError::Unprocessable {
+                code,
+                message,
+                hints: hints(engine.as_ref(), seat),
+            },
         })?;
 
     let now = now_ms();
@@ -190,4 +198,26 @@ pub(super) fn committed(
         outbox,
         value: (response, engine),
     })
+}
+
+/// What a refused move's problem tells the client to recover with: who may act, who the game
+/// waits on, and the kinds of move `seat` may make now (its legal actions' `type`s, each once,
+/// in the order they are listed).
+fn hints(engine: &dyn DynGame, seat: u8) -> crate::error::Hints {
+    let seats = |set: SeatSet| set.iter().map(|seat| seat.0).collect();
+    let mut expected: Vec<String> = Vec::new();
+    for entry in engine.legal_actions(Seat(seat)) {
+        let kind = entry
+            .pointer("/action/type")
+            .or_else(|| entry.pointer("/schema/properties/type/const"))
+            .and_then(serde_json::Value::as_str);
+        if let Some(kind) = kind.filter(|kind| !expected.iter().any(|seen| seen == kind)) {
+            expected.push(kind.to_string());
+        }
+    }
+    crate::error::Hints {
+        to_act: seats(engine.to_act()),
+        waiting_on: seats(engine.waiting_on()),
+        expected,
+    }
 }

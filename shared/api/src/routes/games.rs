@@ -117,6 +117,7 @@ problems! {
     /// How `list_games` refuses a request, beyond the shared refusals it lists.
     ListGamesRefused {
         400 => "Bad query parameter",
+        422 => "No such ruleset",
     }
 }
 
@@ -150,6 +151,14 @@ pub async fn list_games(
         return Err(ApiError::BadRequest(
             "the lobby lists open games only: status must be 'open'".into(),
         ));
+    }
+    if let Some(ruleset) = params.ruleset.as_deref() {
+        if ctx.registry.get(ruleset).is_none() {
+            return Err(ApiError::refused(
+                ApiCode::UnknownRuleset,
+                format!("there is no ruleset '{ruleset}' (GET /v1/rulesets lists them)"),
+            ));
+        }
     }
     let query = ListQuery {
         ruleset: params.ruleset,
