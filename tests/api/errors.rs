@@ -118,6 +118,18 @@ async fn bad_submissions_get_their_problem_and_change_nothing() {
             "malformed-request",
         ),
         (
+            "JSON without a Content-Type",
+            app.send(
+                "POST",
+                &path,
+                &[("authorization", &auth_header)],
+                br#"{"action": {"type": "sell_tulip", "colour": "purple"}}"#.to_vec(),
+            )
+            .await,
+            415,
+            "unsupported-media-type",
+        ),
+        (
             "not JSON at all",
             app.send(
                 "POST",

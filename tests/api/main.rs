@@ -16,6 +16,7 @@ mod paging;
 mod pauses;
 mod play;
 mod playouts;
+mod reads;
 mod rules_version;
 mod seats;
 mod streams;

@@ -515,3 +515,40 @@ async fn bots_of_one_kind_get_names_that_tell_them_apart() {
         ]
     );
 }
+
+/// The claim of the last seat deals, and its answer says who moves first (issue 54): the
+/// same seats the game's `to_act` names at that version. Earlier claims name nobody.
+#[tokio::test]
+async fn the_last_claim_says_who_moves_first() {
+    let app = spawn_app().await;
+    let (id, _) = app
+        .create_game(&json!({"ruleset": "tulip-bubble", "seats": 3}))
+        .await;
+    for seat in 0..2 {
+        let claimed = app
+            .post(
+                &format!("/v1/games/{id}/seats/{seat}"),
+                None,
+                &json!({"name": format!("p{seat}")}),
+                &[],
+            )
+            .await
+            .json();
+        assert_eq!(claimed["status"], "open", "{claimed}");
+        assert_eq!(claimed["to_act"], json!([]), "{claimed}");
+    }
+    let last = app
+        .post(
+            &format!("/v1/games/{id}/seats/2"),
+            None,
+            &json!({"name": "p2"}),
+            &[],
+        )
+        .await
+        .json();
+    assert_eq!(last["status"], "active", "{last}");
+    let game = app.get(&format!("/v1/games/{id}"), None).await.json();
+    assert_eq!(game["version"], last["version"], "no bot moved since");
+    assert_eq!(last["to_act"], game["to_act"], "{last}");
+    assert!(!last["to_act"].as_array().expect("seats").is_empty());
+}

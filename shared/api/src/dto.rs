@@ -206,6 +206,10 @@ pub struct ClaimedSeat {
     pub status: GameStatus,
     /// The record version after the claim.
     pub version: u64,
+    /// Who acts at this version, once the game has started: the claim of the last seat deals
+    /// and says who moves first (bots among them move before this answer; the game's
+    /// `to_act` tells who acts after them). Empty while the game waits for players.
+    pub to_act: Vec<u8>,
 }
 
 /// One seat as everyone sees it.

@@ -1,7 +1,7 @@
 //! The edge: what wraps every route, locally and on Lambda alike.
 //!
-//! From the outside in: [`edge`] (a request id, one log line per request, problem
-//! bodies), CORS, a deadline for the whole request, a limit on the body, and a net that turns
+//! From the outside in: gzip for clients that accept it, [`edge`] (a request id, one log
+//! line per request, problem bodies), CORS, a deadline for the whole request, a limit on the body, and a net that turns
 //! a panic into a 500 problem. [`app`] puts them around [`crate::router`].
 
 use crate::auth::random_bytes;
@@ -19,6 +19,7 @@ use base64::Engine;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::compression::CompressionLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutLayer};
@@ -117,6 +118,10 @@ fn with_edge(routes: Router, config: &EdgeConfig) -> Router {
         ))
         .layer(config.cors())
         .layer(axum::middleware::from_fn(edge))
+        // Outermost, so problems (written by `edge`) are compressed too; gzip for clients
+        // that send `Accept-Encoding: gzip`, never for event streams or tiny bodies
+        // (tower-http's default predicate).
+        .layer(CompressionLayer::new())
 }
 
 /// A new request id: `req_` and 128 bits, 64 random bits drawn once per thread and a

@@ -142,7 +142,7 @@ pub enum ApiError {
         limit: usize,
     },
     /// The body is not JSON.
-    #[error("the request body must be application/json")]
+    #[error("the request body must be JSON, declared with Content-Type: application/json")]
     UnsupportedMediaType,
     /// No bearer token, or one that belongs to nobody in this game.
     #[error("{0}")]

@@ -140,21 +140,25 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for QueryParams<T>
 
 /// A JSON request body, parsed into `T` (whose serde attributes reject unknown fields).
 ///
-/// Unlike `axum::Json`, a body without `Content-Type` is accepted (curl users forget it), and
-/// integral floats count as integers (see [`integral_floats_to_integers`]). A `Content-Type`
-/// that is not JSON is a 415; a body over [`MAX_BODY_BYTES`] is a 413.
+/// As with `axum::Json`, the body must be declared JSON (`Content-Type: application/json` or
+/// a `+json` type): anything else, or no `Content-Type`, is a 415, and nothing is read
+/// (issue 54: a body sent as another media type was applied). Unlike `axum::Json`, integral
+/// floats count as integers (see [`integral_floats_to_integers`]). A body over
+/// [`MAX_BODY_BYTES`] is a 413.
 pub struct JsonBody<T>(pub T);
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
-        if let Some(content_type) = request.headers().get(axum::http::header::CONTENT_TYPE) {
-            let content_type = content_type.to_str().unwrap_or("").to_ascii_lowercase();
-            let media_type = content_type.split(';').next().unwrap_or("").trim();
-            if media_type != "application/json" && !media_type.ends_with("+json") {
-                return Err(ApiError::UnsupportedMediaType);
-            }
+        let content_type = request
+            .headers()
+            .get(axum::http::header::CONTENT_TYPE)
+            .map(|value| value.to_str().unwrap_or("").to_ascii_lowercase())
+            .unwrap_or_default();
+        let media_type = content_type.split(';').next().unwrap_or("").trim();
+        if media_type != "application/json" && !media_type.ends_with("+json") {
+            return Err(ApiError::UnsupportedMediaType);
         }
         let bytes = Bytes::from_request(request, state)
             .await
@@ -341,6 +345,56 @@ impl<S: Send + Sync> FromRequestParts<S> for IfMatch {
             None => Ok(IfMatch::Absent),
             Some(value) if value.trim().is_empty() => Ok(IfMatch::Absent),
             Some(value) => IfMatch::parse(value),
+        }
+    }
+}
+
+/// The `If-None-Match` condition of a read (RFC 9110 §13.1.2), if the request sent one: a
+/// read whose version it names is answered `304 Not Modified` with no body.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct IfNoneMatch(IfMatch);
+
+impl IfNoneMatch {
+    /// Whether the client's copy at the tags it named is still the game's `version`: `*`, or
+    /// one of its tags (compared weakly, as RFC 9110 has it for this header).
+    pub fn fresh(&self, version: u64) -> bool {
+        match &self.0 {
+            IfMatch::Absent => false,
+            IfMatch::Any => true,
+            IfMatch::Tags(tags) => {
+                let current = version.to_string();
+                tags.iter().any(|(_, tag)| *tag == current)
+            }
+        }
+    }
+
+    /// `reply`, or a 304 with the version's `ETag` and no body when the client's copy is
+    /// fresh.
+    pub fn answer(
+        &self,
+        version: u64,
+        reply: impl FnOnce() -> Result<Reply, ApiError>,
+    ) -> Result<Reply, ApiError> {
+        if self.fresh(version) {
+            return Ok(Reply::empty(304).header("etag", format!("\"{version}\"")));
+        }
+        reply()
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for IfNoneMatch {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
+        match header(parts, "if-none-match")? {
+            None => Ok(IfNoneMatch::default()),
+            Some(value) if value.trim().is_empty() => Ok(IfNoneMatch::default()),
+            Some(value) => IfMatch::parse(value).map(IfNoneMatch).map_err(|_| {
+                ApiError::BadRequest(
+                    "If-None-Match must be * or entity tags as the ETag header gives them, e.g. \"7\""
+                        .into(),
+                )
+            }),
         }
     }
 }

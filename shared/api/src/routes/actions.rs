@@ -10,7 +10,9 @@ use crate::game::{
     apply, engine_of, load_record, ruleset_of, seat_names, undo, update, Guard, Precondition,
     Replay, Updated,
 };
-use crate::http::{Bearer, IdempotencyKey, IfMatch, JsonBody, Params, QueryParams, Reply};
+use crate::http::{
+    Bearer, IdempotencyKey, IfMatch, IfNoneMatch, JsonBody, Params, QueryParams, Reply,
+};
 use axum::extract::State;
 use game_core::words::Names;
 use game_core::Seat;
@@ -51,10 +53,14 @@ problems! {
     get,
     path = "/v1/games/{id}/legal-actions",
     tag = "actions",
-    params(("id" = String, Path, description = "The game id")),
+    params(
+        ("id" = String, Path, description = "The game id"),
+        ("if-none-match" = Option<String>, Header, description = "The ETag of the copy the client holds (`\"7\"`, weak tags too, or `*`): when the game is still at that version the answer is 304 with no body", pattern = "^(\\*|(W/)?\"[!#-~]*\"( *, *(W/)?\"[!#-~]*\")*)$"),
+    ),
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The caller's legal actions", body = LegalActions, headers(("etag" = String, description = "The version"))),
+        (status = 304, description = "Not modified: the game is still at the version If-None-Match named", headers(("etag" = String, description = "The version"))),
         ListLegalActionsRefused,
         BadHeader,
         BadToken,
@@ -66,12 +72,21 @@ pub async fn list_legal_actions(
     State(ctx): State<Arc<AppCtx>>,
     Params(id): Params<String>,
     bearer: Bearer,
+    if_none_match: IfNoneMatch,
 ) -> Result<Reply, ApiError> {
     let record = load_record(&ctx, &id).await?;
     let seat = seat_of(identify(&record, bearer.token())?)?;
-    let listing = legal_listing(&ctx, &record, seat)?
-        .ok_or_else(|| ApiError::refused(ApiCode::GameNotActive, "the game has not started"))?;
-    Ok(Reply::json(200, &listing).header("etag", etag(record.version)))
+    if record.status == store::Status::Open {
+        return Err(ApiError::refused(
+            ApiCode::GameNotActive,
+            "the game has not started",
+        ));
+    }
+    if_none_match.answer(record.version, || {
+        let listing = legal_listing(&ctx, &record, seat)?
+            .ok_or_else(|| ApiError::refused(ApiCode::GameNotActive, "the game has not started"))?;
+        Ok(Reply::json(200, &listing).header("etag", etag(record.version)))
+    })
 }
 
 /// Everything `seat` may do in `record`, as `GET …/legal-actions` and `include=legal_actions`

@@ -13,7 +13,7 @@ use crate::dto::{
 };
 use crate::error::{ApiCode, ApiError};
 use crate::game::{engine_of, load_record, seat_numbers};
-use crate::http::{limit_in, Bearer, JsonBody, Params, QueryParams, Reply};
+use crate::http::{limit_in, Bearer, IfNoneMatch, JsonBody, Params, QueryParams, Reply};
 use crate::time::{now_ms, rfc3339};
 use axum::extract::State;
 use serde::Deserialize;
@@ -256,11 +256,13 @@ problems! {
         ("after_version" = Option<i64>, Query, description = "Long-poll: answer once the game's version is greater than this", minimum = 0),
         ("wait" = Option<u32>, Query, description = "Long-poll: the most seconds to wait for a newer version (1 to 25); without `after_version`, for any change from the version the game has now", minimum = 1, maximum = 25),
         ("include" = Option<Include>, Query, description = "`legal_actions` (a seat token only): the answer also holds `legal_actions`, the seat's legal actions at the answer's version, once the game has started; a seat that long-polls this way needs one request to learn both what happened and what it may do"),
+        ("if-none-match" = Option<String>, Header, description = "The ETag of the copy the client holds (`\"7\"`, weak tags too, or `*`): when the game is still at that version the answer is 304 with no body", pattern = "^(\\*|(W/)?\"[!#-~]*\"( *, *(W/)?\"[!#-~]*\")*)$"),
     ),
     security((), ("bearer" = [])),
     responses(
         (status = 200, description = "The game as the caller may see it", body = GameEnvelope,
             headers(("etag" = String, description = "The version"))),
+        (status = 304, description = "Not modified: the game is still at the version If-None-Match named", headers(("etag" = String, description = "The version"))),
         GetGameRefused,
         BadHeader,
         NoSuchGame,
@@ -272,6 +274,7 @@ pub async fn get_game(
     Params(id): Params<String>,
     QueryParams(poll): QueryParams<LongPoll>,
     bearer: Bearer,
+    if_none_match: IfNoneMatch,
 ) -> Result<Reply, ApiError> {
     let wait = poll.wait()?;
     let mut record = load_record(&ctx, &id).await?;
@@ -284,11 +287,13 @@ pub async fn get_game(
         let after = after.unwrap_or(record.version);
         record = wait_for_version(&ctx, record, after, wait).await?;
     }
-    let mut envelope = envelope(&ctx, &record, caller)?;
-    if poll.include == Some(Include::LegalActions) {
-        envelope.legal_actions = legal_listing(&ctx, &record, seat_of(caller)?)?;
-    }
-    Ok(Reply::json(200, &envelope).header("etag", etag(record.version)))
+    if_none_match.answer(record.version, || {
+        let mut envelope = envelope(&ctx, &record, caller)?;
+        if poll.include == Some(Include::LegalActions) {
+            envelope.legal_actions = legal_listing(&ctx, &record, seat_of(caller)?)?;
+        }
+        Ok(Reply::json(200, &envelope).header("etag", etag(record.version)))
+    })
 }
 
 /// The longest long-poll: API Gateway answers 504 after 29 seconds.

@@ -8,7 +8,7 @@ use crate::ctx::AppCtx;
 use crate::dto::{GameStatus, HistoryPoint};
 use crate::error::{ApiCode, ApiError};
 use crate::game::{load_record, ruleset_of, seat_numbers};
-use crate::http::{Bearer, Params, Reply};
+use crate::http::{Bearer, IfNoneMatch, Params, Reply};
 use axum::extract::State;
 use std::sync::Arc;
 use store::{GameRecord, LogEntry};
@@ -38,10 +38,12 @@ problems! {
     params(
         ("id" = String, Path, description = "The game id"),
         ("seq" = u64, Path, description = "The log entry, from 0 (the deal) to the game's last"),
+        ("if-none-match" = Option<String>, Header, description = "The ETag of the copy the client holds (`\"7\"`, weak tags too, or `*`): when the game is still at that version the answer is 304 with no body", pattern = "^(\\*|(W/)?\"[!#-~]*\"( *, *(W/)?\"[!#-~]*\")*)$"),
     ),
     security((), ("bearer" = [])),
     responses(
-        (status = 200, description = "The game as the caller saw it after that entry", body = HistoryPoint),
+        (status = 200, description = "The game as the caller saw it after that entry", body = HistoryPoint, headers(("etag" = String, description = "The game's version"))),
+        (status = 304, description = "Not modified: the game is still at the version If-None-Match named", headers(("etag" = String, description = "The version"))),
         GetHistoryRefused,
         NoSuchGame,
         RetiredRules,
@@ -51,6 +53,7 @@ pub async fn get_history(
     State(ctx): State<Arc<AppCtx>>,
     Params((id, seq_param)): Params<(String, String)>,
     bearer: Bearer,
+    if_none_match: IfNoneMatch,
 ) -> Result<Reply, ApiError> {
     let record = load_record(&ctx, &id).await?;
     let viewer = identify(&record, bearer.token())?.viewer();
@@ -64,6 +67,9 @@ pub async fn get_history(
             },
         ));
     };
+    if if_none_match.fresh(record.version) {
+        return Ok(Reply::empty(304).header("etag", super::etag(record.version)));
+    }
     let entries = log_until(&ctx, &record, seq).await?;
     let ruleset = ruleset_of(&ctx, &record)?;
     let seed = seed_of_record(&record)?;
@@ -94,7 +100,7 @@ pub async fn get_history(
         view: game.view_raw(viewer),
         outcome,
     };
-    Ok(Reply::json(200, &point))
+    Ok(Reply::json(200, &point).header("etag", super::etag(record.version)))
 }
 
 /// A log position as the path gives it: decimal digits only. A number too large for any log

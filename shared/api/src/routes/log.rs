@@ -7,7 +7,7 @@ use crate::ctx::AppCtx;
 use crate::dto::{LogItem, LogPage};
 use crate::error::ApiError;
 use crate::game::{engine_of, load_record, project_events, Narrator};
-use crate::http::{limit_in, Bearer, Params, QueryParams, Reply};
+use crate::http::{limit_in, Bearer, IfNoneMatch, Params, QueryParams, Reply};
 use crate::time::rfc3339;
 use axum::extract::State;
 use game_core::{Seat, Viewer, Visibility};
@@ -50,10 +50,12 @@ problems! {
         ("id" = String, Path, description = "The game id"),
         ("after" = Option<i64>, Query, description = "Only entries with a greater seq", minimum = 0),
         ("limit" = Option<u32>, Query, description = "Entries per page, 1 to 200 (default 50)", minimum = 1, maximum = 200),
+        ("if-none-match" = Option<String>, Header, description = "The ETag of the copy the client holds (`\"7\"`, weak tags too, or `*`): when the game is still at that version the answer is 304 with no body", pattern = "^(\\*|(W/)?\"[!#-~]*\"( *, *(W/)?\"[!#-~]*\")*)$"),
     ),
     security((), ("bearer" = [])),
     responses(
-        (status = 200, description = "A page of the log", body = LogPage),
+        (status = 200, description = "A page of the log", body = LogPage, headers(("etag" = String, description = "The game's version"))),
+        (status = 304, description = "Not modified: the game is still at the version If-None-Match named", headers(("etag" = String, description = "The version"))),
         GetLogRefused,
         NoSuchGame,
     )
@@ -63,11 +65,16 @@ pub async fn get_log(
     Params(id): Params<String>,
     QueryParams(page): QueryParams<PageParams>,
     bearer: Bearer,
+    if_none_match: IfNoneMatch,
 ) -> Result<Reply, ApiError> {
     let limit = limit_in(page.limit, 50, 200)?;
+    let after = page.after()?;
     let record = load_record(&ctx, &id).await?;
     let viewer = identify(&record, bearer.token())?.viewer();
-    let entries = ctx.store.log(&id, page.after()?, limit).await?;
+    if if_none_match.fresh(record.version) {
+        return Ok(Reply::empty(304).header("etag", super::etag(record.version)));
+    }
+    let entries = ctx.store.log(&id, after, limit).await?;
     let next_after = next_after(&entries, &record);
     let entries = log_items(&ctx, &record, &entries, viewer);
     Ok(Reply::json(
@@ -77,7 +84,8 @@ pub async fn get_log(
             entries,
             next_after,
         },
-    ))
+    )
+    .header("etag", super::etag(record.version)))
 }
 
 /// `entries` of `record`'s log as `viewer` may read them: what `GET /v1/games/{id}/log`

@@ -102,13 +102,14 @@ pub async fn claim_seat(
     let Updated::Committed {
         value: status,
         version,
-        ..
+        record,
     } = updated
     else {
         return Err(ApiError::Internal(
             "a claim has no idempotency key to replay".into(),
         ));
     };
+    let to_act = acting(&ctx, &record)?;
     let bots_failed = if status == Status::Active && bots {
         crate::bots::drive_after_commit(&ctx, &id).await
     } else {
@@ -121,6 +122,7 @@ pub async fn claim_seat(
         bot: body.bot,
         status: status.into(),
         version,
+        to_act,
     };
     Ok(Reply::json(201, &claimed)
         .header("etag", etag(version))
@@ -461,13 +463,14 @@ pub async fn replace_seat(
     let Updated::Committed {
         value: status,
         version,
-        ..
+        record,
     } = updated
     else {
         return Err(ApiError::Internal(
             "a replacement has no idempotency key to replay".into(),
         ));
     };
+    let to_act = acting(&ctx, &record)?;
     let replaced = ClaimedSeat {
         game_id: id,
         seat,
@@ -475,6 +478,7 @@ pub async fn replace_seat(
         bot: None,
         status: status.into(),
         version,
+        to_act,
     };
     Ok(Reply::json(200, &replaced).header("etag", etag(version)))
 }
@@ -499,4 +503,11 @@ fn bot_name(record: &GameRecord, bot: BotKind) -> String {
         })
         .find(|name| !taken(name))
         .expect("a free name")
+}
+
+/// The seats that act in `record`'s game, or none before it started.
+fn acting(ctx: &AppCtx, record: &GameRecord) -> Result<Vec<u8>, ApiError> {
+    Ok(crate::game::engine_of(ctx, record)?
+        .map(|engine| engine.to_act().iter().map(|seat| seat.0).collect())
+        .unwrap_or_default())
 }
