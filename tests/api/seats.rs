@@ -552,3 +552,54 @@ async fn the_last_claim_says_who_moves_first() {
     assert_eq!(last["to_act"], game["to_act"], "{last}");
     assert!(!last["to_act"].as_array().expect("seats").is_empty());
 }
+
+/// A resigning player may name the bot that plays on (issue 54: it was always `random`); an
+/// unknown level is refused and changes nothing; no body at all still means `random`.
+#[tokio::test]
+async fn a_resigning_player_chooses_the_bot_that_plays_on() {
+    let app = spawn_app().await;
+    let game = app
+        .start_game("tulip-bubble", 3, test_options("tulip-bubble"))
+        .await;
+    let path = |seat: usize| format!("/v1/games/{}/seats/{seat}/resign", game.id);
+    let bearer = |seat: usize| format!("Bearer {}", game.tokens[seat]);
+    let unknown = app
+        .post(
+            &path(1),
+            Some(&game.tokens[1]),
+            &json!({"bot": "genius"}),
+            &[],
+        )
+        .await;
+    assert_eq!(unknown.status, 400, "{}", unknown.text());
+    assert!(
+        app.record(&game.id).await.seats[1].bot.is_none(),
+        "unchanged"
+    );
+    let strong = app
+        .post(
+            &path(1),
+            Some(&game.tokens[1]),
+            &json!({"bot": "strong"}),
+            &[],
+        )
+        .await;
+    assert_eq!(strong.status, 200, "{}", strong.text());
+    assert_eq!(strong.json()["bot"], "strong");
+    let seen = app
+        .get(&format!("/v1/games/{}", game.id), None)
+        .await
+        .json();
+    assert_eq!(seen["seats"][1]["bot"], "strong", "{seen}");
+    // No body and no Content-Type (as a browser's bare POST sends it): `random`.
+    let bare = app
+        .send(
+            "POST",
+            &path(2),
+            &[("authorization", &bearer(2))],
+            Vec::new(),
+        )
+        .await;
+    assert_eq!(bare.status, 200, "{}", bare.text());
+    assert_eq!(bare.json()["bot"], "random");
+}

@@ -265,12 +265,12 @@ impl BotInput {
     }
 }
 
-/// Hands `seat` of `next` to a `random` bot for the rest of the game: its player resigned,
-/// or its clock dropped it.
-pub fn hand_over(next: &mut GameRecord, seat: u8) {
+/// Hands `seat` of `next` to `bot` for the rest of the game: its player resigned (and chose
+/// the bot, `random` unless named), or its clock dropped it (`random`).
+pub fn hand_over(next: &mut GameRecord, seat: u8, bot: BotKind) {
     if let Some(seat_record) = next.seats.get_mut(usize::from(seat)) {
         seat_record.resigned = true;
-        seat_record.bot = Some(BotKind::Random.as_str().to_string());
+        seat_record.bot = Some(bot.as_str().to_string());
     }
 }
 

@@ -286,7 +286,7 @@ async fn drop_seat(
     let outcome = update(ctx, record, &guard, |record| {
         let mut next = record.clone();
         next.version = record.version + 1;
-        bots::hand_over(&mut next, seat.0);
+        bots::hand_over(&mut next, seat.0, BotKind::Random);
         on_record_change(ctx, record, &mut next, now)?;
         let mut outbox = Vec::new();
         count_timeout(&mut next, seat, now, &mut outbox)?;

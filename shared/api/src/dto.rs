@@ -258,6 +258,16 @@ pub struct MyGames {
     pub games: Vec<MyGame>,
 }
 
+/// How a player resigns: the body is optional (none, `null` or `{}` give the seat to a
+/// `random` bot).
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ResignSeat {
+    /// The bot that plays the seat from now on (`random` unless named).
+    #[serde(default)]
+    pub bot: Option<BotKind>,
+}
+
 /// A seat whose player resigned.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Resigned {

@@ -151,31 +151,60 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
-        let content_type = request
-            .headers()
-            .get(axum::http::header::CONTENT_TYPE)
-            .map(|value| value.to_str().unwrap_or("").to_ascii_lowercase())
-            .unwrap_or_default();
-        let media_type = content_type.split(';').next().unwrap_or("").trim();
-        if media_type != "application/json" && !media_type.ends_with("+json") {
+        if !declared_json(&request) {
             return Err(ApiError::UnsupportedMediaType);
         }
-        let bytes = Bytes::from_request(request, state)
-            .await
-            .map_err(|rejection| {
-                if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                    ApiError::PayloadTooLarge {
-                        limit: MAX_BODY_BYTES,
-                    }
-                } else {
-                    ApiError::BadRequest(format!(
-                        "the request body could not be read: {}",
-                        rejection.body_text()
-                    ))
-                }
-            })?;
-        json_body(&bytes).map(JsonBody)
+        json_body(&body_bytes(request, state).await?).map(JsonBody)
     }
+}
+
+/// An optional JSON request body: none at all (no `Content-Type` needed) or `null` is
+/// `None`; anything else is read as [`JsonBody`] reads it.
+pub struct OptionalJsonBody<T>(pub Option<T>);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for OptionalJsonBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
+        let declared = declared_json(&request);
+        let bytes = body_bytes(request, state).await?;
+        if bytes.is_empty() {
+            return Ok(OptionalJsonBody(None));
+        }
+        if !declared {
+            return Err(ApiError::UnsupportedMediaType);
+        }
+        json_body::<Option<T>>(&bytes).map(OptionalJsonBody)
+    }
+}
+
+/// Whether the request declares its body JSON (`application/json` or a `+json` type).
+fn declared_json(request: &Request) -> bool {
+    let content_type = request
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .map(|value| value.to_str().unwrap_or("").to_ascii_lowercase())
+        .unwrap_or_default();
+    let media_type = content_type.split(';').next().unwrap_or("").trim();
+    media_type == "application/json" || media_type.ends_with("+json")
+}
+
+/// The request's body, at most [`MAX_BODY_BYTES`] (413 beyond).
+async fn body_bytes<S: Send + Sync>(request: Request, state: &S) -> Result<Bytes, ApiError> {
+    Bytes::from_request(request, state)
+        .await
+        .map_err(|rejection| {
+            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::PayloadTooLarge {
+                    limit: MAX_BODY_BYTES,
+                }
+            } else {
+                ApiError::BadRequest(format!(
+                    "the request body could not be read: {}",
+                    rejection.body_text()
+                ))
+            }
+        })
 }
 
 /// Parses a JSON body into `T`.

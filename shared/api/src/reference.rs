@@ -77,6 +77,9 @@ Every change to a game increases its `version`, which answers carry as an `ETag`
   move) to make retries safe: if a request times out, send it again with the same key and you
   get the first answer back (marked `idempotent-replay: true`), never a second move. The same
   key with a different action is refused with `422 idempotency-key-reused`.
+- The game, its legal actions, its log and its history carry the same `ETag`. Send it back as
+  **`If-None-Match`** and, while the game is still at that version, the answer is
+  `304 Not Modified` with no body (a long-poll too, when its wait ends with no change).
 
 # Errors
 
@@ -96,8 +99,18 @@ type `application/problem+json`. Branch on its `code`, which is stable; the `tit
 - `409`: the game is not waiting for this from you now (`not-your-turn`, `game-over`,
   `seat-taken`, `version-conflict`, …).
 - `412 stale-version`: the `If-Match` version is no longer current.
+- `415 unsupported-media-type`: a body not declared JSON. Send `Content-Type: application/json`
+  with every body.
 - `422`: well-formed but refused: the rules' own code (`insufficient-cash`, `bid-too-low`, …)
   or `invalid-options`, `bad-seat-count`, `unknown-ruleset`, and the webhook URL checks.
+
+For a body the rule is: `415` if it is not declared JSON, `400` if it is not JSON or not the
+shape the contract gives, `422` if it is well-formed but a value is refused.
+
+Problems say how to recover. A refusal of the rules (a `409` or `422` of the game) carries
+`to_act` and `waiting_on` (who may act, who the game waits on) and `expected` (the `type`s of
+the moves you may make now); a `412` carries `current_version` and the current `ETag`. Each
+is left out when empty.
 
 A refused request never changes the game. Every answer has an `x-request-id`, repeated in
 problems as `request_id`: quote it when you report something.

@@ -6,13 +6,13 @@ use super::problems::{problems, BadHeader, BadToken, JsonBodyRefused, RetiredRul
 use crate::audit::{state_hash, StoredAction};
 use crate::auth::{identify, new_token, sha256_hex, Caller, SEAT_PREFIX};
 use crate::ctx::AppCtx;
-use crate::dto::{BotKind, ClaimSeat, ClaimedSeat, ReplaceSeat, Resigned};
+use crate::dto::{BotKind, ClaimSeat, ClaimedSeat, ReplaceSeat, ResignSeat, Resigned};
 use crate::error::{ApiCode, ApiError};
 use crate::game::{
     load_record, notifications, on_record_change, ruleset_of, update, Change, Guard, Moment,
     Updated,
 };
-use crate::http::{Bearer, JsonBody, Params, Reply};
+use crate::http::{Bearer, JsonBody, OptionalJsonBody, Params, Reply};
 use crate::time::now_ms;
 use axum::extract::State;
 use game_core::{SeatSet, Visibility};
@@ -294,6 +294,7 @@ pub(crate) fn seat_in(record: &GameRecord, seat_param: &str) -> Result<u8, ApiEr
 problems! {
     /// How `resign_seat` refuses a request, beyond the shared refusals it lists.
     ResignSeatRefused {
+        400 => "Malformed body (an unknown bot level, say)",
         403 => "Not this seat's token",
         404 => "No such game or seat",
         409 => "The game is not being played, or the seat already resigned",
@@ -302,19 +303,21 @@ problems! {
 
 /// Resign
 ///
-/// The seat's player leaves the game; a `random` bot plays the seat from then on, so the game
-/// goes on for everyone else (each ruleset's page in docs/rules says the same). The seat's
+/// The seat's player leaves the game; a bot plays the seat from then on (`random`, or the
+/// level the optional body names: `{"bot": "strong"}`), so the game goes on for everyone else (each ruleset's page in docs/rules says the same). The seat's
 /// token still reads its view and log, but may no longer move (409 `seat-resigned`). Only
 /// the seat's own token may resign it, and only while the game is being played.
 #[utoipa::path(
     post,
     path = "/v1/games/{id}/seats/{seat}/resign",
     tag = "seats",
+    request_body(content = Option<ResignSeat>, description = "Optional: the bot that plays on (no body, `null` or `{}`: `random`)"),
     params(("id" = String, Path, description = "The game id"), ("seat" = u8, Path, description = "The seat, 0-based")),
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The seat is a bot's now", body = Resigned, headers(("etag" = String, description = "The new version"))),
         ResignSeatRefused,
+        JsonBodyRefused,
         BadHeader,
         BadToken,
         RetiredRules,
@@ -324,6 +327,7 @@ pub async fn resign_seat(
     State(ctx): State<Arc<AppCtx>>,
     Params((id, seat_param)): Params<(String, String)>,
     bearer: Bearer,
+    OptionalJsonBody(body): OptionalJsonBody<ResignSeat>,
 ) -> Result<Reply, ApiError> {
     let record = load_record(&ctx, &id).await?;
     let caller = identify(&record, bearer.token())?;
@@ -335,7 +339,7 @@ pub async fn resign_seat(
         "only the seat's own token may resign it",
     )?;
     ruleset_of(&ctx, &record)?;
-    let bot = BotKind::Random;
+    let bot = body.and_then(|body| body.bot).unwrap_or(BotKind::Random);
     let updated = update(&ctx, record, &Guard::default(), |record| {
         match record.status {
             Status::Open => {
@@ -357,7 +361,7 @@ pub async fn resign_seat(
             ));
         }
         let mut next = record.clone();
-        crate::bots::hand_over(&mut next, seat);
+        crate::bots::hand_over(&mut next, seat, bot);
         on_record_change(&ctx, record, &mut next, now_ms())?;
         Ok(Change::record(next, ()))
     })
