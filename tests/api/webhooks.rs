@@ -1065,3 +1065,89 @@ async fn deliveries_come_in_pages_newest_first_like_every_list() {
     assert_eq!(bad.json()["code"], "malformed-request");
     remove_db(&db);
 }
+
+/// Subscribing and unsubscribing do not make a pending move stale (issue 54): a move guarded
+/// by `If-Match` with the version its player saw still applies after another seat (or the
+/// admin) subscribed or unsubscribed; a move by anyone does make it stale.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn subscriptions_do_not_make_a_pending_move_stale() {
+    let receiver = Receiver::start().await;
+    let db = temp_db("webhooks-if-match");
+    let app = spawn_app_at(&db, test_config()).await;
+    let mut game = open_game(&app).await;
+    let id = game.id.clone();
+    game.tokens.push(claim(&app, &id, SEATS - 1).await);
+    let now = envelope(&app, &id, None).await;
+    let seat = seats_of(&now["to_act"])
+        .into_iter()
+        .next()
+        .expect("a seat acts") as usize;
+    let token = game.tokens[seat].clone();
+    let legal = app
+        .get(&format!("/v1/games/{id}/legal-actions"), Some(&token))
+        .await;
+    let seen = legal.header("etag").expect("an ETag").to_string();
+    let action = api_tests::some_action(&legal.json());
+
+    // Another seat subscribes, the admin subscribes, and the admin removes its subscription.
+    let other = (seat + 1) % usize::from(SEATS);
+    subscribe(
+        &app,
+        &id,
+        &game.tokens[other],
+        &receiver.url("/other"),
+        None,
+    )
+    .await;
+    let admin = subscribe(&app, &id, &game.admin_token, &receiver.url("/admin"), None).await;
+    let removed = app
+        .send(
+            "DELETE",
+            &format!("/v1/games/{id}/webhooks/{}", admin["id"].as_str().unwrap()),
+            &[("authorization", &format!("Bearer {}", game.admin_token))],
+            Vec::new(),
+        )
+        .await;
+    assert!(
+        removed.status == 204 || removed.status == 200,
+        "{}",
+        removed.text()
+    );
+
+    let moved = app
+        .post(
+            &format!("/v1/games/{id}/actions"),
+            Some(&token),
+            &json!({ "action": action }),
+            &[("if-match", &seen)],
+        )
+        .await;
+    assert_eq!(
+        moved.status,
+        200,
+        "a subscription made the move stale: {}",
+        moved.text()
+    );
+
+    // A move, though, does: the same tag is now refused.
+    let next = envelope(&app, &id, None).await;
+    let mover = seats_of(&next["to_act"]).into_iter().next();
+    if let Some(mover) = mover {
+        let token = &game.tokens[mover as usize];
+        let legal = app
+            .get(&format!("/v1/games/{id}/legal-actions"), Some(token))
+            .await
+            .json();
+        let stale = app
+            .post(
+                &format!("/v1/games/{id}/actions"),
+                Some(token),
+                &json!({ "action": api_tests::some_action(&legal) }),
+                &[("if-match", &seen)],
+            )
+            .await;
+        assert_eq!(stale.status, 412, "{}", stale.text());
+    }
+    drop(app);
+    remove_db(&db);
+}

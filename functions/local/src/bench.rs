@@ -447,6 +447,7 @@ async fn store_commit_rate(
                 notes: 0,
                 rematch: None,
                 rematch_of: None,
+                played_at: 0,
             };
             store.create(&record).await?;
             while Instant::now() < deadline {

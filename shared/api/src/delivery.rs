@@ -124,7 +124,7 @@ impl Deliverer {
                     "the receiver answered 410 Gone at {}",
                     rfc3339(now)
                 ));
-                Ok(game::Change::record(next, ()))
+                Ok(game::Change::subscriptions(next, ()))
             },
         )
         .await;

@@ -166,6 +166,11 @@ pub struct GameRecord {
     /// The game this one is the rematch of.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rematch_of: Option<String>,
+    /// The version of the last commit that changed the game itself, not only its webhook
+    /// subscriptions: a move whose `If-Match` names it still applies (a subscription must not
+    /// make every player's pending move stale). 0 in records written before it was kept.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub played_at: u64,
 }
 
 fn is_zero(value: &u64) -> bool {

@@ -70,6 +70,7 @@ pub fn sample_record(id: &str) -> GameRecord {
         notes: 1,
         rematch: Some("g_rematch".to_owned()),
         rematch_of: None,
+        played_at: 0,
     }
 }
 

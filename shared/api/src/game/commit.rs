@@ -35,6 +35,10 @@ pub struct Change<T> {
     pub outbox: Vec<OutboxMessage>,
     /// What the handler answers once the change is committed.
     pub value: T,
+    /// Whether it changes only the game's webhook subscriptions: the version moves (the
+    /// store's guard against lost updates), but a move guarded by the version before it still
+    /// applies ([`GameRecord::played_at`]).
+    pub subscriptions_only: bool,
 }
 
 impl<T> Change<T> {
@@ -46,6 +50,15 @@ impl<T> Change<T> {
             idempotency: None,
             outbox: Vec::new(),
             value,
+            subscriptions_only: false,
+        }
+    }
+
+    /// A change of the record's webhook subscriptions alone.
+    pub fn subscriptions(next: GameRecord, value: T) -> Change<T> {
+        Change {
+            subscriptions_only: true,
+            ..Change::record(next, value)
         }
     }
 }
@@ -65,12 +78,17 @@ pub enum Precondition {
 }
 
 impl Precondition {
-    /// Whether a game at `version` satisfies it.
-    pub fn matches(&self, version: u64) -> bool {
+    /// Whether `record` satisfies it. A client's `If-Match` also holds at the version of
+    /// the record's last play ([`GameRecord::played_at`]): nothing a move depends on changed
+    /// since, only subscriptions. A worker's `AtVersion` is exact.
+    pub fn matches(&self, record: &GameRecord) -> bool {
         match self {
             Precondition::None => true,
-            Precondition::AtVersion(expected) => *expected == version,
-            Precondition::IfMatch(if_match) => if_match.matches(version),
+            Precondition::AtVersion(expected) => *expected == record.version,
+            Precondition::IfMatch(if_match) => {
+                if_match.matches(record.version)
+                    || (record.played_at != 0 && if_match.matches(record.played_at))
+            }
         }
     }
 
@@ -206,7 +224,7 @@ pub async fn update_in<T>(
                 return Ok(Updated::Replayed(first.response));
             }
         }
-        if !guard.precondition.matches(record.version) {
+        if !guard.precondition.matches(&record) {
             let given = guard.precondition.describe();
             let current = record.version;
             return Err(if guard.precondition.only_weak() {
@@ -221,9 +239,16 @@ pub async fn update_in<T>(
             idempotency,
             outbox,
             value,
+            subscriptions_only,
         } = change(&record)?;
         next.version = record.version + 1;
         next.updated_at = now_ms();
+        if !subscriptions_only {
+            next.played_at = next.version;
+        } else if next.played_at == 0 {
+            // A record from before `played_at` was kept: its last play was no later than now.
+            next.played_at = record.version;
+        }
         let version = next.version;
         let notify = !outbox.is_empty();
         let commit = Commit {

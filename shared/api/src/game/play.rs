@@ -197,6 +197,7 @@ pub(super) fn committed(
         idempotency,
         outbox,
         value: (response, engine),
+        subscriptions_only: false,
     })
 }
 

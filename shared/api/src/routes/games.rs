@@ -226,6 +226,7 @@ pub(crate) fn open_record(
         notes: 0,
         rematch: None,
         rematch_of: None,
+        played_at: 0,
     })
 }
 

@@ -147,6 +147,7 @@ pub async fn rematch(
             entry: change.entry,
             idempotency: change.idempotency,
             outbox: change.outbox,
+            subscriptions_only: false,
         })
     })
     .await?;

@@ -266,6 +266,7 @@ pub(crate) fn claim(
         idempotency: None,
         outbox,
         value: status,
+        subscriptions_only: false,
     })
 }
 

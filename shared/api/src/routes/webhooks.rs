@@ -1,7 +1,9 @@
 //! `/v1/games/{id}/webhooks`: subscriptions and their deliveries (DESIGN.md §6).
 //!
 //! Subscriptions live in the game record, so creating or deleting one is a version-conditioned
-//! commit like any other change (and bumps the version). Each caller sees and manages only its
+//! commit like any other change (and bumps the version, the store's guard against lost
+//! updates); it is a [`Change::subscriptions`], so a move guarded by the version before it
+//! still applies. Each caller sees and manages only its
 //! own: a seat its seat's, the admin the admin's.
 
 use super::problems::{problems, BadHeader, BadToken, JsonBodyRefused, NoSuchGame};
@@ -172,7 +174,7 @@ pub async fn create_webhook(
         }
         let mut next = record.clone();
         next.hooks.push(hook.clone());
-        Ok(Change::record(next, ()))
+        Ok(Change::subscriptions(next, ()))
     })
     .await?;
     let created = CreatedWebhook {
@@ -269,7 +271,7 @@ pub async fn delete_webhook(
         own_hook(record, seat, &hook_id)?;
         let mut next = record.clone();
         next.hooks.retain(|hook| hook.id != hook_id);
-        Ok(Change::record(next, ()))
+        Ok(Change::subscriptions(next, ()))
     })
     .await?;
     Ok(Reply::empty(204))
