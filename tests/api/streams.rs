@@ -270,8 +270,20 @@ async fn a_dropped_client_frees_its_stream() {
     drop(reopened);
 }
 
-/// `GET /v1/me/events` tells a seat `turn` exactly when the game comes to wait on it, and
-/// `finished` when it ends, each before the `games` event of that change.
+/// The turns of a `me` stream's `games` event id (`<version>-<log length>-<bits>-<turns>-
+/// <reminders>`): how many of the seat's turns had begun.
+fn turns_of(event: &SseEvent) -> u64 {
+    let id = event.id.as_deref().expect("the event has an id");
+    id.split('-')
+        .nth(3)
+        .and_then(|turns| turns.parse().ok())
+        .unwrap_or_else(|| panic!("no turns in {id}"))
+}
+
+/// `GET /v1/me/events` tells a seat `turn` each time the game comes to wait on it, and
+/// `finished` when it ends, each before the `games` event of that change: as many `turn`s as
+/// turns began since the last `games` event (a stream that follows a fast game reads several
+/// moves at once), and in all as many as the seat had.
 #[tokio::test]
 async fn my_stream_tells_my_turn_and_the_end() {
     let app = spawn_app().await;
@@ -282,6 +294,7 @@ async fn my_stream_tells_my_turn_and_the_end() {
     assert_eq!(snapshot.event, "games");
     let mut your_turn = snapshot.json()["games"][0]["your_turn"] == true;
     let (mut version, _) = cursor(&snapshot);
+    let mut turns_before = turns_of(&snapshot);
     let mut pending: Vec<String> = Vec::new();
     let mut turns = 0;
     loop {
@@ -296,9 +309,14 @@ async fn my_stream_tells_my_turn_and_the_end() {
         version = now;
         let entry = &event.json()["games"][0];
         let turn_now = entry["your_turn"] == true;
-        let told_turn = pending.iter().any(|name| name == "turn");
-        assert_eq!(told_turn, turn_now && !your_turn, "turn told at v{now}");
-        turns += usize::from(told_turn);
+        let told = pending.iter().filter(|name| *name == "turn").count() as u64;
+        let turns_now = turns_of(&event);
+        assert_eq!(told, turns_now - turns_before, "turns told at v{now}");
+        if turn_now && !your_turn {
+            assert!(told >= 1, "the turn that began by v{now} was not told");
+        }
+        turns += told;
+        turns_before = turns_now;
         your_turn = turn_now;
         let finished = entry["status"] == "finished";
         assert_eq!(pending.iter().any(|name| name == "finished"), finished);
@@ -308,6 +326,12 @@ async fn my_stream_tells_my_turn_and_the_end() {
         }
     }
     assert!(turns > 0, "seat 2 never got a turn");
+    let record = app.record(&game.id).await;
+    assert_eq!(
+        turns,
+        u64::from(record.seats[2].turns) - turns_of(&snapshot),
+        "every turn after the snapshot, once"
+    );
 }
 
 /// Behind API Gateway a response is buffered, so a stream answers one batch: the snapshot
@@ -395,4 +419,45 @@ async fn a_resumed_my_stream_still_tells_the_turn() {
         names.push(event.event);
     }
     assert_eq!(names, ["turn", "games", ""], "the turn is told on resuming");
+}
+
+/// A `me` stream resumed after a gap in which the seat had several turns tells each of them,
+/// once (issue 54: a client that reconnected missed turns that fell in the gap).
+#[tokio::test]
+async fn a_resumed_my_stream_tells_every_turn_in_the_gap() {
+    let app =
+        spawn_app_configured(|ctx| ctx.with_streams(Streams::new(StreamMode::OneBatch))).await;
+    let game = app.start_game(RULESET, 3, test_options(RULESET)).await;
+    let seat = 1usize;
+    let token = Some(game.tokens[seat].as_str());
+    let mut first = open(&app, "/v1/me/events", token, None).await;
+    let snapshot = first.next_named("games").await.expect("a snapshot");
+    drop(first);
+    let before = app.record(&game.id).await.seats[seat].turns;
+    let mut step = 1;
+    while app.record(&game.id).await.seats[seat].turns < before + 3 {
+        random_move(&app, &game, 7, step)
+            .await
+            .expect("the game goes on");
+        step += 1;
+        assert!(step < 2000, "seat {seat} had fewer than 3 turns");
+    }
+    let began = app.record(&game.id).await.seats[seat].turns - before;
+    let mut resumed = open(&app, "/v1/me/events", token, snapshot.id.as_deref()).await;
+    let mut names = Vec::new();
+    let mut last = None;
+    while let Some(event) = resumed.next().await {
+        if event.event == "games" {
+            last = Some(event.clone());
+        }
+        names.push(event.event);
+    }
+    let told = names.iter().filter(|name| *name == "turn").count();
+    assert_eq!(told, began as usize, "{names:?}");
+    let last = last.expect("a games event");
+    assert_eq!(
+        turns_of(&last),
+        u64::from(before + began),
+        "the id counts them"
+    );
 }

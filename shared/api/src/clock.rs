@@ -133,6 +133,10 @@ pub struct SeatClock {
     /// Whether this wait's reminder was sent.
     #[serde(default)]
     pub reminded: bool,
+    /// How many reminders were sent in all (a resumed `GET /v1/me/events` tells as many as
+    /// were sent since its cursor).
+    #[serde(default)]
+    pub reminders: u32,
     /// How many times the seat timed out.
     #[serde(default)]
     pub timeouts: u32,

@@ -324,6 +324,7 @@ async fn reminders(ctx: &AppCtx, id: &str, now: u64) -> Result<usize, ApiError> 
             Clock::of(record)?.ok_or_else(|| ApiError::Internal("the clock went away".into()))?;
         for &seat in &due {
             clock.seats[seat].reminded = true;
+            clock.seats[seat].reminders += 1;
         }
         clock.save(&mut next);
         on_record_change(ctx, record, &mut next, now)?;

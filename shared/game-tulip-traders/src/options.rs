@@ -108,11 +108,13 @@ impl PortfolioRules {
     }
 }
 
-/// Game options. Unknown fields are rejected; missing ones take the standard value,
-/// with one exception kept for recorded games: an object that spells out every rules-v1 field
-/// ([`V1_FIELDS`]) but has no `portfolio_rules` was written by the rules-v1 code (a stored
-/// state or a stored, normalised options object) and reads as `portfolio_rules: "v1"`.
-/// `"v1"` is never written out, so a v1 game serialises exactly as it did under rules v1.
+/// Game options. Unknown fields are rejected; missing ones take the standard value.
+//
+// (Not in the contract, which shows the doc comment above to integrators.) One exception is
+// kept for recorded games: an object that spells out every rules-v1 field (`V1_FIELDS`) but
+// has no `portfolio_rules` was written by the rules-v1 code (a stored state or a stored,
+// normalised options object) and reads as `portfolio_rules: "v1"`. `"v1"` is never written
+// out, so a v1 game serialises exactly as it did under rules v1.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_traders::Options))]
 #[serde(remote = "Self", default, deny_unknown_fields)]

@@ -70,6 +70,15 @@ pub struct SeatRecord {
     /// Whether the seat's player resigned (the bot in `bot` plays on for it).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub resigned: bool,
+    /// How many turns of the seat's player began: each time the game came to wait on the
+    /// seat (a `turn` notice of webhooks and `GET /v1/me/events`). A resumed stream tells as
+    /// many `turn`s as began since its cursor.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub turns: u32,
+}
+
+fn is_zero_u32(value: &u32) -> bool {
+    *value == 0
 }
 
 impl SeatRecord {

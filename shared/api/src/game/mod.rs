@@ -21,7 +21,7 @@ pub use commit::{
     MAX_ATTEMPTS,
 };
 pub use narrate::Narrator;
-pub use notify::{clock_notifications, notifications, Moment, MomentAction};
+pub use notify::{clock_notifications, count_turns, notifications, Moment, MomentAction};
 pub use play::{apply, Moved};
 
 use crate::auth::is_game_id;

@@ -43,6 +43,37 @@ pub struct MomentAction<'a> {
     pub events: &'a [LoggedJson],
 }
 
+/// The seats whose player's turn begins when `record`'s game comes to `engine`'s state from
+/// one waiting on `waiting_before`: the game waits on them now and did not before, it is not
+/// over, and no bot plays them. Each gets a `turn` notice (webhooks, and
+/// `GET /v1/me/events` by [`count_turns`]).
+pub fn turns_begun(record: &GameRecord, engine: &dyn DynGame, waiting_before: SeatSet) -> SeatSet {
+    let mut begun = SeatSet::EMPTY;
+    if engine.outcome().is_some() {
+        return begun;
+    }
+    for seat in engine.waiting_on().iter() {
+        let played_by_bot = record
+            .seats
+            .get(usize::from(seat.0))
+            .is_some_and(|seat| seat.bot.is_some());
+        if !waiting_before.contains(seat) && !played_by_bot {
+            begun.insert(seat);
+        }
+    }
+    begun
+}
+
+/// Counts a turn ([`store::SeatRecord::turns`]) in `next` for each seat whose turn begins as
+/// the game comes to `engine`'s state ([`turns_begun`]).
+pub fn count_turns(next: &mut GameRecord, engine: &dyn DynGame, waiting_before: SeatSet) {
+    for seat in turns_begun(next, engine, waiting_before).iter() {
+        if let Some(seat) = next.seats.get_mut(usize::from(seat.0)) {
+            seat.turns = seat.turns.saturating_add(1);
+        }
+    }
+}
+
 /// The notifications `moment` causes, one per interested, enabled subscription, ready to be
 /// committed with the change.
 pub fn notifications(moment: &Moment<'_>, now: u64) -> Result<Vec<OutboxMessage>, ApiError> {
@@ -50,6 +81,7 @@ pub fn notifications(moment: &Moment<'_>, now: u64) -> Result<Vec<OutboxMessage>
     let engine = moment.engine;
     let outcome = engine.outcome();
     let waiting_now = engine.waiting_on();
+    let begun = turns_begun(record, engine, moment.waiting_before);
     let seats = |set: SeatSet| -> Vec<u8> { set.iter().map(|seat| seat.0).collect() };
     let mut messages = Vec::new();
     let chat = ChatWords::of(record);
@@ -76,14 +108,7 @@ pub fn notifications(moment: &Moment<'_>, now: u64) -> Result<Vec<OutboxMessage>
             Some(seat) => {
                 let viewer = Viewer::Seat(Seat(seat));
                 // A seat a bot plays (its player resigned) is not told it is its turn.
-                let played_by_bot = record
-                    .seats
-                    .get(usize::from(seat))
-                    .is_some_and(|seat| seat.bot.is_some());
-                let entered = waiting_now.contains(Seat(seat))
-                    && !moment.waiting_before.contains(Seat(seat))
-                    && !played_by_bot;
-                if wants(WebhookEvent::Turn) && outcome.is_none() && entered {
+                if wants(WebhookEvent::Turn) && begun.contains(Seat(seat)) {
                     let data = TurnData {
                         game_id: record.id.clone(),
                         ruleset: record.ruleset.clone(),

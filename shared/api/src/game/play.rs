@@ -133,7 +133,7 @@ pub(super) struct Committed<'a> {
 /// notifications it causes.
 pub(super) fn committed(
     ctx: &AppCtx,
-    next: GameRecord,
+    mut next: GameRecord,
     engine: Box<dyn DynGame>,
     done: Committed<'_>,
 ) -> Result<Change<Moved>, ApiError> {
@@ -177,6 +177,7 @@ pub(super) fn committed(
         seq,
         response: response.clone(),
     });
+    super::notify::count_turns(&mut next, engine.as_ref(), waiting_before);
     let outbox = notifications(
         &Moment {
             record: &next,

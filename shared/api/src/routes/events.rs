@@ -70,7 +70,9 @@ impl Cursor {
 
     /// The cursor a client sent back as `Last-Event-ID`, if it is one this stream could have
     /// sent: two decimal numbers, neither past the game as it is now, and for a `me` stream
-    /// (`with_seen`) a third, what the reader had been told of its seat ([`Seen::bits`]).
+    /// (`with_seen`) what the reader had been told of its seat: a third ([`Seen::bits`]), and
+    /// since issue 54 a fourth and fifth (the seat's turns and reminders so far,
+    /// [`Seen::counts`]; an id of three parts is still taken).
     fn parse(
         sent: &str,
         record: &GameRecord,
@@ -90,10 +92,16 @@ impl Cursor {
                 .ok_or_else(bad)
         };
         let parts: Vec<&str> = sent.split('-').collect();
+        let count = |text: &str| number(text).and_then(|n| u32::try_from(n).map_err(|_| bad()));
         let (version, log_len, seen) = match (parts.as_slice(), with_seen) {
             ([version, log_len], _) => (version, log_len, None),
             ([version, log_len, bits], true) => {
-                let seen = Seen::from_bits(number(bits)?).ok_or_else(bad)?;
+                let seen = Seen::from_bits(number(bits)?, None).ok_or_else(bad)?;
+                (version, log_len, Some(seen))
+            }
+            ([version, log_len, bits, turns, reminders], true) => {
+                let counts = Some((count(turns)?, count(reminders)?));
+                let seen = Seen::from_bits(number(bits)?, counts).ok_or_else(bad)?;
                 (version, log_len, Some(seen))
             }
             _ => return Err(bad()),
@@ -277,6 +285,10 @@ struct Seen {
     your_turn: bool,
     reminded: bool,
     finished: bool,
+    /// The seat's turns and reminders so far ([`store::SeatRecord::turns`],
+    /// `SeatClock::reminders`): a reader told of `n` is told of each one after; `None` from an
+    /// id sent before they were counted (the flags above then decide, once each).
+    counts: Option<(u32, u32)>,
 }
 
 impl Seen {
@@ -286,12 +298,27 @@ impl Seen {
         u64::from(self.your_turn) | u64::from(self.reminded) << 1 | u64::from(self.finished) << 2
     }
 
-    fn from_bits(bits: u64) -> Option<Seen> {
+    fn from_bits(bits: u64, counts: Option<(u32, u32)>) -> Option<Seen> {
         (bits < 8).then_some(Seen {
             your_turn: bits & 1 != 0,
             reminded: bits & 2 != 0,
             finished: bits & 4 != 0,
+            counts,
         })
+    }
+
+    /// How many `turn` and `reminder` notices tell a reader who was told `before` of `self`.
+    fn notices_since(self, before: Seen) -> (u32, u32) {
+        match (self.counts, before.counts) {
+            (Some((turns, reminders)), Some((told_turns, told_reminders))) => (
+                turns.saturating_sub(told_turns),
+                reminders.saturating_sub(told_reminders),
+            ),
+            _ => (
+                u32::from(self.your_turn && !before.your_turn),
+                u32::from(self.reminded && !before.reminded),
+            ),
+        }
     }
 }
 
@@ -396,32 +423,43 @@ fn my_batch(
         Ok(Caller::Anonymous) | Err(_) => return Ok(None),
     };
     let game = my_game(ctx, record, seat)?;
-    let reminded = match (seat, Clock::of(record)?) {
-        (Some(seat), Some(clock)) => clock
-            .seats
-            .get(usize::from(seat))
-            .is_some_and(|seat| seat.reminded),
-        _ => false,
+    let seat_clock = match (seat, Clock::of(record)?) {
+        (Some(seat), Some(clock)) => clock.seats.get(usize::from(seat)).cloned(),
+        _ => None,
     };
+    let turns = seat
+        .and_then(|seat| record.seats.get(usize::from(seat)))
+        .map_or(0, |seat| seat.turns);
     let now = Seen {
         your_turn: game.your_turn,
-        reminded,
+        reminded: seat_clock.as_ref().is_some_and(|clock| clock.reminded),
         finished: record.status == Status::Finished,
+        counts: Some((
+            turns,
+            seat_clock.as_ref().map_or(0, |clock| clock.reminders),
+        )),
     };
     let mut events = Vec::new();
     if let Some(before) = seen.replace(now) {
-        let changes = [
-            ("turn", now.your_turn && !before.your_turn),
-            ("reminder", now.reminded && !before.reminded),
-            ("finished", now.finished && !before.finished),
-        ];
-        for (name, happened) in changes {
-            if happened {
-                events.push(json_event(name, &game)?);
-            }
+        // One notice per turn and reminder since the reader was last told, each with the game
+        // as it is now (a reader behind by several turns is told each one).
+        let (turns, reminders) = now.notices_since(before);
+        for _ in 0..turns {
+            events.push(json_event("turn", &game)?);
+        }
+        for _ in 0..reminders {
+            events.push(json_event("reminder", &game)?);
+        }
+        if now.finished && !before.finished {
+            events.push(json_event("finished", &game)?);
         }
     }
-    let id = format!("{}-{}", Cursor::of(record).id(), now.bits());
+    let (turns, reminders) = now.counts.unwrap_or_default();
+    let id = format!(
+        "{}-{}-{turns}-{reminders}",
+        Cursor::of(record).id(),
+        now.bits()
+    );
     events.push(json_event("games", &MyGames { games: vec![game] })?.id(id));
     Ok(Some((events, Cursor::of(record))))
 }

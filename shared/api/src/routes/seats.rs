@@ -250,6 +250,7 @@ pub(crate) fn claim(
     // The clocks of the seats the game waits on start now.
     crate::clock::on_commit(&mut next, Some(game.as_ref()), None, now)?;
     // The start: every seat the game now waits on is notified of its turn.
+    crate::game::count_turns(&mut next, game.as_ref(), SeatSet::default());
     let outbox = notifications(
         &Moment {
             record: &next,
