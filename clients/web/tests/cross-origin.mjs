@@ -35,6 +35,7 @@ const browser = await chromium.launch({
 let failed = false;
 try {
   const page = await browser.newPage();
+  if (process.env.DEBUG) page.on("console", (message) => console.log(`page: ${message.text()}`));
   page.on("pageerror", (error) => {
     console.error(`page error: ${error.message}`);
     failed = true;
@@ -51,7 +52,7 @@ try {
       const created = await call("/v1/games", {
         method: "POST",
         headers: json,
-        body: JSON.stringify({ ruleset: "tulip-bubble", seats: 3 }),
+        body: JSON.stringify({ ruleset: "tulipmania-1637", seats: 3 }),
       });
       if (created.status !== 201) throw new Error(`create: ${created.status}`);
       const id = created.body.id;
@@ -103,6 +104,7 @@ try {
 
       // The snapshot, and its id: the cursor to resume from.
       const first = await read_events({}, (events) => events.some((event) => event.event === "game"));
+      console.log(`snapshot ${first.map((event) => event.id).join(",")}`);
       const cursor = first.find((event) => event.event === "game").id;
 
       // Moves guarded by the ETag the page reads, each with an Idempotency-Key.
@@ -129,6 +131,8 @@ try {
         }
       }
       const now = await call(`/v1/games/${id}`);
+      console.log(`moved ${moved}, now at v${now.body.version}`);
+      if (moved < moves) throw new Error(`only ${moved} of ${moves} moves were accepted`);
 
       // Resume from the cursor: every entry after it, then the game at its version.
       const resumed = await read_events({ "last-event-id": cursor }, (events) =>
