@@ -75,12 +75,27 @@ pub async fn call(
     let method = request.method().to_string();
     let path = request.uri().path().to_string();
     let response = app.oneshot(request).await?;
-    let (parts, body) = response.into_parts();
-    let bytes = body
+    let (mut parts, body) = response.into_parts();
+    let mut bytes = body
         .collect()
         .await
         .expect("the app's bodies are in memory")
         .to_bytes();
+    // API Gateway's events accept gzip, and the edge compresses for them (lambda_http then
+    // sends the body base64-encoded): decoded here as the client's HTTP stack would.
+    if parts
+        .headers
+        .get("content-encoding")
+        .is_some_and(|value| value == "gzip")
+    {
+        use std::io::Read;
+        let mut decoded = Vec::new();
+        flate2::read::GzDecoder::new(&bytes[..])
+            .read_to_end(&mut decoded)
+            .expect("a gzip body");
+        bytes = decoded.into();
+        parts.headers.remove("content-encoding");
+    }
     let headers: Vec<(String, String)> = parts
         .headers
         .iter()

@@ -177,7 +177,7 @@ pub(super) fn committed(
         seq,
         response: response.clone(),
     });
-    super::notify::count_turns(&mut next, engine.as_ref(), waiting_before);
+    super::count_turns(&mut next, engine.as_ref(), waiting_before);
     let outbox = notifications(
         &Moment {
             record: &next,
