@@ -603,3 +603,45 @@ async fn a_resigning_player_chooses_the_bot_that_plays_on() {
     assert_eq!(bare.status, 200, "{}", bare.text());
     assert_eq!(bare.json()["bot"], "random");
 }
+
+/// The admin may give a claimed seat to a bot of a chosen level instead of a new player
+/// (issue 54): the answer names the bot and holds no token, the old token stops working, and
+/// the game goes on with the bot. Neither or both of `name` and `bot` is a 400 and changes
+/// nothing.
+#[tokio::test]
+async fn the_admin_gives_a_seat_to_a_bot_of_a_chosen_level() {
+    let app = spawn_app().await;
+    let game = app
+        .start_game("tulip-bubble", 3, test_options("tulip-bubble"))
+        .await;
+    let path = format!("/v1/games/{}/seats/1/replace", game.id);
+    let admin = Some(game.admin_token.as_str());
+    for body in [json!({}), json!({"name": "Bea", "bot": "basic"})] {
+        let refused = app.post(&path, admin, &body, &[]).await;
+        assert_eq!(refused.status, 400, "{body}: {}", refused.text());
+    }
+    assert!(
+        app.record(&game.id).await.seats[1].bot.is_none(),
+        "unchanged"
+    );
+    let given = app.post(&path, admin, &json!({"bot": "strong"}), &[]).await;
+    assert_eq!(given.status, 200, "{}", given.text());
+    let given = given.json();
+    assert_eq!(given["bot"], "strong", "{given}");
+    assert!(given.get("player_token").is_none(), "{given}");
+    let seen = app
+        .get(&format!("/v1/games/{}", game.id), None)
+        .await
+        .json();
+    assert_eq!(seen["seats"][1]["bot"], "strong", "{seen}");
+    let old = app
+        .get(&format!("/v1/games/{}", game.id), Some(&game.tokens[1]))
+        .await;
+    assert_eq!(old.status, 401, "the old token stops working");
+    // The game goes on: the bot moves whenever it is waited on, and never holds it up.
+    let waiting = seen["waiting_on"].as_array().expect("waiting_on").clone();
+    assert!(
+        !waiting.contains(&json!(1)) || seen["status"] == "finished",
+        "the game waits on the bot: {seen}"
+    );
+}

@@ -281,7 +281,7 @@ pub struct Resigned {
     pub version: u64,
 }
 
-/// Give a seat to a new player.
+/// Give a seat to a new player (`name`) or to a bot (`bot`): exactly one of the two.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReplaceSeat {
@@ -290,9 +290,16 @@ pub struct ReplaceSeat {
         example = "Bea",
         min_length = 1,
         max_length = 64,
-        pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"
+        pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$",
+        nullable = false
     )]
-    pub name: String,
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The bot that plays the seat from now on, instead of a player (a seat dropped by its
+    /// clock, say, given to a `strong` bot).
+    #[serde(default)]
+    #[schema(nullable = false)]
+    pub bot: Option<BotKind>,
 }
 
 /// The caller's seat.

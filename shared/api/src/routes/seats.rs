@@ -389,7 +389,7 @@ pub async fn resign_seat(
 problems! {
     /// How `replace_seat` refuses a request, beyond the shared refusals it lists.
     ReplaceSeatRefused {
-        400 => "Malformed body",
+        400 => "Malformed body (neither or both of `name` and `bot`, an unknown bot level)",
         403 => "Not the admin token",
         404 => "No such game or seat",
         409 => "The seat is free (claim it instead) or the game is over",
@@ -399,10 +399,13 @@ problems! {
 
 /// Give a seat to a new player
 ///
-/// The admin hands a claimed seat to a new player: the answer holds the seat's new token
-/// (shown once), the old token stops working at once, and the old player's webhook
+/// The admin hands a claimed seat to a new player (`{"name": …}`): the answer holds the seat's
+/// new token (shown once), the old token stops working at once, and the old player's webhook
 /// subscriptions for the seat are deleted. A seat a bot plays (claimed for one, or resigned)
-/// becomes a player's again. The game, its log and the seat's hand are unchanged.
+/// becomes a player's again. Or the admin hands it to a bot of a chosen level
+/// (`{"bot": "strong"}`): a seat its clock dropped, say, or one whose player left without
+/// resigning; the old token stops working, and the bot moves at once if the game waits on it.
+/// The game, its log and the seat's hand are unchanged.
 #[utoipa::path(
     post,
     path = "/v1/games/{id}/seats/{seat}/replace",
@@ -411,7 +414,7 @@ problems! {
     request_body = ReplaceSeat,
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "The seat's new token", body = ClaimedSeat, headers(("etag" = String, description = "The new version"))),
+        (status = 200, description = "The seat's new token, or the bot that plays it now", body = ClaimedSeat, headers(("etag" = String, description = "The new version"))),
         ReplaceSeatRefused,
         BadToken,
         RetiredRules,
@@ -440,9 +443,23 @@ pub async fn replace_seat(
     }
     let seat = seat_in(&record, &seat_param)?;
     ruleset_of(&ctx, &record)?;
-    let name = check_name(body.name)?;
-    let player_token = new_token(SEAT_PREFIX, &id)?;
-    let token_hash = sha256_hex(player_token.as_bytes());
+    let taker =
+        match (body.name, body.bot) {
+            (Some(name), None) => {
+                let name = check_name(name)?;
+                let token = new_token(SEAT_PREFIX, &id)?;
+                Taker::Player {
+                    name,
+                    token_hash: sha256_hex(token.as_bytes()),
+                    token,
+                }
+            }
+            (None, Some(bot)) => Taker::Bot(bot),
+            _ => return Err(ApiError::BadRequest(
+                "give the seat to a new player (`name`) or to a bot (`bot`): exactly one of them"
+                    .into(),
+            )),
+        };
     let updated = update(&ctx, record, &Guard::default(), |record| {
         if record.status == Status::Finished {
             return Err(ApiError::refused(ApiCode::GameOver, "the game is over"));
@@ -454,11 +471,24 @@ pub async fn replace_seat(
             ));
         }
         let mut next = record.clone();
+        let name = match &taker {
+            Taker::Player { name, .. } => name.clone(),
+            Taker::Bot(bot) => bot_name(record, *bot),
+        };
         let seat_record = &mut next.seats[usize::from(seat)];
-        seat_record.name = Some(name.clone());
-        seat_record.token_hash = Some(token_hash.clone());
-        seat_record.bot = None;
-        seat_record.resigned = false;
+        seat_record.name = Some(name);
+        match &taker {
+            Taker::Player { token_hash, .. } => {
+                seat_record.token_hash = Some(token_hash.clone());
+                seat_record.bot = None;
+                seat_record.resigned = false;
+            }
+            // A bot plays on for the seat (whether its player left or not).
+            Taker::Bot(bot) => {
+                seat_record.token_hash = None;
+                seat_record.bot = Some(bot.as_str().to_string());
+            }
+        }
         // The old player's subscriptions would tell them the new player's hand.
         next.hooks.retain(|hook| hook.seat != Some(seat));
         on_record_change(&ctx, record, &mut next, now_ms())?;
@@ -477,16 +507,39 @@ pub async fn replace_seat(
         ));
     };
     let to_act = acting(&ctx, &record)?;
+    // A bot given the seat moves now if the game waits on it.
+    let (player_token, bot, bots_failed) = match taker {
+        Taker::Player { token, .. } => (Some(token), None, None),
+        Taker::Bot(bot) => (
+            None,
+            Some(bot),
+            crate::bots::drive_after_commit(&ctx, &id).await,
+        ),
+    };
     let replaced = ClaimedSeat {
         game_id: id,
         seat,
-        player_token: Some(player_token),
-        bot: None,
+        player_token,
+        bot,
         status: status.into(),
         version,
         to_act,
     };
-    Ok(Reply::json(200, &replaced).header("etag", etag(version)))
+    Ok(Reply::json(200, &replaced)
+        .header("etag", etag(version))
+        .detail(bots_failed))
+}
+
+/// Who the admin gives a seat to.
+enum Taker {
+    /// A new player, and the token made for them (shown once).
+    Player {
+        name: String,
+        token_hash: String,
+        token: String,
+    },
+    /// A bot of this level.
+    Bot(BotKind),
 }
 
 /// A bot's name: "Basic bot", and "Basic bot 2", "Basic bot 3"… when the game already has one
