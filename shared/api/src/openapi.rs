@@ -136,6 +136,13 @@ pub fn spec_for(registry: &Registry, rulesets: &dto::RulesetList) -> Value {
     }
     schemas.insert("CreateGame".into(), create_game(&games, rulesets, schemas));
     shared_schemas(schemas, registry);
+    // A seat goes to a player (`name`) or to a bot (`bot`), exactly one: said in the schema, so
+    // that a body the contract allows is one the server takes (utoipa-gen 5.5 writes a
+    // `min_properties` attribute as `maxProperties`, so both are set here).
+    if let Some(replace) = schemas.get_mut("ReplaceSeat") {
+        replace["minProperties"] = 1.into();
+        replace["maxProperties"] = 1.into();
+    }
     // Every response and notification that carries a game's JSON is one variant per ruleset,
     // told apart by its `ruleset` property, so a client narrows the view, actions and events
     // by testing `ruleset`.

@@ -257,7 +257,7 @@ problems! {
         ("after_version" = Option<i64>, Query, description = "Long-poll: answer once the game's version is greater than this", minimum = 0),
         ("wait" = Option<u32>, Query, description = "Long-poll: the most seconds to wait for a newer version (1 to 25); without `after_version`, for any change from the version the game has now", minimum = 1, maximum = 25),
         ("include" = Option<Include>, Query, description = "`legal_actions` (a seat token only): the answer also holds `legal_actions`, the seat's legal actions at the answer's version, once the game has started; a seat that long-polls this way needs one request to learn both what happened and what it may do"),
-        ("if-none-match" = Option<String>, Header, description = "The ETag of the copy the client holds (`\"7\"`, weak tags too, or `*`): when the game is still at that version the answer is 304 with no body", pattern = "^(\\*|(W/)?\"[!#-~]*\"( *, *(W/)?\"[!#-~]*\")*)$"),
+        ("if-none-match" = Option<String>, Header, description = "The ETag of the copy the client holds (`\"7\"`, weak tags too, or `*`; an empty one is ignored): when the game is still at that version the answer is 304 with no body", pattern = "^(|\\*|(W/)?\"[!#-~]*\"( *, *(W/)?\"[!#-~]*\")*)$"),
     ),
     security((), ("bearer" = [])),
     responses(
