@@ -397,17 +397,19 @@ impl IfNoneMatch {
         }
     }
 
-    /// `reply`, or a 304 with the version's `ETag` and no body when the client's copy is
-    /// fresh.
+    /// A 304 with the version's `ETag` and no body when the client's copy is fresh.
+    pub fn not_modified(&self, version: u64) -> Option<Reply> {
+        self.fresh(version)
+            .then(|| Reply::empty(304).header("etag", format!("\"{version}\"")))
+    }
+
+    /// `reply`, or [`IfNoneMatch::not_modified`] when the client's copy is fresh.
     pub fn answer(
         &self,
         version: u64,
         reply: impl FnOnce() -> Result<Reply, ApiError>,
     ) -> Result<Reply, ApiError> {
-        if self.fresh(version) {
-            return Ok(Reply::empty(304).header("etag", format!("\"{version}\"")));
-        }
-        reply()
+        self.not_modified(version).map_or_else(reply, Ok)
     }
 }
 

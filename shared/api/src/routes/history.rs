@@ -67,8 +67,8 @@ pub async fn get_history(
             },
         ));
     };
-    if if_none_match.fresh(record.version) {
-        return Ok(Reply::empty(304).header("etag", super::etag(record.version)));
+    if let Some(not_modified) = if_none_match.not_modified(record.version) {
+        return Ok(not_modified);
     }
     let entries = log_until(&ctx, &record, seq).await?;
     let ruleset = ruleset_of(&ctx, &record)?;

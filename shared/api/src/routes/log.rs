@@ -71,8 +71,8 @@ pub async fn get_log(
     let after = page.after()?;
     let record = load_record(&ctx, &id).await?;
     let viewer = identify(&record, bearer.token())?.viewer();
-    if if_none_match.fresh(record.version) {
-        return Ok(Reply::empty(304).header("etag", super::etag(record.version)));
+    if let Some(not_modified) = if_none_match.not_modified(record.version) {
+        return Ok(not_modified);
     }
     let entries = ctx.store.log(&id, after, limit).await?;
     let next_after = next_after(&entries, &record);
