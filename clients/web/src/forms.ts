@@ -91,7 +91,7 @@ function titleOf(schema: JsonSchema, name: string): string {
 }
 
 /** Names of properties whose integers are seats (player names shown). */
-const SEAT_NAME = /^(?:(?:first|start|starting|current|active)_)?(?:seat|player)$|_seat$|^(?:buyer|seller|giver|receiver|from|to|about|target|owner|whom)$/i;
+const SEAT_NAME = /^(?:(?:first|start|starting|current|active)_)?(?:seat|player)$|_seat$|^(?:buyer|seller|giver|receiver|from|to|about|target|owner|whom|promisor|promisee)$/i;
 /** Names of properties whose integers are dice, counted from 0 (shown from 1). */
 const DIE_NAME = /^dice?$/i;
 
@@ -328,10 +328,15 @@ interface Alternative {
   schema?: SchemaObject;
 }
 
-function alternatives(branches: SchemaObject[], name: string, ctx: FormContext): Alternative[] {
+/**
+ * The choices of a union, nested unions flattened. A shape without a title inside a titled
+ * union is named by that title and the players its fixed seat fields name ("Give a
+ * certificate: giver Ann"), so that one shape per giver reads as a choice of who gives.
+ */
+function alternatives(branches: SchemaObject[], name: string, ctx: FormContext, parent?: string): Alternative[] {
   return branches.flatMap((branch): Alternative[] => {
     const nested = unionBranches(branch);
-    if (nested && !branch.properties) return alternatives(nested, name, ctx);
+    if (nested && !branch.properties) return alternatives(nested, name, ctx, typeof branch.title === "string" ? branch.title : parent);
     const values = enumOf(branch);
     if (values) return values.map((value) => ({ label: display(value, name, ctx), value }));
     if (branch.const !== undefined && isJson(branch.const)) return [{ label: display(branch.const, name, ctx), value: branch.const }];
@@ -340,10 +345,17 @@ function alternatives(branches: SchemaObject[], name: string, ctx: FormContext):
     // its only required property.
     const tag = Object.entries(branch.properties ?? {}).find(([, property]) => typeof property !== "boolean" && property.const !== undefined);
     const tagValue = tag && typeof tag[1] !== "boolean" ? tag[1].const : undefined;
+    const seats = Object.entries(branch.properties ?? {}).flatMap(([key, property]) =>
+      typeof property !== "boolean" && SEAT_NAME.test(key) && typeof property.const === "number" ? [`${words(key)} ${display(property.const, key, ctx)}`] : [],
+    );
     const label =
       typeof branch.title === "string"
         ? branch.title
-        : typeof tagValue === "string"
+        : parent !== undefined
+          ? seats.length > 0
+            ? `${parent}: ${seats.join(", ")}`
+            : parent
+          : typeof tagValue === "string"
           ? humanise(tagValue)
           : branch.required?.length === 1 && branch.required[0]
             ? humanise(branch.required[0])

@@ -229,20 +229,31 @@ impl BlackThursday {
         if session.offers.len() < self.options.limits.max_offers_per_session as usize {
             list.push(LegalAction::Schema {
                 label: "Make an offer to the session".into(),
-                schema: self.offer_schema(session),
+                schema: self.offer_schema(seat, session),
             });
         }
     }
 
-    /// The `post_offer` schema: up to two terms of any kind among the participants. It is
-    /// kept small; a sample may name a coin its giver does not hold, which the engine
-    /// refuses, so bots simply sample again.
-    fn offer_schema(&self, session: &crate::state::Session) -> Arc<Value> {
+    /// The `post_offer` schema for `seat`: up to two terms of any kind among the participants.
+    /// Every rule of a single term is stated by the schema: each kind is a choice of who gives
+    /// (a `const`), beside the others who may receive, the coins the giver holds, and for the
+    /// author's own coins only the value assertions that are true (the author knows them; an
+    /// offer with a false one is refused). What it cannot state (a coin in two terms, the
+    /// active player's points over two terms) is marked with `x-refused-with`.
+    fn offer_schema(&self, seat: Seat, session: &crate::state::Session) -> Arc<Value> {
         // The schema is a pure function of this key; listings repeat it many times in a
         // session, so the last one built is kept with the state ([`OfferSchemaCache`]).
+        let exited = session
+            .participants
+            .iter()
+            .filter(|s| self.players[s.index()].status == Status::Exited)
+            .fold(0, |m, s| m | 1 << s.0);
         let key: Vec<u32> = [
             session.id.0,
             session.participants.iter().fold(0, |m, s| m | 1 << s.0),
+            exited,
+            u32::from(seat.0),
+            u32::from(self.active().0),
             self.turn.ap.min(3),
             self.options.limits.max_promise_chars,
             self.options.limits.max_terms_per_offer.min(2),
@@ -254,92 +265,177 @@ impl BlackThursday {
             session
                 .participants
                 .iter()
-                .flat_map(|s| self.players[s.index()].coins.iter())
-                .map(|h| h.handle.0),
+                .flat_map(|s| {
+                    // Each participant's coins, closed by a separator.
+                    let coins = self.players[s.index()].coins.iter();
+                    coins.map(|h| h.handle.0).chain([u32::MAX])
+                }),
         )
         .collect();
         let mut entry = self.offer_schema.entry();
         match entry.as_ref() {
             Some((cached_key, schema)) if *cached_key == key => Arc::clone(schema),
             _ => {
-                let schema = Arc::new(self.build_offer_schema(session));
+                let schema = Arc::new(self.build_offer_schema(seat, session));
                 *entry = Some((key, Arc::clone(&schema)));
                 schema
             }
         }
     }
 
-    fn build_offer_schema(&self, session: &crate::state::Session) -> Value {
-        let participants: Vec<u8> = session.participants.iter().map(|s| s.0).collect();
-        let held: Vec<&crate::state::Held> = session
-            .participants
+    fn build_offer_schema(&self, seat: Seat, session: &crate::state::Session) -> Value {
+        let participants: Vec<Seat> = session.participants.iter().collect();
+        let trading: Vec<Seat> = participants
             .iter()
-            .flat_map(|s| self.players[s.index()].coins.iter())
+            .copied()
+            .filter(|s| self.players[s.index()].status != Status::Exited)
             .collect();
-        let handles: Vec<String> = held.iter().map(|h| h.handle.to_string()).collect();
-        // Certificates by company (public), never by value (only its holder may know it).
-        let said: Vec<String> = held.iter().map(|h| certificate(h)).collect();
-        let seats = json!({"enum": participants});
-        let titled = |title: &str, schema: Value| {
-            let mut schema = schema;
-            schema["title"] = Value::from(title);
-            schema
+        let others = |among: &[Seat], giver: Seat| -> Vec<u8> {
+            among.iter().filter(|&&s| s != giver).map(|s| s.0).collect()
         };
-        // What the schema cannot say: the two players of a term differ, and so on.
-        let two_players = |term: Value, also: &str| {
-            with_unstated_rule(
-                closed_object(term),
-                &format!("The two players of the term must be different players{also}."),
-                "bad-params",
-            )
+        // A kind of term: a choice among one closed shape per giver.
+        let kind = |title: &str, givers: Vec<Value>| json!({"title": title, "oneOf": givers});
+        let seats = |title: &str, seats: Vec<u8>| json!({"title": title, "enum": seats});
+        let coins_of = |holder: Seat, only: &dyn Fn(&crate::state::Held) -> bool| {
+            let held: Vec<&crate::state::Held> = self.players[holder.index()]
+                .coins
+                .iter()
+                .filter(|h| only(h))
+                .collect();
+            // Certificates by company (public), never by value (only its holder may know it).
+            let handles: Vec<String> = held.iter().map(|h| h.handle.to_string()).collect();
+            let said: Vec<String> = held.iter().map(|h| certificate(h)).collect();
+            (!handles.is_empty()).then(|| {
+                json!({"title": "Certificate", "type": "array", "items": {"enum": handles, "x-enum-labels": said}, "minItems": 1, "maxItems": 1, "uniqueItems": true})
+            })
         };
-        let mut kinds: Vec<Value> = Vec::new();
-        if !handles.is_empty() {
-            let coins = with_unstated_rule(
-                json!({"type": "array", "items": {"enum": handles, "x-enum-labels": said}, "minItems": 1, "maxItems": 1, "uniqueItems": true, "title": "Certificate"}),
-                "Coins that the giving player holds.",
-                "not-owner",
-            );
-            kinds.push(titled("Give a certificate", two_players(
-                json!({
-                    "kind": {"const": "coins"}, "giver": titled("Who gives", seats.clone()), "receiver": titled("Who receives", seats.clone()), "handles": coins,
-                    "values": {"enum": [null, [0], [1, 2, 3, 4, 5], [5]], "x-enum-labels": ["any", "it must be preferred", "it must be common stock", "it must be worth 5 shares"], "title": "What it must be worth"}
-                }),
-                "",
-            )));
-            kinds.push(titled("Show a certificate", two_players(
-                json!({
-                    "kind": {"const": "reveal"}, "from": titled("Who shows", seats.clone()), "to": titled("To whom", seats.clone()), "handles": coins
-                }),
-                "",
-            )));
+        // What a coins term may assert of the coin's value: all four for another's coin (a
+        // demand), only the true ones for the author's own.
+        const ASSERTIONS: [(&str, &str); 4] = [
+            ("null", "any"),
+            ("[0]", "it must be preferred"),
+            ("[1,2,3,4,5]", "it must be common stock"),
+            ("[5]", "it must be worth 5 shares"),
+        ];
+        let assertions = |value: Option<u8>| {
+            let holds = |index: usize| match (value, index) {
+                (None, _) | (_, 0) => true,
+                (Some(v), 1) => v == 0,
+                (Some(v), 2) => v >= 1,
+                (Some(v), _) => v == 5,
+            };
+            let (values, labels): (Vec<Value>, Vec<&str>) = ASSERTIONS
+                .iter()
+                .enumerate()
+                .filter(|&(index, _)| holds(index))
+                .map(|(_, (json, label))| (serde_json::from_str(json).expect("a value list"), *label))
+                .unzip();
+            json!({"title": "What it must be worth", "enum": values, "x-enum-labels": labels})
+        };
+        let mut gives = Vec::new();
+        let mut shows = Vec::new();
+        for &giver in &trading {
+            let receivers = others(&trading, giver);
+            let mut give = |title: Option<&str>, handles: Value, values: Value| {
+                let mut shape = closed_object(json!({
+                    "kind": {"const": "coins"}, "giver": {"const": giver.0}, "receiver": seats("Who receives", receivers.clone()), "handles": handles, "values": values
+                }));
+                if let Some(title) = title {
+                    shape["title"] = Value::from(title);
+                }
+                gives.push(shape);
+            };
+            if receivers.is_empty() {
+                continue;
+            }
+            if giver == seat {
+                // The author's coins, grouped by the assertions that are true of them.
+                for (class, title) in [
+                    (0u8, "Give one of your preferred certificates"),
+                    (1, "Give one of your common certificates worth 1 to 4 shares"),
+                    (5, "Give one of your certificates worth 5 shares"),
+                ] {
+                    let in_class = |h: &crate::state::Held| match crate::pieces::value_of(h.coin) {
+                        0 => class == 0,
+                        5 => class == 5,
+                        _ => class == 1,
+                    };
+                    if let Some(handles) = coins_of(giver, &in_class) {
+                        give(Some(title), handles, assertions(Some(class)));
+                    }
+                }
+            } else if let Some(handles) = coins_of(giver, &|_| true) {
+                give(None, handles, assertions(None));
+            }
         }
-        let all: Vec<u8> = (0..self.n_seats).collect();
-        kinds.push(titled("Tell what you know about a player's certificates", two_players(
-            json!({
-                "kind": {"const": "share_knowledge"}, "from": titled("Who tells", seats.clone()), "to": titled("To whom", seats.clone()), "about": {"enum": all, "title": "About whose certificates"}
+        for &from in &participants {
+            let to = others(&participants, from);
+            if let (Some(handles), false) = (coins_of(from, &|_| true), to.is_empty()) {
+                shows.push(closed_object(json!({
+                    "kind": {"const": "reveal"}, "from": {"const": from.0}, "to": seats("To whom", to), "handles": handles
+                })));
+            }
+        }
+        let mut kinds: Vec<Value> = Vec::new();
+        if !gives.is_empty() {
+            kinds.push(kind("Give a certificate", gives));
+        }
+        if !shows.is_empty() {
+            kinds.push(kind("Show a certificate", shows));
+        }
+        let per_giver = |make: &dyn Fn(Seat, Vec<u8>) -> Option<Value>| -> Vec<Value> {
+            participants
+                .iter()
+                .filter_map(|&giver| {
+                    let to = others(&participants, giver);
+                    if to.is_empty() {
+                        None
+                    } else {
+                        make(giver, to).map(closed_object)
+                    }
+                })
+                .collect()
+        };
+        kinds.push(kind(
+            "Tell what you know about a player's certificates",
+            per_giver(&|from, to| {
+                let about: Vec<u8> = (0..self.n_seats).filter(|&s| s != from.0).collect();
+                Some(json!({
+                    "kind": {"const": "share_knowledge"}, "from": {"const": from.0}, "to": seats("To whom", to), "about": seats("About whose certificates", about)
+                }))
             }),
-            ", and `about` must differ from `from`",
-        )));
-        let max_amount = self.turn.ap.clamp(1, 3).min(self.options.max_ap_per_term);
-        kinds.push(titled("Give action points", two_players(
-            json!({
-                "kind": {"const": "action_points"}, "from": titled("Who gives", seats.clone()), "to": titled("Who receives", seats.clone()),
-                "amount": {"type": "integer", "minimum": 1, "maximum": max_amount, "title": "Action points"}
+        ));
+        let cap = self.options.max_ap_per_term.min(3);
+        let points = kind(
+            "Give action points",
+            per_giver(&|from, to| {
+                // The turn player gives from the points left; another player's points are not
+                // counted here.
+                let most = if from == self.active() { self.turn.ap.min(cap) } else { cap };
+                (most >= 1).then(|| {
+                    json!({
+                        "kind": {"const": "action_points"}, "from": {"const": from.0}, "to": seats("Who receives", to),
+                        "amount": {"type": "integer", "minimum": 1, "maximum": most, "title": "Action points"}
+                    })
+                })
             }),
-            "",
-        )));
+        );
+        if points["oneOf"].as_array().is_some_and(|givers| !givers.is_empty()) {
+            kinds.push(points);
+        }
         let limit = self.options.limits.max_promise_chars as usize;
         let texts: Vec<String> = PROMISE_TEXTS
             .iter()
             .map(|t| t.chars().take(limit).collect())
             .collect();
-        kinds.push(titled("Promise something", two_players(
-            json!({
-                "kind": {"const": "promise"}, "promisor": titled("Who promises", seats.clone()), "promisee": titled("To whom", seats), "text": {"enum": texts, "title": "The promise"}
+        kinds.push(kind(
+            "Promise something",
+            per_giver(&|promisor, to| {
+                Some(json!({
+                    "kind": {"const": "promise"}, "promisor": {"const": promisor.0}, "promisee": seats("To whom", to), "text": {"enum": texts, "title": "The promise"}
+                }))
             }),
-            "",
-        )));
+        ));
         let max_terms = self.options.limits.max_terms_per_offer.min(2);
         action_object(
             "post_offer",
@@ -347,7 +443,9 @@ impl BlackThursday {
                 "session": {"const": session.id.to_string()},
                 "terms": with_unstated_rule(
                     json!({"type": "array", "items": {"oneOf": kinds}, "minItems": 0, "maxItems": max_terms}),
-                    "A coin may appear in one coins term only.",
+                    "A coin may appear in one coins term only (refused as bad-params), and the \
+                     turn player's action points given in all terms together may not exceed \
+                     the points left (refused as insufficient-ap).",
                     "bad-params",
                 ),
             }),
