@@ -47,6 +47,9 @@ function fail(message: string): never {
 
 const SAMPLES_PER_SCHEMA_ENTRY = 40;
 const MAX_MOVES = 20_000;
+/** The most schema fills may be refused (issue 54), and the fewest fills that are judged. */
+const REFUSED_SHARE_LIMIT = 0.05;
+const MIN_FILLS_JUDGED = 20;
 const AUDIT_PAGE = 100;
 
 const baseUrl = process.argv[2] ?? process.env["BEURS_URL"] ?? fail("usage: play.ts <base url> (or BEURS_URL)");
@@ -78,6 +81,8 @@ interface Stats {
   samplerMisses: number;
   looseSamples: number;
   schemaEntries: number;
+  /** Samples of schema entries submitted (each refusal is one of them). */
+  fills: number;
   lastSeq: number;
   /** Moves taken back (at most one per game: undo is tried, never picked at random). */
   undos: number;
@@ -175,6 +180,7 @@ async function moveOnce(gameId: string, who: Seat, rng: Rng, stats: Stats, keyPr
         if (verbose) console.log(`  sample of ${entry.label} fits the entry but is not a SubmitAction: ${JSON.stringify(action)}`);
         continue;
       }
+      stats.fills++;
       const result = await submit(gameId, who, body, legal.version, stats, keyPrefix);
       if (result !== "refused") return result;
     }
@@ -385,7 +391,7 @@ async function playRuleset(ruleset: string, seatCount: number): Promise<void> {
   const rng = Rng.derive(seed, ruleset);
   const game = await createGame(ruleset, seatCount);
   const seats = await claimSeats(game.id, seatCount, rng);
-  const stats: Stats = { moves: 0, refusals: 0, samplerMisses: 0, looseSamples: 0, schemaEntries: 0, lastSeq: 0, undos: 0, included: 0, offContractCodes: new Set() };
+  const stats: Stats = { moves: 0, refusals: 0, samplerMisses: 0, looseSamples: 0, schemaEntries: 0, fills: 0, lastSeq: 0, undos: 0, included: 0, offContractCodes: new Set() };
   const keyPrefix = `play-${String(seed)}-${game.id}`;
   const read = async (): Promise<GameEnvelope> => {
     const { data, error, response } = await client.GET("/v1/games/{id}", {
@@ -423,11 +429,17 @@ async function playRuleset(ruleset: string, seatCount: number): Promise<void> {
   const rematch = await afterTheGame(game.id, seats, stats);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(
-    `${ruleset}: ${String(seatCount)} seats, ${String(stats.moves)} moves, ${String(stats.refusals)} refusals (422), ` +
+    `${ruleset}: ${String(seatCount)} seats, ${String(stats.moves)} moves, ${String(stats.refusals)} of ${String(stats.fills)} schema fills refused (422, ${stats.fills === 0 ? "0" : ((100 * stats.refusals) / stats.fills).toFixed(1)} %), ` +
       `${String(stats.schemaEntries)} schema entries tried, ${String(stats.samplerMisses)} samples redrawn, ${String(stats.looseSamples)} fit the entry but not SubmitAction, ` +
       `${String(stats.undos)} taken back, ${String(stats.included)} listings read with the game (include=legal_actions), audit ${String(stats.lastSeq + 1)} entries in ${String(pages)} pages, ended by ${reason}; final view: ${finalView(final)}; ` +
       `history read, rematch ${rematch}; ${seconds}s`,
   );
+  // Issue 54: a client that fills the schemas exactly is refused in under 5 % of its fills
+  // (judged once there are enough fills to judge; shared/api/tests/schema_filler.rs measures
+  // thousands per ruleset).
+  if (stats.fills >= MIN_FILLS_JUDGED && stats.refusals >= REFUSED_SHARE_LIMIT * stats.fills) {
+    fail(`${ruleset}: ${String(stats.refusals)} of ${String(stats.fills)} schema fills refused (5 % or more)`);
+  }
   if (stats.offContractCodes.size > 0) {
     // The refusals themselves are expected, but every one must be a Problem the contract
     // describes: a typed client switching on `code` must never meet a code it was not told of.
