@@ -339,6 +339,7 @@ async fn bad_submissions_get_their_problem_and_change_nothing() {
     assert_eq!(wrong_seat["to_act"], json!([seller]), "{wrong_seat}");
     assert_eq!(wrong_seat["waiting_on"], json!([seller]), "{wrong_seat}");
     let (wrong_phase, _) = problem("wrong phase");
+    assert_eq!(wrong_phase["phase"], "sell_choice", "{wrong_phase}");
     let expected = wrong_phase["expected"].as_array().expect("expected moves");
     assert!(
         expected.contains(&json!("sell_tulip")) && !expected.contains(&json!("skip_purchase")),

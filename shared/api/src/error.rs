@@ -303,6 +303,7 @@ impl ApiError {
             to_act: listed(&hints.to_act),
             waiting_on: listed(&hints.waiting_on),
             expected: (!hints.expected.is_empty()).then(|| hints.expected.clone()),
+            phase: hints.phase.map(str::to_string),
         }
     }
 
@@ -368,6 +369,8 @@ pub struct Hints {
     pub waiting_on: Vec<u8>,
     /// The `type`s of the moves the seat may make now (its legal actions).
     pub expected: Vec<String>,
+    /// The phase the game is in ([`game_core::Game::phase`]).
+    pub phase: Option<&'static str>,
 }
 
 /// An RFC 9457 problem document (`application/problem+json`).
@@ -410,6 +413,10 @@ pub struct Problem {
     /// now, from its legal actions (empty when it may make none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expected: Option<Vec<String>>,
+    /// On a refusal of a game's rules (409, 422): the phase the game is in, as its view names
+    /// it (`purchase`, `sale`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub phase: Option<String>,
 }
 
 /// The detail of a 5xx, on its way to the edge's log line for the request (never to the

@@ -122,6 +122,10 @@ impl Game for BlackThursday {
         )
     }
 
+    fn phase(&self) -> &'static str {
+        self.phase.into()
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         if self.phase != Phase::Ended {
             return None;

@@ -98,6 +98,8 @@ pub trait DynGame: Send + Sync + Debug {
     fn view_raw(&self, viewer: Viewer) -> Box<serde_json::value::RawValue>;
     /// The result, once the game is over.
     fn outcome(&self) -> Option<Outcome>;
+    /// [`Game::phase`].
+    fn phase(&self) -> &'static str;
     /// The full state as JSON (for storage and audit only, never for a client).
     fn state_json(&self) -> String;
     /// A copy of the state.
@@ -216,6 +218,10 @@ impl<G: Game + Redeal> DynGame for G {
 
     fn outcome(&self) -> Option<Outcome> {
         Game::outcome(self)
+    }
+
+    fn phase(&self) -> &'static str {
+        Game::phase(self)
     }
 
     fn state_json(&self) -> String {

@@ -122,6 +122,10 @@ pub trait Game:
     /// The result, once the game is over.
     fn outcome(&self) -> Option<Outcome>;
 
+    /// The name of the phase the game is in, as its view names it (`purchase`, `sale`): a
+    /// refused move's problem says it, beside the moves the seat may make instead.
+    fn phase(&self) -> &'static str;
+
     /// Who is ahead now, by the game's own rough measure, as if it ended here; `None` (the
     /// default) when the game has none. The searching bots cut a playout of a long game
     /// short after a few dozen moves and score it with this; without it they play on to the

@@ -380,6 +380,7 @@ impl<G: Game> Playouts<G> {
                 self.check_undo_cannot_peek(&before, &state, seat, &action, &step_events, step);
             }
             invariant(&state);
+            check_phase_shown(&state);
             check_action_words::<G>(&action, seat, state.n_seats());
             check_action_type::<G>(&action);
             check_event_words(&state, &step_events);
@@ -614,6 +615,17 @@ impl<G: Game> Playouts<G> {
         }
         assert!(state == *last, "the replay ended in a different state");
     }
+}
+
+/// Asserts that [`Game::phase`] is the phase the public view shows (`"phase": "<name>"`, at
+/// the top or inside a part of the view), so that a refusal's hint names it as the view does.
+pub fn check_phase_shown<G: Game>(state: &G) {
+    let view = serde_json::to_string(&state.view(Viewer::Spectator)).expect("a view serializes");
+    let phase = state.phase();
+    assert!(
+        view.contains(&format!("\"phase\":\"{phase}\"")),
+        "the phase {phase:?} is not the one the spectator view shows: {view}"
+    );
 }
 
 /// Asserts that `seat` (not in `to_act`) sending `action` is refused with [`RuleKind::Turn`]

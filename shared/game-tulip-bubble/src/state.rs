@@ -206,6 +206,8 @@ pub struct Payment {
 
 /// The decision points (§3.1) and the end of the game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 #[serde(tag = "phase", rename_all = "snake_case")]
 pub enum Phase {
     /// §3.4: `seller` takes its Selling turn.

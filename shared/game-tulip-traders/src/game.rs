@@ -87,6 +87,10 @@ impl Game for TulipTraders {
         view::view(self, viewer)
     }
 
+    fn phase(&self) -> &'static str {
+        (&self.phase).into()
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         scoring::outcome(self)
     }

@@ -78,6 +78,8 @@ pub struct Debt {
 /// seat: the actor is derived from the public per-player flags.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = tulip_traders::Phase))]
+#[derive(strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 #[serde(tag = "phase", rename_all = "snake_case")]
 pub enum Phase {
     /// P1_DECLARE: seats in ord choose an investment option.

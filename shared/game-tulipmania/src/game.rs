@@ -80,6 +80,10 @@ impl Game for Tulipmania {
     }
 
     /// The result once the game is over (spec §6): score = cash, shared ranks.
+    fn phase(&self) -> &'static str {
+        self.phase.name()
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         match self.phase {
             Phase::GameOver { reason } => {

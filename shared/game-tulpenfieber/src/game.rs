@@ -79,6 +79,10 @@ impl Game for Tulpenfieber {
     }
 
     /// §6.4.
+    fn phase(&self) -> &'static str {
+        crate::state::phase_name(&self.phase)
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         match self.result.as_ref()? {
             GameResult::Winner { seat, condition } => {

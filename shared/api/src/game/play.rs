@@ -221,5 +221,6 @@ fn hints(engine: &dyn DynGame, seat: u8) -> crate::error::Hints {
         to_act: seats(engine.to_act()),
         waiting_on: seats(engine.waiting_on()),
         expected,
+        phase: Some(engine.phase()),
     }
 }
