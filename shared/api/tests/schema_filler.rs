@@ -5,7 +5,7 @@
 //! generic sampler ([`game_core::sample`], every value drawn uniformly, `x-refused-with`
 //! ignored) and tried on a copy of the game. The share of refused fills must stay under
 //! [`MAX_REFUSED_SHARE`] in every ruleset; the test prints each ruleset's share and the codes
-//! that refused.
+//! that refused. Each accepted fill is also held to its entry's `sealed` flag.
 
 use game_core::testing::game_seed;
 use game_core::adapter::ActionError;
@@ -92,7 +92,18 @@ fn fill(ruleset: &dyn DynRuleset, seats: u8, games: u64, fills: &mut Fills) {
                     let mut copy = game.clone_box();
                     let mut dice = GameRng::for_entry(seed, step as u64);
                     match copy.apply_json(seat, &action, &mut dice) {
-                        Ok(_) => accepted.push(action),
+                        Ok(_) => {
+                            // The entry says `sealed` exactly when its moves are.
+                            let sealed = ruleset.is_sealed(&action, seat) == Some(true);
+                            assert_eq!(
+                                entry.get("sealed") == Some(&Value::Bool(true)),
+                                sealed,
+                                "{}: the entry {:?} and its move {action} disagree on being sealed",
+                                ruleset.id(),
+                                entry["label"]
+                            );
+                            accepted.push(action);
+                        }
                         Err(error) => {
                             fills.refused += 1;
                             let seen = fills

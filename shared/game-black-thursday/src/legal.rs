@@ -4,7 +4,9 @@ use crate::action::{Action, Exit, MoveTarget};
 use crate::state::{
     BlackThursday, ClaimStatus, OfferStatus, Phase, Position, PromiseStatus, Status,
 };
-use game_core::{action_object, closed_object, with_unstated_rule, LegalAction, Seat, SeatSet};
+use game_core::{
+    action_object, closed_object, seat_choice, with_unstated_rule, LegalAction, Seat, SeatSet,
+};
 use serde_json::{json, Value};
 use std::sync::Arc;
 
@@ -295,7 +297,7 @@ impl BlackThursday {
         };
         // A kind of term: a choice among one closed shape per giver.
         let kind = |title: &str, givers: Vec<Value>| json!({"title": title, "oneOf": givers});
-        let seats = |title: &str, seats: Vec<u8>| json!({"title": title, "enum": seats});
+        let seats = |title: &str, seats: Vec<u8>| seat_choice(title, seats.into_iter().map(Seat));
         let coins_of = |holder: Seat, only: &dyn Fn(&crate::state::Held) -> bool| {
             let held: Vec<&crate::state::Held> = self.players[holder.index()]
                 .coins

@@ -51,6 +51,54 @@ pub fn action_object(tag: &str, properties: Value) -> Value {
     closed_object(Value::Object(properties))
 }
 
+/// The marker of a choice of seats ([`seat_choice`]), replaced when the API lists it.
+const SEAT_CHOICE: &str = "x-seat-choice";
+
+/// A choice among `seats`, titled `title`: `{"title", "enum": seats}`. When the API lists it
+/// ([`label_seats`]) it gets `x-enum-labels` with the players' names.
+pub fn seat_choice(title: &str, seats: impl IntoIterator<Item = crate::Seat>) -> Value {
+    let seats: Vec<u8> = seats.into_iter().map(|seat| seat.0).collect();
+    serde_json::json!({"title": title, "enum": seats, SEAT_CHOICE: true})
+}
+
+/// `schema` with each [`seat_choice`] in it named: `x-enum-labels` holds each seat's player
+/// name (`names`), and the marker is gone. `None` when it has no choice of seats (the schema
+/// is served as it is).
+pub fn label_seats(schema: &Value, names: &crate::words::Names) -> Option<Value> {
+    fn has_choice(schema: &Value) -> bool {
+        match schema {
+            Value::Object(map) => map.contains_key(SEAT_CHOICE) || map.values().any(has_choice),
+            Value::Array(items) => items.iter().any(has_choice),
+            _ => false,
+        }
+    }
+    fn label(schema: &mut Value, names: &crate::words::Names) {
+        match schema {
+            Value::Object(map) => {
+                if map.remove(SEAT_CHOICE).is_some() {
+                    let labels: Vec<Value> = map
+                        .get("enum")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Value::as_u64)
+                        .map(|seat| Value::from(names.seat(crate::Seat(seat as u8))))
+                        .collect();
+                    map.insert("x-enum-labels".into(), Value::Array(labels));
+                }
+                map.values_mut().for_each(|value| label(value, names));
+            }
+            Value::Array(items) => items.iter_mut().for_each(|item| label(item, names)),
+            _ => {}
+        }
+    }
+    has_choice(schema).then(|| {
+        let mut labelled = schema.clone();
+        label(&mut labelled, names);
+        labelled
+    })
+}
+
 /// `schema` with a constraint it cannot state in JSON Schema: `description` says it in plain
 /// words and `x-refused-with` is `code`, the rule code the engine answers when a move breaks
 /// it (see [`crate::sample`] for the `x-` keywords).
@@ -162,6 +210,23 @@ fn walk(schema: &Value, at: &str, found: &mut Vec<String>) {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_listed_choice_of_seats_names_the_players() {
+        let schema = action_object(
+            "offer",
+            json!({"buyer": seat_choice("Buyer", [crate::Seat(0), crate::Seat(2)]), "price": {"type": "integer"}}),
+        );
+        let names = [Some("Anna".to_string()), None, None];
+        let listed = label_seats(&schema, &crate::words::Names::new(&names)).expect("a choice of seats");
+        assert_eq!(
+            listed["properties"]["buyer"],
+            json!({"title": "Buyer", "enum": [0, 2], "x-enum-labels": ["Anna", "Seat 3"]})
+        );
+        assert_eq!(listed["properties"]["price"], schema["properties"]["price"]);
+        let plain = action_object("roll", json!({"dice": {"type": "integer"}}));
+        assert_eq!(label_seats(&plain, &crate::words::Names::new(&names)), None);
+    }
 
     #[test]
     fn action_objects_are_closed() {

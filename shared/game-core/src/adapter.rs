@@ -170,7 +170,12 @@ impl<G: Game + Redeal> DynGame for G {
                     action,
                 }),
                 (LegalAction::Schema { label, schema }, crate::pick::Slot::Own) => {
-                    Some(Listed::Schema { label, schema })
+                    Some(Listed::Schema {
+                        label,
+                        schema: crate::action_schema::label_seats(schema, names)
+                            .map_or(std::borrow::Cow::Borrowed(schema.as_ref()), std::borrow::Cow::Owned),
+                        sealed: schema_sealed::<G>(schema, seat).then_some(true),
+                    })
                 }
             })
             .collect();
@@ -395,7 +400,9 @@ enum Listed<'a, A> {
     },
     Schema {
         label: &'a str,
-        schema: &'a Value,
+        schema: std::borrow::Cow<'a, Value>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        sealed: Option<bool>,
     },
     /// A pick's combinations as one schema entry ([`crate::pick`]).
     Pick {
@@ -404,6 +411,15 @@ enum Listed<'a, A> {
         #[serde(skip_serializing_if = "Option::is_none")]
         sealed: Option<bool>,
     },
+}
+
+/// Whether the moves of a schema entry are sealed: one instance of the schema, asked
+/// [`Game::action_visibility`]. Every game's visibility depends on the kind of move only (the
+/// API's schema-filler test holds each listing's `sealed` to the moves it accepts).
+fn schema_sealed<G: Game>(schema: &Value, seat: Seat) -> bool {
+    crate::sample::sample(schema, &mut GameRng::for_entry([0; 32], 0))
+        .and_then(|instance| G::Action::deserialize(&instance).ok())
+        .is_some_and(|action| G::action_visibility(&action, seat) != Visibility::Public)
 }
 
 /// The [`DynRuleset`] of the game `G`.

@@ -30,7 +30,7 @@ mod seat;
 pub mod testing;
 pub mod words;
 
-pub use action_schema::{action_object, closed_object, with_unstated_rule};
+pub use action_schema::{action_object, closed_object, seat_choice, with_unstated_rule};
 pub use adapter::{Dealt, DynGame, DynRuleset, Erased, Registry};
 pub use game::*;
 pub use rng::GameRng;

@@ -7,7 +7,7 @@ use crate::lots::MAX_DECLARED;
 use crate::market::SIDES;
 use crate::state::{Phase, TulipTraders};
 use crate::words;
-use game_core::{LegalAction, Seat};
+use game_core::{seat_choice, LegalAction, Seat};
 use serde_json::json;
 use std::collections::BTreeMap;
 
@@ -125,13 +125,13 @@ impl TulipTraders {
                     "offer_lot",
                     json!({
                         "cards": {"type": "array", "items": {"enum": player.hand, "x-enum-labels": player.hand.iter().map(|&one| words::card(one)).collect::<Vec<_>>()}, "minItems": 3, "maxItems": 3, "uniqueItems": true, "title": "Three cards from your hand"},
-                        "buyer": {"enum": buyers, "title": "Buyer"},
-                        // min..=MAX_DECLARED, split into a near range and the rest so that a
-                        // random bot also tries realistic prices (the union is the same set).
-                        "declared": {"title": "Declared value (ƒ)", "default": min, "anyOf": [
-                            {"type": "integer", "minimum": min, "maximum": min.saturating_add(15).min(MAX_DECLARED)},
-                            {"type": "integer", "minimum": min, "maximum": MAX_DECLARED},
-                        ]},
+                        "buyer": seat_choice("Buyer", buyers.iter().copied()),
+                        // One range; `examples` suggest what a buyer would believe (the bots
+                        // draw near the minimum themselves, game_core::sample::Spread).
+                        "declared": {
+                            "title": "Declared value (ƒ)", "type": "integer", "minimum": min, "maximum": MAX_DECLARED,
+                            "default": min, "examples": [min, min.saturating_add(15).min(MAX_DECLARED)],
+                        },
                     }),
                 )];
                 if let Some(&buyer) = lowest.first() {
