@@ -469,3 +469,79 @@ async fn a_bot_move_a_crash_left_unplayed_is_played_by_the_deadline_worker() {
     drop(app);
     remove_db(&db);
 }
+
+/// Every event of a one-batch `GET /v1/me/events` for `token`, resumed from `last`.
+async fn my_events(
+    app: &TestApp,
+    token: &str,
+    last: Option<&str>,
+) -> Vec<api_tests::sse::SseEvent> {
+    let mut headers = vec![("authorization", format!("Bearer {token}"))];
+    if let Some(last) = last {
+        headers.push(("last-event-id", last.to_string()));
+    }
+    let headers: Vec<(&str, &str)> = headers.iter().map(|(n, v)| (*n, v.as_str())).collect();
+    let mut stream = api_tests::sse::EventStream::open(app.addr, "/v1/me/events", &headers)
+        .await
+        .stream();
+    let mut events = Vec::new();
+    while let Some(event) = stream.next().await {
+        events.push(event);
+    }
+    events
+}
+
+/// Issue 54: a reminder that falls while a seat's `me` stream is away is told when it comes
+/// back with `Last-Event-ID`, once: a second resume from the first's last event tells it no
+/// more.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reminder_in_the_gap_is_told_once_on_resuming_my_stream() {
+    let db = temp_db("clock-remind-gap");
+    let app = spawn_app_at_configured_without_deadline_worker(&db, dev(), |ctx| {
+        ctx.with_streams(api::streams::Streams::new(
+            api::streams::StreamMode::OneBatch,
+        ))
+    })
+    .await;
+    let (id, token, _) = game_with_clock(&app, json!({"per_move": "PT1H", "remind_at": 0.5})).await;
+    seat_bots(&app, &id).await;
+    let started = app.get(&format!("/v1/games/{id}"), None).await.json();
+    assert_eq!(started["waiting_on"], json!([0]), "{started}");
+
+    let before = my_events(&app, &token, None).await;
+    let cursor = before
+        .iter()
+        .rev()
+        .find_map(|e| e.id.clone())
+        .expect("an event id");
+    assert!(
+        before.iter().all(|e| e.event != "reminder"),
+        "no reminder yet: {:?}",
+        before.iter().map(|e| &e.event).collect::<Vec<_>>()
+    );
+
+    // Away: half the hour passes, and the reminder falls.
+    let swept = sweep_due(&app, &id).await;
+    assert_eq!((swept.reminders, swept.timeouts), (1, 0), "{swept:?}");
+
+    let resumed = my_events(&app, &token, Some(&cursor)).await;
+    let names: Vec<&str> = resumed.iter().map(|e| e.event.as_str()).collect();
+    assert_eq!(
+        names.iter().filter(|name| **name == "reminder").count(),
+        1,
+        "the reminder in the gap, once: {names:?}"
+    );
+    let again_from = resumed
+        .iter()
+        .rev()
+        .find_map(|e| e.id.clone())
+        .expect("an event id");
+    let again = my_events(&app, &token, Some(&again_from)).await;
+    assert!(
+        again.iter().all(|e| e.event != "reminder"),
+        "told again: {:?}",
+        again.iter().map(|e| &e.event).collect::<Vec<_>>()
+    );
+    drop(app);
+    remove_db(&db);
+}

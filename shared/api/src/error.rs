@@ -186,7 +186,7 @@ pub enum ApiError {
         /// Human message.
         message: String,
         /// Who may act instead, for the client to recover with.
-        hints: Hints,
+        hints: Box<Hints>,
     },
     /// `If-Match` does not match the current version.
     #[error("the game is at version {current}, not {given}")]
@@ -213,7 +213,7 @@ pub enum ApiError {
         /// Human message.
         message: String,
         /// What the seat may do instead, for the client to recover with.
-        hints: Hints,
+        hints: Box<Hints>,
     },
     /// The game was recorded under a rules version this server no longer plays.
     #[error("this game was played under rules version {version} of its ruleset, which this server no longer plays (it plays version {current}); its audit stays readable")]
@@ -287,7 +287,7 @@ impl ApiError {
         };
         let none = Hints::default();
         let hints = match self {
-            ApiError::Conflict { hints, .. } | ApiError::Unprocessable { hints, .. } => hints,
+            ApiError::Conflict { hints, .. } | ApiError::Unprocessable { hints, .. } => hints.as_ref(),
             _ => &none,
         };
         let listed = |seats: &Vec<u8>| (!seats.is_empty()).then(|| seats.clone());
@@ -482,7 +482,7 @@ mod tests {
         let rule = ApiError::Conflict {
             code: "not-your-turn",
             message: "wait".into(),
-            hints: super::Hints::default(),
+            hints: Box::default(),
         };
         assert_eq!(
             (rule.status(), rule.code(), rule.api_code()),

@@ -7,8 +7,8 @@
 //! [`MAX_REFUSED_SHARE`] in every ruleset; the test prints each ruleset's share and the codes
 //! that refused. Each accepted fill is also held to its entry's `sealed` flag.
 
-use game_core::testing::game_seed;
 use game_core::adapter::ActionError;
+use game_core::testing::game_seed;
 use game_core::words::Names;
 use game_core::{DynGame, DynRuleset, GameRng, Seat};
 use serde_json::Value;
@@ -73,7 +73,11 @@ fn fill(ruleset: &dyn DynRuleset, seats: u8, games: u64, fills: &mut Fills) {
         let mut step = 0;
         while game.outcome().is_none() {
             step += 1;
-            assert!(step < MAX_STEPS, "{} at {seats} seats, game {index}: no end", ruleset.id());
+            assert!(
+                step < MAX_STEPS,
+                "{} at {seats} seats, game {index}: no end",
+                ruleset.id()
+            );
             let waiting: Vec<Seat> = game.waiting_on().iter().collect();
             let seat = *chooser.choose(&waiting).expect("someone to move");
             let entries = listing(game.as_ref(), seat, &names);
@@ -146,7 +150,11 @@ fn a_generic_schema_filler_is_refused_in_under_5_percent_of_fills_in_every_rules
         // The fewest and the most seats the default options deal.
         let (fewest, most) = ruleset.seat_range();
         let dealt: Vec<u8> = (fewest..=most)
-            .filter(|&seats| ruleset.setup(seats, &serde_json::json!({}), [0; 32]).is_ok())
+            .filter(|&seats| {
+                ruleset
+                    .setup(seats, &serde_json::json!({}), [0; 32])
+                    .is_ok()
+            })
             .collect();
         let mut fills = Fills::default();
         for seats in [dealt[0], dealt[dealt.len() - 1]] {
@@ -161,7 +169,12 @@ fn a_generic_schema_filler_is_refused_in_under_5_percent_of_fills_in_every_rules
             fills.unfillable,
             fills.codes
         );
-        assert_eq!(fills.unfillable, 0, "{}: schemas outside the sampler's subset", ruleset.id());
+        assert_eq!(
+            fills.unfillable,
+            0,
+            "{}: schemas outside the sampler's subset",
+            ruleset.id()
+        );
         if fills.share() >= MAX_REFUSED_SHARE {
             over.push(format!(
                 "{}: {:.2} % of {} fills ({:?})",
@@ -172,5 +185,8 @@ fn a_generic_schema_filler_is_refused_in_under_5_percent_of_fills_in_every_rules
             ));
         }
     }
-    assert!(over.is_empty(), "refused in 5 % of fills or more: {over:#?}");
+    assert!(
+        over.is_empty(),
+        "refused in 5 % of fills or more: {over:#?}"
+    );
 }

@@ -263,16 +263,11 @@ impl BlackThursday {
             u32::from(self.n_seats),
         ]
         .into_iter()
-        .chain(
-            session
-                .participants
-                .iter()
-                .flat_map(|s| {
-                    // Each participant's coins, closed by a separator.
-                    let coins = self.players[s.index()].coins.iter();
-                    coins.map(|h| h.handle.0).chain([u32::MAX])
-                }),
-        )
+        .chain(session.participants.iter().flat_map(|s| {
+            // Each participant's coins, closed by a separator.
+            let coins = self.players[s.index()].coins.iter();
+            coins.map(|h| h.handle.0).chain([u32::MAX])
+        }))
         .collect();
         let mut entry = self.offer_schema.entry();
         match entry.as_ref() {
@@ -330,7 +325,9 @@ impl BlackThursday {
                 .iter()
                 .enumerate()
                 .filter(|&(index, _)| holds(index))
-                .map(|(_, (json, label))| (serde_json::from_str(json).expect("a value list"), *label))
+                .map(|(_, (json, label))| {
+                    (serde_json::from_str(json).expect("a value list"), *label)
+                })
                 .unzip();
             json!({"title": "What it must be worth", "enum": values, "x-enum-labels": labels})
         };
@@ -354,7 +351,10 @@ impl BlackThursday {
                 // The author's coins, grouped by the assertions that are true of them.
                 for (class, title) in [
                     (0u8, "Give one of your preferred certificates"),
-                    (1, "Give one of your common certificates worth 1 to 4 shares"),
+                    (
+                        1,
+                        "Give one of your common certificates worth 1 to 4 shares",
+                    ),
                     (5, "Give one of your certificates worth 5 shares"),
                 ] {
                     let in_class = |h: &crate::state::Held| match crate::pieces::value_of(h.coin) {
@@ -413,7 +413,11 @@ impl BlackThursday {
             per_giver(&|from, to| {
                 // The turn player gives from the points left; another player's points are not
                 // counted here.
-                let most = if from == self.active() { self.turn.ap.min(cap) } else { cap };
+                let most = if from == self.active() {
+                    self.turn.ap.min(cap)
+                } else {
+                    cap
+                };
                 (most >= 1).then(|| {
                     json!({
                         "kind": {"const": "action_points"}, "from": {"const": from.0}, "to": seats("Who receives", to),
@@ -422,7 +426,10 @@ impl BlackThursday {
                 })
             }),
         );
-        if points["oneOf"].as_array().is_some_and(|givers| !givers.is_empty()) {
+        if points["oneOf"]
+            .as_array()
+            .is_some_and(|givers| !givers.is_empty())
+        {
             kinds.push(points);
         }
         let limit = self.options.limits.max_promise_chars as usize;

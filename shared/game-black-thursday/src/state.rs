@@ -88,8 +88,7 @@ pub struct Player {
 }
 
 /// The turn phase. Only phases that wait for a player are ever shown.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[derive(strum::IntoStaticStr)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
 #[strum(serialize_all = "snake_case")]
 #[serde(tag = "phase", rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = black_thursday::Phase))]

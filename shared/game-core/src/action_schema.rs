@@ -218,7 +218,8 @@ mod tests {
             json!({"buyer": seat_choice("Buyer", [crate::Seat(0), crate::Seat(2)]), "price": {"type": "integer"}}),
         );
         let names = [Some("Anna".to_string()), None, None];
-        let listed = label_seats(&schema, &crate::words::Names::new(&names)).expect("a choice of seats");
+        let listed =
+            label_seats(&schema, &crate::words::Names::new(&names)).expect("a choice of seats");
         assert_eq!(
             listed["properties"]["buyer"],
             json!({"title": "Buyer", "enum": [0, 2], "x-enum-labels": ["Anna", "Seat 3"]})

@@ -172,8 +172,10 @@ impl<G: Game + Redeal> DynGame for G {
                 (LegalAction::Schema { label, schema }, crate::pick::Slot::Own) => {
                     Some(Listed::Schema {
                         label,
-                        schema: crate::action_schema::label_seats(schema, names)
-                            .map_or(std::borrow::Cow::Borrowed(schema.as_ref()), std::borrow::Cow::Owned),
+                        schema: crate::action_schema::label_seats(schema, names).map_or(
+                            std::borrow::Cow::Borrowed(schema.as_ref()),
+                            std::borrow::Cow::Owned,
+                        ),
                         sealed: schema_sealed::<G>(schema, seat).then_some(true),
                     })
                 }

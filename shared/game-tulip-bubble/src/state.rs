@@ -205,8 +205,7 @@ pub struct Payment {
 }
 
 /// The decision points (§3.1) and the end of the game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[derive(strum::IntoStaticStr)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
 #[strum(serialize_all = "snake_case")]
 #[serde(tag = "phase", rename_all = "snake_case")]
 pub enum Phase {

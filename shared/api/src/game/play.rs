@@ -49,12 +49,12 @@ pub fn apply(
             } => ApiError::Conflict {
                 code,
                 message,
-                hints: hints(engine.as_ref(), seat),
+                hints: Box::new(hints(engine.as_ref(), seat)),
             },
             ActionError::Rule { code, message, .. } => ApiError::Unprocessable {
                 code,
                 message,
-                hints: hints(engine.as_ref(), seat),
+                hints: Box::new(hints(engine.as_ref(), seat)),
             },
         })?;
 
