@@ -302,21 +302,21 @@ fn acknowledged(sent: &[Sent], tables: usize) -> Vec<Vec<Acked>> {
 /// Replays the stored log with the rules and compares every state hash and the final state.
 fn replay_matches(record: &store::GameRecord, log: &[store::LogEntry]) {
     let registry = api::registry();
-    let seed = api::audit::seed_of_record(record).expect("a stored secret");
+    let seed = api::seed::seed_of_record(record).expect("a stored secret");
     let engine = registry
         .get(&record.ruleset)
         .expect("a registered ruleset")
         .setup(record.seats.len() as u8, &record.options, seed)
         .expect("the setup replays");
     // As `beurs verify` replays: undo entries and the streams of the moves after them.
-    let mut replay = api::audit::Replayer::new(engine, seed);
+    let mut replay = api::log::Replayer::new(engine, seed);
     for entry in log {
         if entry.seq > 0 {
             replay
                 .entry(entry.seat, &entry.action["action"])
                 .unwrap_or_else(|error| panic!("entry {} does not replay: {error}", entry.seq));
         }
-        let hash = api::audit::state_hash(&replay.game().state_json());
+        let hash = api::log::state_hash(&replay.game().state_json());
         assert_eq!(
             hash, entry.state_hash,
             "entry {} replays differently",

@@ -43,8 +43,8 @@ async fn random_clients_finish_every_ruleset_at_every_seat_count() {
                     .server_secret
                     .as_deref()
                     .expect("the secret is revealed");
-                let secret = api::audit::parse_hex32(secret).expect("hex");
-                assert_eq!(api::audit::commitment_of(&secret), game.seed_commitment);
+                let secret = api::seed::parse_hex32(secret).expect("hex");
+                assert_eq!(api::seed::commitment_of(&secret), game.seed_commitment);
                 let verified = api::audit::verify(&registry, &audit).expect("the audit verifies");
                 assert_eq!(verified.entries, moves + 1);
                 eprintln!(

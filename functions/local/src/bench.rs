@@ -422,33 +422,20 @@ async fn store_commit_rate(
     for client in 0..clients {
         let (store, state, commits) = (store.clone(), state.clone(), commits.clone());
         tasks.push(tokio::spawn(async move {
-            let mut record = GameRecord {
+            let mut record = GameRecord::open(store::NewGame {
                 id: format!("g_bench{client:017}"),
                 ruleset: "bench".into(),
                 rules_version: 1,
                 options: json!({}),
-                status: Status::Active,
-                version: 1,
                 invite_only: true,
                 seats: vec![SeatRecord::default(); 4],
                 admin_token_hash: "00".repeat(32),
                 server_secret: "00".repeat(32),
                 seed_commitment: "00".repeat(32),
-                seed_scheme: store::SeedScheme::CURRENT,
-                state: Some(state.clone()),
-                log_len: 0,
-                created_at: 0,
-                updated_at: 0,
-                hooks: Vec::new(),
-                clock: None,
-                due_at: None,
-                takebacks: Vec::new(),
-                undone: 0,
-                notes: 0,
-                rematch: None,
-                rematch_of: None,
-                played_at: 0,
-            };
+                now: 0,
+            });
+            record.status = Status::Active;
+            record.state = Some(state.clone());
             store.create(&record).await?;
             while Instant::now() < deadline {
                 let mut next = record.clone();

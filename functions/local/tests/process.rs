@@ -208,23 +208,23 @@ fn assert_log_replays(
     record: &store::GameRecord,
     log: &[store::LogEntry],
 ) {
-    let seed = api::audit::seed_of_record(record).expect("seed");
+    let seed = api::seed::seed_of_record(record).expect("seed");
     let ruleset = registry.get(&record.ruleset).expect("ruleset");
     let engine = ruleset
         .setup(record.seats.len() as u8, &record.options, seed)
         .expect("setup");
     assert_eq!(
-        api::audit::state_hash(&engine.state_json()),
+        api::log::state_hash(&engine.state_json()),
         log[0].state_hash
     );
     // As the audit replays it: undo entries (random clients take moves back) included.
-    let mut replay = api::audit::Replayer::new(engine, seed);
+    let mut replay = api::log::Replayer::new(engine, seed);
     for entry in &log[1..] {
         replay
             .entry(entry.seat, &entry.action["action"])
             .unwrap_or_else(|error| panic!("entry {} does not replay: {error}", entry.seq));
         assert_eq!(
-            api::audit::state_hash(&replay.game().state_json()),
+            api::log::state_hash(&replay.game().state_json()),
             entry.state_hash,
             "entry {} does not replay",
             entry.seq

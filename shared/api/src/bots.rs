@@ -10,16 +10,15 @@
 //! on a player again or is over. The same code runs in `beurs serve` and in the Lambda
 //! functions, with no worker to schedule (docs/decisions.md 27).
 
+pub use crate::allowance::{Allowance, DRIVE_BUDGET, STRONG_MOVE_TIME};
 use crate::ctx::AppCtx;
 use crate::dto::{Author, BotKind, SubmitAction};
 use crate::error::ApiError;
 use crate::game::{self, engine_of, load_record, update, Change, Guard, Moved, Updated};
-use cpu_time::ThreadTime;
 use game_core::search::{Budget, Choice};
 use game_core::{DynGame, GameRng, Seat, SeatSet, Viewer};
 use serde_json::Value;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 use store::{GameRecord, Status};
 
 /// The most times a bot samples a move before it takes a complete listed action instead.
@@ -29,70 +28,6 @@ pub const SAMPLES: u32 = 20;
 /// to the end with every seat a bot (random Tulpenfieber games run to about 4,000 moves), and
 /// a bound if a bot ever kept moving without ending its turn.
 pub const MAX_MOVES_PER_DRIVE: u32 = 10_000;
-
-/// The longest one request spends playing bots before it answers, unless its context says
-/// otherwise (`AppCtx::drive_budget`). What is left is due at once (`GameRecord::due_at`),
-/// so the deadline worker plays on: a game of bots alone may take thousands of moves, which
-/// on DynamoDB would outlast the request.
-pub const DRIVE_BUDGET: std::time::Duration = std::time::Duration::from_secs(5);
-
-/// How long the `strong` bot searches for one move, in CPU time of its thread (it may stop
-/// sooner, at [`Budget::STRONG`]'s playouts).
-pub const STRONG_MOVE_TIME: Duration = Duration::from_millis(100);
-
-/// What a `strong` bot may spend on one move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Allowance {
-    /// Time, as servers and the benchmark count it.
-    Time {
-        /// CPU time of the thread that searches. Counting CPU rather than wall time, a busy
-        /// machine makes the bot slower, not weaker.
-        cpu: Duration,
-        /// Wall time, if bounded: the server's guard, so that a request whose bot thread
-        /// waits for a core still answers in time.
-        wall: Option<Duration>,
-    },
-    /// A number of readings of the clock (the search reads it once a playout): the same
-    /// choices on any machine, however busy, for tests that need a bot's moves to repeat.
-    Readings(u32),
-}
-
-impl Allowance {
-    /// The server's: [`STRONG_MOVE_TIME`] of CPU, and at most four times that of wall time.
-    pub const SERVER: Allowance = Allowance::Time {
-        cpu: STRONG_MOVE_TIME,
-        wall: Some(Duration::from_millis(400)),
-    };
-
-    /// The benchmark's (`beurs bots`): the same CPU time and no wall limit, so a run beside
-    /// other work measures the same bot as a run on an idle machine.
-    pub const CPU_ONLY: Allowance = Allowance::Time {
-        cpu: STRONG_MOVE_TIME,
-        wall: None,
-    };
-
-    /// A clock for one search: the share of this allowance spent since the call (for time,
-    /// by whichever of CPU and wall time is further along).
-    fn clock(self) -> impl FnMut() -> f64 {
-        let cpu_started = ThreadTime::now();
-        let wall_started = Instant::now();
-        let mut readings = 0u32;
-        move || match self {
-            Allowance::Time { cpu, wall } => {
-                let cpu = cpu_started.elapsed().as_secs_f64() / cpu.as_secs_f64();
-                let wall = wall.map_or(0.0, |wall| {
-                    wall_started.elapsed().as_secs_f64() / wall.as_secs_f64()
-                });
-                cpu.max(wall)
-            }
-            Allowance::Readings(allowed) => {
-                let share = f64::from(readings) / f64::from(allowed.max(1));
-                readings = readings.saturating_add(1);
-                share
-            }
-        }
-    }
-}
 
 /// Everything a bot may know when it moves: its seat's view and legal actions, as that
 /// seat's player reads them, and what a searching bot concluded from worlds drawn for that

@@ -1,7 +1,7 @@
 //! What every handler and worker needs: the store, the registered games, the caches and the
 //! webhook configuration, built once per process (or Lambda cold start).
 
-use crate::{bots, catalog, dice, dto, states, streams, webhooks};
+use crate::{allowance, catalog, dice, dto, states, streams, webhooks};
 use game_core::Registry;
 use std::sync::Arc;
 use store::GameStore;
@@ -25,11 +25,11 @@ pub struct AppCtx {
     pub states: states::StateCache,
     /// Seeds of started games already derived, by game.
     pub seeds: states::SeedCache,
-    /// What a `strong` bot may spend on one move ([`bots::Allowance::SERVER`] unless a test
+    /// What a `strong` bot may spend on one move ([`allowance::Allowance::SERVER`] unless a test
     /// asks for less).
-    pub strong_allowance: bots::Allowance,
+    pub strong_allowance: allowance::Allowance,
     /// The longest one request (or one sweep of a game) spends playing bots before it answers
-    /// ([`bots::DRIVE_BUDGET`] unless a test asks otherwise).
+    /// ([`allowance::DRIVE_BUDGET`] unless a test asks otherwise).
     pub drive_budget: std::time::Duration,
     /// `true` once the server is stopping ([`AppCtx::stop`]): long-polls answer at once.
     pub stopping: tokio::sync::watch::Sender<bool>,
@@ -59,8 +59,8 @@ impl AppCtx {
             changes: tokio::sync::broadcast::channel(CHANGES_BUFFER).0,
             states: states::StateCache::new(states::DEFAULT_CAPACITY),
             seeds: states::SeedCache::new(states::DEFAULT_CAPACITY),
-            strong_allowance: bots::Allowance::SERVER,
-            drive_budget: bots::DRIVE_BUDGET,
+            strong_allowance: allowance::Allowance::SERVER,
+            drive_budget: allowance::DRIVE_BUDGET,
             stopping: tokio::sync::watch::channel(false).0,
             streams: streams::Streams::default(),
             dice: dice::Dice::Os,
@@ -89,7 +89,7 @@ impl AppCtx {
     /// The same context with `strong` bots thinking within `allowance`: tests that play
     /// whole games against `strong` bots give it a few milliseconds, so that they measure
     /// the bots' behaviour, not their patience.
-    pub fn with_strong_allowance(mut self, allowance: bots::Allowance) -> AppCtx {
+    pub fn with_strong_allowance(mut self, allowance: allowance::Allowance) -> AppCtx {
         self.strong_allowance = allowance;
         self
     }

@@ -529,8 +529,20 @@ pub struct LogPage {
 }
 
 /// A notification type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    ToSchema,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum WebhookEvent {
     /// (Seats) the game is now waiting on your seat.
     Turn,
@@ -545,14 +557,8 @@ pub enum WebhookEvent {
 }
 
 impl WebhookEvent {
-    /// Every notification type.
-    pub const ALL: [WebhookEvent; 5] = [
-        WebhookEvent::Turn,
-        WebhookEvent::Action,
-        WebhookEvent::Finished,
-        WebhookEvent::Reminder,
-        WebhookEvent::Timeout,
-    ];
+    /// Every notification type (every variant, in order: strum's `VariantArray`).
+    pub const ALL: &'static [WebhookEvent] = <WebhookEvent as strum::VariantArray>::VARIANTS;
     /// The types a seat may subscribe to, and its default.
     pub const SEAT: &'static [WebhookEvent] = &[
         WebhookEvent::Turn,
@@ -570,18 +576,26 @@ impl WebhookEvent {
     /// The type named `name` in payloads and the store.
     pub fn parse(name: &str) -> Option<WebhookEvent> {
         WebhookEvent::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .find(|event| event.as_str() == name)
     }
 
     /// The type as sent in payloads and kept in the store.
     pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+
+    /// Its words in the contract: a summary, when it is sent, and the schema of its `data`.
+    /// Every list of the types (the contract's `webhooks` section and notification bodies)
+    /// is built from [`WebhookEvent::ALL`] and these.
+    pub fn words(self) -> (&'static str, &'static str, &'static str) {
         match self {
-            WebhookEvent::Turn => "turn",
-            WebhookEvent::Action => "action",
-            WebhookEvent::Finished => "finished",
-            WebhookEvent::Reminder => "reminder",
-            WebhookEvent::Timeout => "timeout",
+            WebhookEvent::Turn => ("turn: your seat is to act", "Sent to a seat's subscription when the game starts waiting on that seat, with the seat's view at that version.", "TurnData"),
+            WebhookEvent::Action => ("action: a move was made", "Sent to the admin's subscription after every move, with public information only.", "ActionData"),
+            WebhookEvent::Finished => ("finished: the game is over", "Sent to every subscription when the game ends, with the outcome and the subscriber's final view.", "FinishedData"),
+            WebhookEvent::Reminder => ("reminder: your time runs out soon", "Sent to a seat's subscription once per wait, when the fraction of its move clock set by `remind_at` is left.", "ReminderData"),
+            WebhookEvent::Timeout => ("timeout: a seat's time ran out", "Sent to that seat's subscription and the admin's when a seat's move clock runs out, saying which policy was applied.", "TimeoutData"),
         }
     }
 }

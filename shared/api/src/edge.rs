@@ -97,7 +97,7 @@ pub fn split_origins(list: &str) -> Vec<String> {
 /// The whole API: every route of [`crate::router`] behind the edge's layers.
 pub fn app(ctx: Arc<AppCtx>, config: &EdgeConfig) -> Router {
     with_edge(
-        crate::router()
+        crate::routes::router()
             .with_state(ctx)
             .fallback(|| async { ApiError::RouteNotFound }),
         config,

@@ -287,7 +287,9 @@ impl ApiError {
         };
         let none = Hints::default();
         let hints = match self {
-            ApiError::Conflict { hints, .. } | ApiError::Unprocessable { hints, .. } => hints.as_ref(),
+            ApiError::Conflict { hints, .. } | ApiError::Unprocessable { hints, .. } => {
+                hints.as_ref()
+            }
             _ => &none,
         };
         let listed = |seats: &Vec<u8>| (!seats.is_empty()).then(|| seats.clone());

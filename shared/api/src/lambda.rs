@@ -264,7 +264,7 @@ mod tests {
     /// Every route `api_routes()` mounts, as (method, path): the contract's operations and
     /// the pages.
     fn mounted() -> Vec<(Method, String)> {
-        let (_, document) = crate::api_routes().split_for_parts();
+        let (_, document) = crate::routes::api_routes().split_for_parts();
         let mut routes = Vec::new();
         for (path, item) in &document.paths.paths {
             assert!(
@@ -280,7 +280,7 @@ mod tests {
                 routes.push((method, path.clone()));
             }
         }
-        routes.extend(crate::PAGE_ROUTES.map(|path| (Method::Get, path.to_owned())));
+        routes.extend(crate::routes::PAGE_ROUTES.map(|path| (Method::Get, path.to_owned())));
         routes
     }
 

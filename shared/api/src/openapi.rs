@@ -3,7 +3,9 @@
 //! narrowed to the `anyOf` of those schemas.
 
 use crate::catalog::bound_integers;
-use crate::{audit, dto, error};
+use crate::audit;
+use crate::dto;
+use crate::error;
 use game_core::Registry;
 use serde_json::{json, Map, Value};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
@@ -100,8 +102,10 @@ pub fn spec(registry: &Registry) -> Value {
 /// [`spec`], given what `GET /v1/rulesets` answers for `registry` (a caller that has the
 /// list already, built once with the options schemas it inlines, passes it).
 pub fn spec_for(registry: &Registry, rulesets: &dto::RulesetList) -> Value {
-    // The paths come from the one route list ([`crate::api_routes`]).
-    let (_, openapi) = crate::api_routes().split_for_parts();
+    // The paths come from the one route list ([`crate::routes::api_routes`]).
+    let (_, paths) = crate::routes::api_routes().split_for_parts();
+    let mut openapi = ApiDoc::openapi();
+    openapi.merge(paths);
     let mut doc = serde_json::to_value(openapi).expect("the OpenAPI document serializes");
     let mut games = Vec::new();
     let schemas = doc["components"]["schemas"]
@@ -580,13 +584,8 @@ fn shared_schemas(schemas: &mut Map<String, Value>, registry: &Registry) {
     codes.sort_unstable();
     codes.dedup();
     schemas["Problem"]["properties"]["code"]["enum"] = json!(codes);
-    for (kind, data) in [
-        ("turn", "TurnData"),
-        ("action", "ActionData"),
-        ("finished", "FinishedData"),
-        ("reminder", "ReminderData"),
-        ("timeout", "TimeoutData"),
-    ] {
+    for event in crate::dto::WebhookEvent::ALL {
+        let (kind, (_, _, data)) = (event.as_str(), event.words());
         let name = format!("{}Notification", title_case(kind));
         schemas.insert(
             name,
@@ -622,13 +621,8 @@ fn webhooks(doc: &mut Value) {
         header("webhook-signature", "`v1,<base64 HMAC-SHA256>` of `id.timestamp.body` with the subscription's secret (Standard Webhooks)."),
     ]);
     let mut section = Map::new();
-    for (kind, summary, description) in [
-        ("turn", "turn: your seat is to act", "Sent to a seat's subscription when the game starts waiting on that seat, with the seat's view at that version."),
-        ("action", "action: a move was made", "Sent to the admin's subscription after every move, with public information only."),
-        ("finished", "finished: the game is over", "Sent to every subscription when the game ends, with the outcome and the subscriber's final view."),
-        ("reminder", "reminder: your time runs out soon", "Sent to a seat's subscription once per wait, when the fraction of its move clock set by `remind_at` is left."),
-        ("timeout", "timeout: a seat's time ran out", "Sent to that seat's subscription and the admin's when a seat's move clock runs out, saying which policy was applied."),
-    ] {
+    for event in crate::dto::WebhookEvent::ALL {
+        let (kind, (summary, description, _)) = (event.as_str(), event.words());
         section.insert(kind.into(), json!({"post": {
             "operationId": format!("webhook_{kind}"),
             "summary": summary,

@@ -25,7 +25,7 @@ impl SeedCache {
         SeedCache(store::VersionCache::new(capacity))
     }
 
-    /// The seed of `record`, a started game ([`crate::audit::seed_of_record`]). A kept seed is
+    /// The seed of `record`, a started game ([`crate::seed::seed_of_record`]). A kept seed is
     /// used only while the record's server secret is the one it was derived with. (A seed
     /// does not change with the record's version, so every game is kept at version 0.)
     pub fn seed_of(&self, record: &store::GameRecord) -> Result<[u8; 32], crate::error::ApiError> {
@@ -34,7 +34,7 @@ impl SeedCache {
                 return Ok(kept.1);
             }
         }
-        let seed = crate::audit::seed_of_record(record)?;
+        let seed = crate::seed::seed_of_record(record)?;
         self.0.insert(
             &record.id,
             0,
@@ -47,7 +47,7 @@ impl SeedCache {
 #[cfg(test)]
 mod tests {
     use super::SeedCache;
-    use crate::audit::seed_of_record;
+    use crate::seed::seed_of_record;
 
     #[test]
     fn a_kept_seed_is_the_derived_seed_and_follows_the_secret() {

@@ -186,6 +186,66 @@ fn is_zero(value: &u64) -> bool {
     *value == 0
 }
 
+/// What a new game is made of; everything else in its record starts empty.
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    /// The game id (`g_…`).
+    pub id: String,
+    /// The ruleset id.
+    pub ruleset: String,
+    /// The ruleset's rules version now.
+    pub rules_version: u32,
+    /// The normalised options.
+    pub options: Value,
+    /// Whether only the admin may claim seats.
+    pub invite_only: bool,
+    /// The seats, as the creator fills them.
+    pub seats: Vec<SeatRecord>,
+    /// SHA-256 (hex) of the admin token.
+    pub admin_token_hash: String,
+    /// The server's secret (hex).
+    pub server_secret: String,
+    /// SHA-256 (hex) of the secret.
+    pub seed_commitment: String,
+    /// The time of creation, Unix milliseconds.
+    pub now: u64,
+}
+
+impl GameRecord {
+    /// The record of a new open game, the one place a record is built whole: version 1, the
+    /// current seed scheme, no state and no log, no clock, subscriptions, takebacks, notes or
+    /// rematch. Its creator adds what else it has (a clock, the game it rematches).
+    pub fn open(new: NewGame) -> GameRecord {
+        GameRecord {
+            id: new.id,
+            ruleset: new.ruleset,
+            rules_version: new.rules_version,
+            options: new.options,
+            status: Status::Open,
+            version: 1,
+            invite_only: new.invite_only,
+            seats: new.seats,
+            admin_token_hash: new.admin_token_hash,
+            server_secret: new.server_secret,
+            seed_commitment: new.seed_commitment,
+            seed_scheme: SeedScheme::CURRENT,
+            state: None,
+            log_len: 0,
+            created_at: new.now,
+            updated_at: new.now,
+            hooks: Vec::new(),
+            clock: None,
+            due_at: None,
+            takebacks: Vec::new(),
+            undone: 0,
+            notes: 0,
+            rematch: None,
+            rematch_of: None,
+            played_at: 0,
+        }
+    }
+}
+
 /// A move that may still be taken back, and the state before it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Takeback {
@@ -206,7 +266,8 @@ pub struct HookRecord {
     pub seat: Option<u8>,
     /// Where notifications are posted.
     pub url: String,
-    /// The notification types subscribed to (`turn`, `action`, `finished`).
+    /// The notification types subscribed to, by name (the API's `WebhookEvent`: `turn`,
+    /// `action`, `finished`, `reminder`, `timeout`).
     pub events: Vec<String>,
     /// The signing secret (`whsec_…`). Shown to the subscriber once, when created; kept so the
     /// server can sign, never shown again.

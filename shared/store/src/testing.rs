@@ -23,7 +23,7 @@ use crate::{
 /// A plausible open game with id `id`: version 0, no log yet, three seats of which the first is
 /// claimed, non-trivial options. Tests change the fields they care about.
 pub fn sample_record(id: &str) -> GameRecord {
-    GameRecord {
+    let mut record = GameRecord::open(crate::NewGame {
         id: id.to_owned(),
         ruleset: "tulipmania".to_owned(),
         rules_version: 1,
@@ -32,8 +32,6 @@ pub fn sample_record(id: &str) -> GameRecord {
             "variant": "standard",
             "market": { "start": 2.5, "lots": [1, 2, 3] },
         }),
-        status: Status::Open,
-        version: 0,
         invite_only: false,
         seats: vec![
             SeatRecord {
@@ -53,25 +51,19 @@ pub fn sample_record(id: &str) -> GameRecord {
         admin_token_hash: "ad".repeat(32),
         server_secret: "5e".repeat(32),
         seed_commitment: "c0".repeat(32),
-        seed_scheme: crate::SeedScheme::V2,
-        state: None,
-        log_len: 0,
-        created_at: 1_700_000_000_000,
-        updated_at: 1_700_000_000_000,
-        hooks: Vec::new(),
-        clock: None,
-        due_at: None,
-        takebacks: vec![crate::Takeback {
-            seq: 3,
-            seat: 0,
-            state: r#"{"before":"the move ✿"}"#.to_owned(),
-        }],
-        undone: 2,
-        notes: 1,
-        rematch: Some("g_rematch".to_owned()),
-        rematch_of: None,
-        played_at: 0,
-    }
+        now: 1_700_000_000_000,
+    });
+    record.version = 0;
+    record.seed_scheme = crate::SeedScheme::V2;
+    record.takebacks = vec![crate::Takeback {
+        seq: 3,
+        seat: 0,
+        state: r#"{"before":"the move ✿"}"#.to_owned(),
+    }];
+    record.undone = 2;
+    record.notes = 1;
+    record.rematch = Some("g_rematch".to_owned());
+    record
 }
 
 /// Runs every check of the store contract (DESIGN.md §4) against `store`, panicking with a

@@ -1,9 +1,9 @@
 //! The one optimistic-concurrency loop (DESIGN.md §4) and the preconditions of a change.
 
-use crate::audit::StoredAction;
 use crate::ctx::AppCtx;
 use crate::error::{ApiCode, ApiError};
 use crate::http::IfMatch;
+use crate::log::{Entry, StoredAction};
 use crate::time::now_ms;
 use serde_json::Value;
 use std::time::Duration;
@@ -296,8 +296,8 @@ async fn same_request(
         .map_err(|error| ApiError::Internal(format!("{id}: log entry {}: {error}", first.seq)))?;
     // The logged undo names the move it took back (`{"type": "undo", "move": 12}`); the
     // client sends `{"type": "undo"}` alone, so a repeated undo is recognised by its kind.
-    let same = if super::undo::is_undo(&replay.action) {
-        super::undo::is_undo(&stored.action)
+    let same = if Entry::of(&replay.action).is_undo() {
+        Entry::of(&stored.action).is_undo()
     } else {
         stored.action == replay.action
     };

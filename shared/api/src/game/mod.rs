@@ -10,6 +10,7 @@
 //! into words ([`Narrator`]).
 
 mod commit;
+mod moved;
 mod narrate;
 mod notify;
 pub mod pause;
@@ -20,9 +21,10 @@ pub use commit::{
     committed_unless_moved_on, update, update_in, Change, Guard, Precondition, Replay, Updated,
     MAX_ATTEMPTS,
 };
+pub use moved::Moved;
 pub use narrate::Narrator;
 pub use notify::{clock_notifications, count_turns, notifications, Moment, MomentAction};
-pub use play::{apply, Moved};
+pub use play::apply;
 
 use crate::auth::is_game_id;
 use crate::ctx::AppCtx;

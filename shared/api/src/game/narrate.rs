@@ -3,6 +3,7 @@
 use super::seat_names;
 use crate::ctx::AppCtx;
 use crate::dto::Author;
+use crate::log::{Entry, OwnEntry};
 use game_core::words::Names;
 use game_core::{DynRuleset, Seat};
 use serde_json::Value;
@@ -67,9 +68,9 @@ impl<'a> Narrator<'a> {
         events: &[Value],
         by: Option<Author>,
     ) -> (String, Vec<String>) {
-        if super::pause::is_note(action) {
+        if let Some(note) = Entry::of(action).note() {
             let names = Names::new(&self.names);
-            return (super::pause::note_text(seat, action, &names), Vec::new());
+            return (super::pause::note_text(seat, note, &names), Vec::new());
         }
         let texts = self.events(events);
         let Some(seat) = seat else {
@@ -131,11 +132,10 @@ impl<'a> Narrator<'a> {
     }
 
     fn action_with(&self, seat: Seat, action: &Value, names: &Names) -> String {
-        if super::undo::is_undo(action) {
-            return super::undo::undo_text(seat, names);
-        }
-        if super::pause::is_note(action) {
-            return super::pause::note_text(Some(seat), action, names);
+        match Entry::of(action) {
+            Entry::Own(OwnEntry::Undo { .. }) => return super::undo::undo_text(seat, names),
+            Entry::Own(note) => return super::pause::note_text(Some(seat), note, names),
+            Entry::Move(_) => {}
         }
         self.ruleset
             .and_then(|ruleset| ruleset.describe_action(action, seat, names))

@@ -5,11 +5,11 @@
 
 use super::narrate::Narrator;
 use super::project_events;
-use crate::audit::StoredAction;
 use crate::dto::{
     ActionData, FinishedData, Notification, ReminderData, TimeoutData, TurnData, WebhookEvent,
 };
 use crate::error::ApiError;
+use crate::log::StoredAction;
 use crate::time::rfc3339;
 use crate::webhooks::chat;
 use game_core::adapter::LoggedJson;
@@ -264,7 +264,7 @@ impl<'a> ChatWords<'a> {
     }
 
     fn game(&self) -> String {
-        let title = crate::registry()
+        let title = crate::catalog::registry()
             .get(&self.record.ruleset)
             .map_or("A game", |ruleset| ruleset.name());
         format!("{title} (game {})", self.record.id)
@@ -299,7 +299,7 @@ impl<'a> ChatWords<'a> {
     }
 
     fn action(&self, seat: u8, action: &Value, events: &[Value]) -> String {
-        let registry = crate::registry();
+        let registry = crate::catalog::registry();
         let narrator = Narrator::with(registry.get(&self.record.ruleset), self.record);
         let (headline, _) = narrator.entry(Some(Seat(seat)), action, events, None);
         format!("{}: {headline}", self.game())

@@ -6,60 +6,40 @@
 //! Each is a log entry of its own, a note (`{"type": "pause"}`, `{"type": "resume"}`,
 //! `{"type": "vacation", "on": true|false}`), so a game's log tells when its clocks stood
 //! still. A note changes no state and draws nothing: moves draw from the random stream of
-//! their place among the moves ([`stream_index`]), which notes do not count, so a pause
+//! their place among the moves ([`crate::log::Place::stream`]), which notes do not count, so a pause
 //! cannot change a draw.
 
 use super::{engine_of, update, Change, Guard, Updated};
-use crate::audit::{state_hash, StoredAction};
 use crate::clock::Clock;
 use crate::ctx::AppCtx;
 use crate::error::{ApiCode, ApiError};
+use crate::log::{state_hash, OwnEntry, StoredAction};
 use game_core::words::Names;
 use game_core::{Seat, Visibility};
-use serde_json::{json, Value};
+use serde_json::json;
 use store::{GameRecord, LogEntry, Status};
-
-/// The `type`s of the notes. No ruleset has an action of these types (a test checks).
-pub const NOTES: [&str; 3] = ["pause", "resume", "vacation"];
-
-/// Whether a logged action is a note rather than a move.
-pub fn is_note(action: &Value) -> bool {
-    action
-        .get("type")
-        .and_then(Value::as_str)
-        .is_some_and(|kind| NOTES.contains(&kind))
-}
-
-/// The random stream of log entry `seq` when `notes` notes and `undone` undos came before
-/// it: its place among the moves still standing ([`super::undo::stream_index`] after the
-/// notes are left out).
-pub fn stream_index(seq: u64, notes: u64, undone: u64) -> u64 {
-    super::undo::stream_index(seq.saturating_sub(notes), undone)
-}
 
 /// A note in words, for the log: `seat` is the seat's whose vacation it is (none for the
 /// admin's pause and resume).
-pub fn note_text(seat: Option<Seat>, action: &Value, names: &Names) -> String {
-    let kind = action.get("type").and_then(Value::as_str).unwrap_or("");
-    let on = action.get("on").and_then(Value::as_bool).unwrap_or(false);
-    let ran_out = action
-        .get("ran_out")
-        .and_then(Value::as_bool)
-        .unwrap_or(false);
-    match (kind, seat) {
-        ("pause", _) => "The admin paused every clock.".to_string(),
-        ("resume", _) => "The admin started the clocks again.".to_string(),
-        ("vacation", Some(seat)) if on => {
-            format!(
-                "{} went on vacation: their clock stands still.",
-                names.seat(seat)
-            )
-        }
-        ("vacation", Some(seat)) if ran_out => format!(
+pub fn note_text(seat: Option<Seat>, note: OwnEntry, names: &Names) -> String {
+    match (note, seat) {
+        (OwnEntry::Pause, _) => "The admin paused every clock.".to_string(),
+        (OwnEntry::Resume, _) => "The admin started the clocks again.".to_string(),
+        (OwnEntry::Vacation { on: true, .. }, Some(seat)) => format!(
+            "{} went on vacation: their clock stands still.",
+            names.seat(seat)
+        ),
+        (
+            OwnEntry::Vacation {
+                ran_out: Some(true),
+                ..
+            },
+            Some(seat),
+        ) => format!(
             "{}'s vacation ran out: their clock runs again.",
             names.seat(seat)
         ),
-        ("vacation", Some(seat)) => format!(
+        (OwnEntry::Vacation { .. }, Some(seat)) => format!(
             "{} is back from vacation: their clock runs again.",
             names.seat(seat)
         ),
@@ -99,16 +79,23 @@ impl ClockChange {
     }
 
     /// The note the log keeps, and whose it is.
-    fn note(self) -> (Option<u8>, Value) {
+    fn note(self) -> (Option<u8>, OwnEntry) {
         match self {
-            ClockChange::Pause => (None, json!({"type": "pause"})),
-            ClockChange::Resume => (None, json!({"type": "resume"})),
-            ClockChange::VacationStart(seat) => {
-                (Some(seat), json!({"type": "vacation", "on": true}))
-            }
+            ClockChange::Pause => (None, OwnEntry::Pause),
+            ClockChange::Resume => (None, OwnEntry::Resume),
+            ClockChange::VacationStart(seat) => (
+                Some(seat),
+                OwnEntry::Vacation {
+                    on: true,
+                    ran_out: None,
+                },
+            ),
             ClockChange::VacationEnd { seat, ran_out } => (
                 Some(seat),
-                json!({"type": "vacation", "on": false, "ran_out": ran_out}),
+                OwnEntry::Vacation {
+                    on: false,
+                    ran_out: Some(ran_out),
+                },
             ),
         }
     }
@@ -129,14 +116,14 @@ pub async fn change_clock(
     let id = record.id.clone();
     // A change that changes nothing commits nothing (checked again on each attempt, where a
     // race that made it moot commits only the record as it is).
-    super::play::require_active(&record)?;
+    super::moved::require_active(&record)?;
     if let Some(mut clock) = Clock::of(&record)? {
         if !change.apply(&mut clock, now)? {
             return Ok(record);
         }
     }
     let updated = update(ctx, record, guard, |record| {
-        super::play::require_active(record)?;
+        super::moved::require_active(record)?;
         let mut clock = Clock::of(record)?.ok_or_else(|| {
             ApiError::refused(
                 ApiCode::NoClock,
@@ -154,9 +141,9 @@ pub async fn change_clock(
         clock.save(&mut next);
         let engine = engine_of(ctx, record)?;
         crate::clock::on_commit(&mut next, engine.as_deref(), None, now)?;
-        let (seat, action) = change.note();
+        let (seat, note) = change.note();
         let stored = StoredAction {
-            action,
+            action: note.action(),
             visibility: Visibility::Public,
             by: None,
         };
@@ -223,46 +210,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn notes_are_their_types_and_no_ruleset_has_an_action_of_those_types() {
-        assert!(is_note(&json!({"type": "pause"})));
-        assert!(is_note(&json!({"type": "vacation", "on": true})));
-        assert!(!is_note(&json!({"type": "undo"})));
-        for ruleset in crate::catalog::registry().iter() {
-            for kind in NOTES.iter().chain([&super::super::undo::UNDO]) {
-                assert!(
-                    !ruleset.action_types().contains(kind),
-                    "{} has an action {kind}",
-                    ruleset.id()
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn notes_take_no_place_in_the_random_streams() {
-        // Moves 1-3, a pause (4) and a resume (5): entry 6 is the fourth move.
-        assert_eq!(stream_index(6, 2, 0), 4);
-        assert_eq!(stream_index(3, 0, 0), 3);
-        // A note and an undo of move 2 (entry 4, after a pause at 3): entry 5 is the second.
-        assert_eq!(stream_index(5, 1, 1), 2);
-    }
-
-    #[test]
     fn notes_read_as_sentences() {
         let names = vec![Some("Anna".to_string()), Some("Ben".to_string())];
         let names = Names::new(&names);
-        let on = json!({"type": "vacation", "on": true});
+        let on = OwnEntry::Vacation {
+            on: true,
+            ran_out: None,
+        };
         assert_eq!(
-            note_text(Some(Seat(1)), &on, &names),
+            note_text(Some(Seat(1)), on, &names),
             "Ben went on vacation: their clock stands still."
         );
-        let ran_out = json!({"type": "vacation", "on": false, "ran_out": true});
+        let ran_out = OwnEntry::Vacation {
+            on: false,
+            ran_out: Some(true),
+        };
         assert_eq!(
-            note_text(Some(Seat(0)), &ran_out, &names),
+            note_text(Some(Seat(0)), ran_out, &names),
             "Anna's vacation ran out: their clock runs again."
         );
         assert_eq!(
-            note_text(None, &json!({"type": "pause"}), &names),
+            note_text(None, OwnEntry::Pause, &names),
             "The admin paused every clock."
         );
     }

@@ -1,18 +1,16 @@
 //! Applying a move to a stored game: the engine's step, the log entry, the reply, the clock
 //! and the notifications it causes, as one [`Change`] for the commit loop.
 
-use super::{engine_of, notifications, project_events, Change, Moment, MomentAction, Narrator};
-use crate::audit::{state_hash, StoredAction};
+use super::moved::{committed, require_active, Committed, Moved};
+use super::{engine_of, Change};
 use crate::ctx::AppCtx;
-use crate::dto::{ActionResult, Author, SubmitAction};
-use crate::error::{ApiCode, ApiError};
+use crate::dto::{Author, SubmitAction};
+use crate::error::ApiError;
+use crate::log::{play_move, Entry, Place, StoredAction};
 use crate::time::now_ms;
-use game_core::adapter::{ActionError, LoggedJson};
-use game_core::{DynGame, GameRng, RuleKind, Seat, SeatSet, Viewer};
-use store::{GameRecord, IdempotencyRecord, LogEntry, Status};
-
-/// What a committed move answers (the response body) and the state it made.
-pub type Moved = (String, Box<dyn DynGame>);
+use game_core::adapter::ActionError;
+use game_core::{DynGame, RuleKind, Seat, SeatSet};
+use store::{GameRecord, Status};
 
 /// Applies the move to a copy of the game and builds the commit and the reply (a player's
 /// move, or a bot's: [`crate::bots`]).
@@ -24,7 +22,7 @@ pub fn apply(
     key: Option<&str>,
     by: Option<Author>,
 ) -> Result<Change<Moved>, ApiError> {
-    if super::undo::is_undo(&body.action) && by.is_none() {
+    if Entry::of(&body.action).is_undo() && by.is_none() {
         super::undo::check_undo(&body.action)?;
         return super::undo::take_back(ctx, record, seat, key);
     }
@@ -34,29 +32,35 @@ pub fn apply(
         .clone_box();
     let seq = record.log_len;
     let waiting_before = engine.waiting_on();
-    let mut rng = GameRng::for_entry(
+    let place = Place {
+        seq,
+        notes: record.notes,
+        undone: record.undone,
+    };
+    let applied = play_move(
+        engine.as_mut(),
         ctx.seeds.seed_of(record)?,
-        super::pause::stream_index(seq, record.notes, record.undone),
-    );
-    let applied = engine
-        .apply_json(Seat(seat), &body.action, &mut rng)
-        .map_err(|error| match error {
-            ActionError::Malformed(message) => ApiError::BadRequest(message),
-            ActionError::Rule {
-                code,
-                message,
-                kind: RuleKind::Turn | RuleKind::GameOver,
-            } => ApiError::Conflict {
-                code,
-                message,
-                hints: Box::new(hints(engine.as_ref(), seat)),
-            },
-            ActionError::Rule { code, message, .. } => ApiError::Unprocessable {
-                code,
-                message,
-                hints: Box::new(hints(engine.as_ref(), seat)),
-            },
-        })?;
+        place,
+        seat,
+        &body.action,
+    )
+    .map_err(|error| match error {
+        ActionError::Malformed(message) => ApiError::BadRequest(message),
+        ActionError::Rule {
+            code,
+            message,
+            kind: RuleKind::Turn | RuleKind::GameOver,
+        } => ApiError::Conflict {
+            code,
+            message,
+            hints: Box::new(hints(engine.as_ref(), seat)),
+        },
+        ActionError::Rule { code, message, .. } => ApiError::Unprocessable {
+            code,
+            message,
+            hints: Box::new(hints(engine.as_ref(), seat)),
+        },
+    })?;
 
     let now = now_ms();
     let state = engine.state_json();
@@ -97,109 +101,6 @@ pub fn apply(
             now,
         },
     )
-}
-
-/// Refuses a move on a game that is not being played: 409 `game-not-active` before it
-/// starts, `game-over` once it has ended.
-pub(super) fn require_active(record: &GameRecord) -> Result<(), ApiError> {
-    match record.status {
-        Status::Open => Err(ApiError::refused(
-            ApiCode::GameNotActive,
-            "the game has not started: seats are still free",
-        )),
-        Status::Finished => Err(ApiError::refused(ApiCode::GameOver, "the game is over")),
-        Status::Active => Ok(()),
-    }
-}
-
-/// A move (a game's action, or an undo) already made on `next`, the record it leaves.
-pub(super) struct Committed<'a> {
-    /// The seat that moved.
-    pub seat: u8,
-    /// The request's Idempotency-Key, if any.
-    pub key: Option<&'a str>,
-    /// The action as the log keeps it.
-    pub stored: StoredAction,
-    /// The events it caused.
-    pub events: &'a [LoggedJson],
-    /// The seats the game waited on before the move.
-    pub waiting_before: SeatSet,
-    /// When it was made.
-    pub now: u64,
-}
-
-/// The commit of a move made on `next` (its last log entry, `log_len - 1`) leaving `engine`:
-/// the log entry, the mover's reply (also kept under its Idempotency-Key) and the
-/// notifications it causes.
-pub(super) fn committed(
-    ctx: &AppCtx,
-    mut next: GameRecord,
-    engine: Box<dyn DynGame>,
-    done: Committed<'_>,
-) -> Result<Change<Moved>, ApiError> {
-    let Committed {
-        seat,
-        key,
-        stored,
-        events,
-        waiting_before,
-        now,
-    } = done;
-    let seq = next.log_len - 1;
-    let entry = LogEntry {
-        seq,
-        seat: Some(seat),
-        action: serde_json::to_value(&stored).expect("serializes"),
-        events: serde_json::to_value(events).expect("serializes"),
-        idempotency_key: key.map(str::to_string),
-        state_hash: state_hash(next.state.as_deref().unwrap_or_default()),
-        at: now,
-    };
-    let viewer = Viewer::Seat(Seat(seat));
-    let shown = project_events(events, viewer);
-    let result = ActionResult {
-        ruleset: next.ruleset.clone(),
-        version: next.version,
-        seq,
-        event_texts: Narrator::new(ctx, &next).events(&shown),
-        events: shown,
-        view: engine.view_raw(viewer),
-        status: next.status.into(),
-        to_act: super::seat_numbers(engine.to_act()),
-        waiting_on: super::seat_numbers(engine.waiting_on()),
-        outcome: engine.outcome(),
-        legal_actions: None,
-    };
-    let response = serde_json::to_string(&result).expect("serializes");
-    let idempotency = key.map(|key| IdempotencyRecord {
-        seat,
-        key: key.to_string(),
-        seq,
-        response: response.clone(),
-    });
-    super::count_turns(&mut next, engine.as_ref(), waiting_before);
-    let outbox = notifications(
-        &Moment {
-            record: &next,
-            engine: engine.as_ref(),
-            waiting_before,
-            action: Some(MomentAction {
-                seq,
-                seat,
-                stored: &stored,
-                events,
-            }),
-        },
-        now,
-    )?;
-    Ok(Change {
-        next,
-        entry: Some(entry),
-        idempotency,
-        outbox,
-        value: (response, engine),
-        subscriptions_only: false,
-    })
 }
 
 /// What a refused move's problem tells the client to recover with: who may act, who the game

@@ -8,32 +8,19 @@
 //! ([`store::Takeback`]), as long as they are one seat's most recent moves: any other move
 //! empties the list, so a takeback never crosses another seat's move. An undo is a log entry
 //! of its own; nothing is erased. Moves draw from the random stream of their place among the
-//! moves still standing ([`stream_index`]), so a move made after an undo draws exactly what it
+//! moves still standing ([`crate::log::Place::stream`]), so a move made after an undo draws exactly what it
 //! would have drawn had the undone move never been made.
 
 use super::{ruleset_of, seat_names, Change, Moved};
-use crate::audit::StoredAction;
 use crate::ctx::AppCtx;
 use crate::dto::Author;
 use crate::error::{ApiCode, ApiError};
+use crate::log::{OwnEntry, StoredAction, MAX_TAKEBACKS};
 use crate::time::now_ms;
 use game_core::words::Names;
 use game_core::{Seat, Visibility};
 use serde_json::{json, Value};
 use store::{GameRecord, Status, Takeback};
-
-/// The `type` of the undo move. No ruleset has an action of this type (a test checks).
-pub const UNDO: &str = "undo";
-
-/// The most moves a seat may take back in a row; older ones are forgotten. Each is a copy of
-/// the state kept in the record, which every move rewrites (and DynamoDB bills by the
-/// kilobyte and caps at 400 KB): three keep the record at most four states long.
-pub const MAX_TAKEBACKS: usize = 3;
-
-/// Whether `action` is the undo move rather than a game's action.
-pub fn is_undo(action: &Value) -> bool {
-    action.get("type").and_then(Value::as_str) == Some(UNDO)
-}
 
 /// The undo move as a client sends it: `{"type": "undo"}` and nothing else.
 pub fn check_undo(action: &Value) -> Result<(), ApiError> {
@@ -43,13 +30,6 @@ pub fn check_undo(action: &Value) -> Result<(), ApiError> {
             "the undo move is {\"type\": \"undo\"}, with no other field".into(),
         )),
     }
-}
-
-/// The random stream of log entry `seq` when `undone` moves were taken back before it: its
-/// place among the moves still standing. Each undo takes one move away and adds one entry,
-/// so the stream is `seq - 2 × undone`, and it equals `seq` in a game without undos.
-pub fn stream_index(seq: u64, undone: u64) -> u64 {
-    seq.saturating_sub(2 * undone)
 }
 
 /// The takebacks after one more move: `seat`'s move at `seq`, made from `before`, joins them
@@ -84,7 +64,7 @@ pub fn legal_entry(record: &GameRecord, seat: u8) -> Option<Value> {
     (record.status == Status::Active && last.seat == seat).then(|| {
         let names = seat_names(record);
         json!({
-            "action": {"type": UNDO},
+            "action": OwnEntry::Undo { taken: None }.action(),
             "label": "Take back your last move",
             "text": undo_text(Seat(seat), &Names::new(&names)),
             "sealed": false,
@@ -106,7 +86,7 @@ pub fn take_back(
     seat: u8,
     key: Option<&str>,
 ) -> Result<Change<Moved>, ApiError> {
-    super::play::require_active(record)?;
+    super::moved::require_active(record)?;
     let takeback = match record.takebacks.last() {
         Some(last) if last.seat == seat => last.clone(),
         _ => {
@@ -135,15 +115,18 @@ pub fn take_back(
     next.state = Some(takeback.state.clone());
     crate::clock::on_commit(&mut next, Some(engine.as_ref()), Some(Seat(seat)), now)?;
     let stored = StoredAction {
-        action: json!({"type": UNDO, "move": takeback.seq}),
+        action: OwnEntry::Undo {
+            taken: Some(takeback.seq),
+        }
+        .action(),
         visibility: Visibility::Public,
         by: None,
     };
-    super::play::committed(
+    super::moved::committed(
         ctx,
         next,
         engine,
-        super::play::Committed {
+        super::moved::Committed {
             seat,
             key,
             stored,
@@ -194,18 +177,7 @@ mod tests {
     }
 
     #[test]
-    fn a_move_after_an_undo_draws_the_stream_it_would_have_drawn() {
-        // Moves 1-3, move 4 taken back by entry 5: entry 6 is the fourth standing move.
-        assert_eq!(stream_index(3, 0), 3);
-        assert_eq!(stream_index(6, 1), 4);
-        // Two undos (entries 6 and 7 of moves 4 and 5): entry 8 is the fourth again.
-        assert_eq!(stream_index(8, 2), 4);
-    }
-
-    #[test]
     fn the_undo_move_is_exactly_its_type() {
-        assert!(is_undo(&json!({"type": "undo"})));
-        assert!(!is_undo(&json!({"type": "roll"})));
         assert!(check_undo(&json!({"type": "undo"})).is_ok());
         assert!(check_undo(&json!({"type": "undo", "move": 3})).is_err());
     }

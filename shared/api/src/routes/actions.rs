@@ -182,7 +182,7 @@ pub async fn submit_action(
 ) -> Result<Reply, ApiError> {
     let record = load_record(&ctx, &id).await?;
     let seat = seat_of(identify(&record, bearer.token())?)?;
-    let action = if undo::is_undo(&body.action) {
+    let action = if crate::log::Entry::of(&body.action).is_undo() {
         undo::check_undo(&body.action)?;
         body.action.clone()
     } else {
@@ -319,6 +319,8 @@ fn check_ruleset(
 
 #[cfg(test)]
 mod tests {
+    use game_core::action_schema::label_seats;
+    use game_core::sample::sample;
     use game_core::words::Names;
     use game_core::{GameRng, Seat};
     use serde_json::Value;
@@ -354,6 +356,17 @@ mod tests {
                     for entry in &mut expected {
                         let object = entry.as_object_mut().expect("entries are objects");
                         let Some(action) = object.get("action").cloned() else {
+                            // A family: its choices of seats named, and sealed when an
+                            // instance of it is.
+                            let schema = object.get("schema").cloned().expect("a family");
+                            if let Some(named) = label_seats(&schema, &names) {
+                                object.insert("schema".into(), named);
+                            }
+                            let instance = sample(&schema, &mut GameRng::for_entry([0; 32], 0));
+                            if instance.and_then(|one| ruleset.is_sealed(&one, seat)) == Some(true)
+                            {
+                                object.insert("sealed".into(), Value::Bool(true));
+                            }
                             continue;
                         };
                         let label = game.label(seat, &action, &names).expect("its own");

@@ -389,7 +389,7 @@ async fn game_batch(
             let Some(last) = entries.last() else { break };
             after = Some(last.seq);
             for item in log_items(ctx, record, &entries, caller.viewer()) {
-                events.push(json_event("log", &item)?);
+                events.push(json_event(StreamEvent::Log, &item)?);
             }
             let reached = after.map_or(0, |after| after + 1);
             if events.len() >= MAX_BATCH_ENTRIES && reached < record.log_len {
@@ -405,7 +405,7 @@ async fn game_batch(
         }
     }
     let game = envelope(ctx, record, caller)?;
-    events.push(json_event("game", &game)?.id(Cursor::of(record).id()));
+    events.push(json_event(StreamEvent::Game, &game)?.id(Cursor::of(record).id()));
     Ok(Some((events, Cursor::of(record))))
 }
 
@@ -445,13 +445,13 @@ fn my_batch(
         // as it is now (a reader behind by several turns is told each one).
         let (turns, reminders) = now.notices_since(before);
         for _ in 0..turns {
-            events.push(json_event("turn", &game)?);
+            events.push(json_event(StreamEvent::Turn, &game)?);
         }
         for _ in 0..reminders {
-            events.push(json_event("reminder", &game)?);
+            events.push(json_event(StreamEvent::Reminder, &game)?);
         }
         if now.finished && !before.finished {
-            events.push(json_event("finished", &game)?);
+            events.push(json_event(StreamEvent::Finished, &game)?);
         }
     }
     let (turns, reminders) = now.counts.unwrap_or_default();
@@ -460,14 +460,50 @@ fn my_batch(
         Cursor::of(record).id(),
         now.bits()
     );
-    events.push(json_event("games", &MyGames { games: vec![game] })?.id(id));
+    events.push(json_event(StreamEvent::Games, &MyGames { games: vec![game] })?.id(id));
     Ok(Some((events, Cursor::of(record))))
 }
 
-/// `value` as the data of an event named `name`.
-fn json_event(name: &'static str, value: &impl serde::Serialize) -> Result<Event, ApiError> {
+/// The names of the events the streams send. The routes' documentation and docs/api.md name
+/// them (a test holds both to this enum).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, strum::IntoStaticStr, strum::VariantArray)]
+#[strum(serialize_all = "snake_case")]
+pub enum StreamEvent {
+    /// A game stream: the game as the reader may see it, at a version.
+    Game,
+    /// A game stream: a log entry as the reader may read it.
+    Log,
+    /// A `me` stream: the reader's games.
+    Games,
+    /// A `me` stream: a game now waits on the reader's seat.
+    Turn,
+    /// A `me` stream: the seat's move clock is running out.
+    Reminder,
+    /// A `me` stream: a game of the reader's is over.
+    Finished,
+}
+
+impl StreamEvent {
+    /// The events of `GET /v1/games/{id}/events`.
+    pub const GAME_STREAM: [StreamEvent; 2] = [StreamEvent::Game, StreamEvent::Log];
+    /// The events of `GET /v1/me/events`.
+    pub const MY_STREAM: [StreamEvent; 4] = [
+        StreamEvent::Games,
+        StreamEvent::Turn,
+        StreamEvent::Reminder,
+        StreamEvent::Finished,
+    ];
+
+    /// The event's name on the wire.
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+}
+
+/// `value` as the data of an event `name`.
+fn json_event(name: StreamEvent, value: &impl serde::Serialize) -> Result<Event, ApiError> {
     Event::default()
-        .event(name)
+        .event(name.as_str())
         .json_data(value)
         .map_err(|error| ApiError::Internal(format!("an event did not serialize: {error}")))
 }

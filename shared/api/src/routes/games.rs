@@ -3,7 +3,6 @@
 use super::actions::{legal_listing, seat_of};
 use super::etag;
 use super::problems::{problems, BadHeader, JsonBodyRefused, NoSuchGame, RetiredRules};
-use crate::audit::{commitment_of, secret_hex};
 use crate::auth::{
     identify, new_game_id, new_token, random_bytes, sha256_hex, Caller, ADMIN_PREFIX,
 };
@@ -14,6 +13,7 @@ use crate::dto::{
 use crate::error::{ApiCode, ApiError};
 use crate::game::{engine_of, load_record, seat_numbers};
 use crate::http::{limit_in, Bearer, IfNoneMatch, JsonBody, Params, QueryParams, Reply};
+use crate::seed::{commitment_of, secret_hex};
 use crate::time::{now_ms, rfc3339};
 use axum::extract::State;
 use serde::Deserialize;
@@ -200,34 +200,18 @@ pub(crate) fn open_record(
     admin_token_hash: String,
 ) -> Result<GameRecord, ApiError> {
     let secret = dice.bytes::<32>()?;
-    let now = now_ms();
-    Ok(GameRecord {
+    Ok(GameRecord::open(store::NewGame {
         id,
         ruleset: ruleset.id().to_string(),
         rules_version: ruleset.rules_version(),
         options,
-        status: Status::Open,
-        version: 1,
         invite_only,
         seats,
         admin_token_hash,
         server_secret: secret_hex(&secret),
         seed_commitment: commitment_of(&secret),
-        seed_scheme: store::SeedScheme::CURRENT,
-        state: None,
-        log_len: 0,
-        created_at: now,
-        updated_at: now,
-        hooks: Vec::new(),
-        clock: None,
-        due_at: None,
-        takebacks: Vec::new(),
-        undone: 0,
-        notes: 0,
-        rematch: None,
-        rematch_of: None,
-        played_at: 0,
-    })
+        now: now_ms(),
+    }))
 }
 
 problems! {

@@ -2,13 +2,14 @@
 //! for the caller as it was then.
 
 use super::problems::{problems, NoSuchGame, RetiredRules};
-use crate::audit::{seed_of_record, Replayer, StoredAction};
 use crate::auth::identify;
 use crate::ctx::AppCtx;
 use crate::dto::{GameStatus, HistoryPoint};
 use crate::error::{ApiCode, ApiError};
 use crate::game::{load_record, ruleset_of, seat_numbers};
 use crate::http::{Bearer, IfNoneMatch, Params, Reply};
+use crate::log::{Replayer, StoredAction};
+use crate::seed::seed_of_record;
 use axum::extract::State;
 use std::sync::Arc;
 use store::{GameRecord, LogEntry};

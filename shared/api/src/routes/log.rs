@@ -1,13 +1,14 @@
 //! `GET /v1/games/{id}/log` (projected for the caller) and `GET /v1/games/{id}/audit`.
 
 use super::problems::{problems, NoSuchGame};
-use crate::audit::{stored_events, Audit, AuditEntry, StoredAction};
+use crate::audit::{Audit, AuditEntry};
 use crate::auth::identify;
 use crate::ctx::AppCtx;
 use crate::dto::{LogItem, LogPage};
 use crate::error::ApiError;
 use crate::game::{engine_of, load_record, project_events, Narrator};
 use crate::http::{limit_in, Bearer, IfNoneMatch, Params, QueryParams, Reply};
+use crate::log::{stored_events, StoredAction};
 use crate::time::rfc3339;
 use axum::extract::State;
 use game_core::{Seat, Viewer, Visibility};

@@ -3,7 +3,6 @@
 
 use super::etag;
 use super::problems::{problems, BadHeader, BadToken, JsonBodyRefused, RetiredRules};
-use crate::audit::{state_hash, StoredAction};
 use crate::auth::{identify, new_token, sha256_hex, Caller, SEAT_PREFIX};
 use crate::ctx::AppCtx;
 use crate::dto::{BotKind, ClaimSeat, ClaimedSeat, ReplaceSeat, ResignSeat, Resigned};
@@ -13,6 +12,7 @@ use crate::game::{
     Updated,
 };
 use crate::http::{Bearer, JsonBody, OptionalJsonBody, Params, Reply};
+use crate::log::{state_hash, StoredAction};
 use crate::time::now_ms;
 use axum::extract::State;
 use game_core::{SeatSet, Visibility};
@@ -219,7 +219,7 @@ pub(crate) fn claim(
         return Ok(Change::record(next, status));
     }
     // The last claim: the seed is now fixed, so deal (log entry 0).
-    let seed = crate::audit::seed_of_record(&next)?;
+    let seed = crate::seed::seed_of_record(&next)?;
     let ruleset = ruleset_of(ctx, &next)?;
     let dealt = ruleset
         .deal(next.seats.len() as u8, &next.options, seed)
