@@ -37,3 +37,14 @@ export function startTicker(): void {
     }
   }, 1000);
 }
+
+/** A length of time in words: "6 d 23 h", "2 h 5 min", "4 min 10 s". */
+export function duration(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  const days = Math.floor(seconds / 86400);
+  const hours = Math.floor((seconds % 86400) / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  if (days > 0) return `${days} d ${hours} h`;
+  if (hours > 0) return `${hours} h ${minutes} min`;
+  return `${minutes} min ${seconds % 60} s`;
+}
