@@ -2,8 +2,8 @@
 //! options, action, view and event schemas, and the game-specific fields of the DTOs are
 //! narrowed to the `anyOf` of those schemas.
 
-use crate::catalog::bound_integers;
 use crate::audit;
+use crate::catalog::bound_integers;
 use crate::dto;
 use crate::error;
 use game_core::Registry;
