@@ -350,7 +350,7 @@ pub(crate) async fn play_one(
                 ))
             }
             // A sample the rules refuse: try another.
-            Err(error) if error.status() == 422 => continue,
+            Err(error) if error.refused_by_rules() => continue,
             // The game moved on (or the seat no longer acts): look again.
             Err(error) if error.moved_on() => return Ok(false),
             Err(error) => return Err(error),

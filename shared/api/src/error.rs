@@ -268,10 +268,36 @@ impl ApiError {
         }
     }
 
-    /// Whether a change decided at one version failed because the game moved on first (412,
-    /// or any 409: another move, or the game ended): the caller looks again.
+    /// Whether a change decided at one version failed because the game moved on first (its
+    /// version changed, another seat moved, the game ended, the seat changed hands): the
+    /// caller looks again. Decided by the kind of refusal, not by its HTTP status.
     pub fn moved_on(&self) -> bool {
-        matches!(self.status(), 409 | 412)
+        match self {
+            ApiError::Conflict { .. }
+            | ApiError::StaleVersion { .. }
+            | ApiError::WeakIfMatch { .. } => true,
+            ApiError::Refused { code, .. } => matches!(
+                code,
+                ApiCode::GameNotActive
+                    | ApiCode::GameNotOpen
+                    | ApiCode::GameOver
+                    | ApiCode::SeatTaken
+                    | ApiCode::SeatResigned
+                    | ApiCode::SeatFree
+                    | ApiCode::CannotUndo
+                    | ApiCode::NoClock
+                    | ApiCode::NoVacationLeft
+                    | ApiCode::GameNotFinished
+                    | ApiCode::VersionConflict
+            ),
+            _ => false,
+        }
+    }
+
+    /// Whether a game's rules refused a well-formed move (a bot's sample, say): another
+    /// move may be accepted.
+    pub fn refused_by_rules(&self) -> bool {
+        matches!(self, ApiError::Unprocessable { .. })
     }
 
     /// The problem document for this error.
@@ -492,5 +518,24 @@ mod tests {
         );
         assert!(rule.moved_on());
         assert!(!ApiError::refused(ApiCode::InvalidName, "no").moved_on());
+    }
+
+    /// `moved_on` names its refusals by kind; this holds the list to every code whose
+    /// problem says the game's state changed (409), so a new such code cannot be missed.
+    #[test]
+    fn every_state_refusal_means_the_game_moved_on() {
+        for &code in ApiCode::ALL {
+            assert_eq!(
+                ApiError::refused(code, "x").moved_on(),
+                code.status() == 409,
+                "{}",
+                code.as_str()
+            );
+        }
+        let stale = ApiError::StaleVersion {
+            given: "\"1\"".into(),
+            current: 2,
+        };
+        assert!(stale.moved_on() && !stale.refused_by_rules());
     }
 }
