@@ -299,37 +299,6 @@ fn acknowledged(sent: &[Sent], tables: usize) -> Vec<Vec<Acked>> {
     acked
 }
 
-/// Replays the stored log with the rules and compares every state hash and the final state.
-fn replay_matches(record: &store::GameRecord, log: &[store::LogEntry]) {
-    let registry = api::registry();
-    let seed = api::seed::seed_of_record(record).expect("a stored secret");
-    let engine = registry
-        .get(&record.ruleset)
-        .expect("a registered ruleset")
-        .setup(record.seats.len() as u8, &record.options, seed)
-        .expect("the setup replays");
-    // As `beurs verify` replays: undo entries and the streams of the moves after them.
-    let mut replay = api::log::Replayer::new(engine, seed);
-    for entry in log {
-        if entry.seq > 0 {
-            replay
-                .entry(entry.seat, &entry.action["action"])
-                .unwrap_or_else(|error| panic!("entry {} does not replay: {error}", entry.seq));
-        }
-        let hash = api::log::state_hash(&replay.game().state_json());
-        assert_eq!(
-            hash, entry.state_hash,
-            "entry {} replays differently",
-            entry.seq
-        );
-    }
-    assert_eq!(
-        record.state.as_deref(),
-        Some(replay.game().state_json().as_str()),
-        "the stored state is not the replay of the log"
-    );
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn sixty_four_clients_lose_and_duplicate_nothing() {
     let app = Arc::new(spawn_app().await);
@@ -479,7 +448,7 @@ async fn sixty_four_clients_lose_and_duplicate_nothing() {
                 );
             }
         }
-        replay_matches(&record, &log);
+        api_tests::replay_matches(&record, &log);
         eprintln!(
             "{} ({} seats): {added} moves, {:?}",
             record.ruleset,

@@ -790,3 +790,35 @@ pub fn some_action(legal: &Value) -> Value {
     game_core::testing::random_action_json(&entries[..1.min(entries.len())], &mut rng)
         .unwrap_or_else(|| panic!("no move among {legal}"))
 }
+
+/// Replays the stored log with the one replayer ([`api::log::Replayer`]) and compares every
+/// entry's state hash (the live state after it) and the final state.
+pub fn replay_matches(record: &store::GameRecord, log: &[store::LogEntry]) {
+    let registry = api::registry();
+    let seed = api::seed::seed_of_record(record).expect("a stored secret");
+    let engine = registry
+        .get(&record.ruleset)
+        .expect("a registered ruleset")
+        .setup(record.seats.len() as u8, &record.options, seed)
+        .expect("the setup replays");
+    // As `beurs verify` replays: undo entries and the streams of the moves after them.
+    let mut replay = api::log::Replayer::new(engine, seed);
+    for entry in log {
+        if entry.seq > 0 {
+            replay
+                .entry(entry.seat, &entry.action["action"])
+                .unwrap_or_else(|error| panic!("entry {} does not replay: {error}", entry.seq));
+        }
+        let hash = api::log::state_hash(&replay.game().state_json());
+        assert_eq!(
+            hash, entry.state_hash,
+            "entry {} replays differently",
+            entry.seq
+        );
+    }
+    assert_eq!(
+        record.state.as_deref(),
+        Some(replay.game().state_json().as_str()),
+        "the stored state is not the replay of the log"
+    );
+}
