@@ -1210,3 +1210,32 @@ fn setup_logs_the_deal() {
             fp: game.fp
         }));
 }
+
+/// Issue 54: the declared value of a lot is one range, from the least the rules allow to the
+/// largest, with a believable value suggested (`default`, `examples`), and the buyer a choice of
+/// seats named at listing; the family is sealed.
+#[test]
+fn the_offer_schema_declares_one_range_and_a_choice_of_buyers() {
+    let mut g = base(3, 0);
+    g.set_hand(A, &cards(&["K-OY", "L-O", "WEED-1"]));
+    g.phase = Phase::Offer {
+        seller: A,
+        min: 4,
+        final_offer: false,
+    };
+    let schema = g
+        .legal_actions(A)
+        .into_iter()
+        .find_map(|entry| match entry {
+            LegalAction::Schema { schema, .. } => Some(schema),
+            LegalAction::Action { .. } => None,
+        })
+        .expect("an offer family");
+    let declared = &schema["properties"]["declared"];
+    assert_eq!(declared["type"], "integer", "{declared}");
+    assert_eq!(declared["minimum"], 4, "{declared}");
+    assert!(declared.get("anyOf").is_none(), "one range: {declared}");
+    assert_eq!(declared["default"], 4);
+    let buyer = &schema["properties"]["buyer"];
+    assert_eq!(buyer["x-seat-choice"], true, "{buyer}");
+}
