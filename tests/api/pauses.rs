@@ -359,7 +359,8 @@ async fn live_states_are_the_replayed_states_at_every_entry_with_undos_and_notes
     for ruleset in api::registry().iter() {
         let (fewest, most) = ruleset.seat_range();
         let seats = 3.clamp(fewest, most);
-        let mut body = json!({"ruleset": ruleset.id(), "seats": seats, "clock": {"per_move": "PT1H"}});
+        let mut body =
+            json!({"ruleset": ruleset.id(), "seats": seats, "clock": {"per_move": "PT1H"}});
         body["options"] = test_options(ruleset.id());
         let (id, admin) = app.create_game(&body).await;
         let mut tokens = Vec::new();
@@ -385,7 +386,12 @@ async fn live_states_are_the_replayed_states_at_every_entry_with_undos_and_notes
         }
         let record = app.record(&id).await;
         let log = app.store.log(&id, None, 10_000).await.expect("the log");
-        assert_eq!(log.len() as u64, record.log_len, "{}: one page", ruleset.id());
+        assert_eq!(
+            log.len() as u64,
+            record.log_len,
+            "{}: one page",
+            ruleset.id()
+        );
         api_tests::replay_matches(&record, &log);
         undos += record.undone;
         notes += record.notes;
