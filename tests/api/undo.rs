@@ -464,3 +464,30 @@ async fn a_rematch_is_one_linked_game_with_the_seats_turned() {
     let me = app.get("/v1/me/games", Some(token)).await;
     assert_eq!(me.status, 200, "{}", me.text());
 }
+
+/// The undo move is `{"type": "undo"}` and nothing else: with another field it is a
+/// `400 malformed-request` (the service checks it, once), and the game is unchanged.
+#[tokio::test]
+async fn an_undo_with_another_field_is_malformed_and_changes_nothing() {
+    let app = spawn_app().await;
+    let game = app
+        .start_game("tulipmania-1637", 3, test_options("tulipmania-1637"))
+        .await;
+    let before = app.record(&game.id).await;
+    for seat in 0..3 {
+        let reply = app
+            .submit(
+                &game.id,
+                &game.tokens[seat],
+                &json!({"type": "undo", "move": 1}),
+            )
+            .await;
+        assert_eq!(reply.status, 400, "{}", reply.text());
+        assert_eq!(reply.json()["code"], "malformed-request");
+    }
+    let after = app.record(&game.id).await;
+    assert_eq!(
+        (after.version, after.log_len, after.state),
+        (before.version, before.log_len, before.state)
+    );
+}
