@@ -5,7 +5,7 @@ use super::moved::{committed, require_active, Committed, Moved};
 use super::{engine_of, Change};
 use crate::ctx::AppCtx;
 use crate::dto::{Author, SubmitAction};
-use crate::error::ApiError;
+use crate::error::{ApiCode, ApiError};
 use crate::log::{play_move, Entry, Place, StoredAction};
 use crate::time::now_ms;
 use game_core::adapter::ActionError;
@@ -22,6 +22,9 @@ pub fn apply(
     key: Option<&str>,
     by: Option<Author>,
 ) -> Result<Change<Moved>, ApiError> {
+    if by.is_none() {
+        refuse_bot_seat(record, seat)?;
+    }
     if Entry::of(&body.action).is_undo() && by.is_none() {
         super::undo::check_undo(&body.action)?;
         return super::undo::take_back(ctx, record, seat, key);
@@ -101,6 +104,17 @@ pub fn apply(
             now,
         },
     )
+}
+
+/// Refuses a move by a seat a bot plays: its player resigned (409 `seat-resigned`).
+fn refuse_bot_seat(record: &GameRecord, seat: u8) -> Result<(), ApiError> {
+    match record.seats.get(usize::from(seat)) {
+        Some(seat_record) if seat_record.bot.is_some() => Err(ApiError::refused(
+            ApiCode::SeatResigned,
+            format!("seat {seat} resigned: a bot plays it now"),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// What a refused move's problem tells the client to recover with: who may act, who the game

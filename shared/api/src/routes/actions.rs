@@ -197,10 +197,7 @@ pub async fn submit_action(
             action: action.clone(),
         }),
     };
-    let mut bots = false;
     let updated = update(&ctx, record, &guard, |record| {
-        refuse_bot_seat(record, seat)?;
-        bots = crate::bots::has_bots(record);
         apply(&ctx, record, seat, &body, key.as_deref(), None)
     })
     .await?;
@@ -212,6 +209,7 @@ pub async fn submit_action(
         } => {
             // The next read of this game (its players' GETs) finds the new state parsed.
             ctx.states.insert(&id, version, Arc::from(engine));
+            let bots = crate::bots::has_bots(&record);
             let bots_failed = if bots {
                 crate::bots::drive_after_commit(&ctx, &id).await
             } else {
@@ -267,17 +265,6 @@ async fn with_listing(
             });
             reply
         }
-    }
-}
-
-/// Refuses a move by a seat a bot plays: its player resigned (409 `seat-resigned`).
-fn refuse_bot_seat(record: &GameRecord, seat: u8) -> Result<(), ApiError> {
-    match record.seats.get(usize::from(seat)) {
-        Some(seat_record) if seat_record.bot.is_some() => Err(ApiError::refused(
-            ApiCode::SeatResigned,
-            format!("seat {seat} resigned: a bot plays it now"),
-        )),
-        _ => Ok(()),
     }
 }
 
