@@ -14,6 +14,7 @@ use utoipa::ToSchema;
     Deserialize,
     ToSchema,
     strum::IntoStaticStr,
+    strum::EnumString,
     strum::VariantArray,
 )]
 #[serde(rename_all = "snake_case")]
@@ -50,10 +51,7 @@ impl WebhookEvent {
 
     /// The type named `name` in payloads and the store.
     pub fn parse(name: &str) -> Option<WebhookEvent> {
-        WebhookEvent::ALL
-            .iter()
-            .copied()
-            .find(|event| event.as_str() == name)
+        name.parse().ok()
     }
 
     /// The type as sent in payloads and kept in the store.
