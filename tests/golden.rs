@@ -5,7 +5,7 @@
 //!
 //! Each ruleset's `index.json` lists its fixtures: file, seats, options label, the ending the
 //! game reached (`Outcome::reason`) and the number of log entries. The fixtures must cover
-//! every ruleset of `api::registry()` and every seat count it supports.
+//! every ruleset of `service::registry()` and every seat count it supports.
 //!
 //! Every ruleset has at least one recorded game in which seats took moves back: its undo
 //! entries must replay too (the random stream of each later move is its place among the
@@ -352,7 +352,7 @@ fn recorded_games_replay_with_todays_rules() {
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         regenerate();
     }
-    let registry = api::registry();
+    let registry = service::registry();
     let mut failures = Vec::new();
     let mut covered: BTreeSet<(String, u8)> = BTreeSet::new();
     let mut with_undos: BTreeSet<String> = BTreeSet::new();
@@ -437,7 +437,7 @@ fn recorded_games_replay_with_todays_rules() {
 }
 
 /// How many of the audit's entries are undos.
-fn undo_entries(audit: &api::audit::Audit) -> usize {
+fn undo_entries(audit: &service::audit::Audit) -> usize {
     audit
         .entries
         .iter()
@@ -487,9 +487,9 @@ fn check_fixture(
     ruleset: &str,
     path: &Path,
     entry: &Value,
-) -> Result<api::audit::Audit, String> {
+) -> Result<service::audit::Audit, String> {
     let bytes = std::fs::read(path).map_err(|error| format!("unreadable: {error}"))?;
-    let audit: api::audit::Audit =
+    let audit: service::audit::Audit =
         serde_json::from_slice(&bytes).map_err(|error| format!("not an audit: {error}"))?;
     if audit.ruleset != ruleset {
         return Err(format!(
@@ -503,7 +503,7 @@ fn check_fixture(
             audit.seats, entry["seats"]
         ));
     }
-    let verified = api::audit::verify(registry, &audit)
+    let verified = service::audit::verify(registry, &audit)
         .map_err(|error| format!("does not replay: {error}"))?;
     if Some(verified.entries as u64) != entry["entries"].as_u64() {
         return Err(format!(
@@ -539,10 +539,10 @@ fn regenerate() {
         let only_new = only.as_deref() == Some("new");
         let chosen = |ruleset: &str| {
             only.as_deref()
-                .is_none_or(|only| only == ruleset || api::registry().get(only).is_none())
+                .is_none_or(|only| only == ruleset || service::registry().get(only).is_none())
         };
         let mut indexes: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
-        for ruleset in api::registry().iter() {
+        for ruleset in service::registry().iter() {
             if chosen(ruleset.id()) {
                 let kept = if only_new {
                     checked_index(&fixtures_dir().join(ruleset.id()))
@@ -655,7 +655,7 @@ async fn record(app: &TestApp, configuration: &Configuration) -> Option<(String,
         }
         let reply = app.full_audit(&game.id).await;
         assert_eq!(reply.status, 200, "{}", reply.text());
-        let audit: api::audit::Audit = serde_json::from_slice(&reply.body).expect("an audit");
+        let audit: service::audit::Audit = serde_json::from_slice(&reply.body).expect("an audit");
         let reason = audit
             .outcome
             .as_ref()
@@ -668,7 +668,8 @@ async fn record(app: &TestApp, configuration: &Configuration) -> Option<(String,
         {
             continue;
         }
-        let verified = api::audit::verify(&api::registry(), &audit).expect("the audit verifies");
+        let verified =
+            service::audit::verify(&service::registry(), &audit).expect("the audit verifies");
         assert_eq!(verified.entries, moves + 1);
         return Some((reason, verified.entries, reply.body));
     }

@@ -378,7 +378,7 @@ fn mutate_state(
 #[test]
 fn mutated_legal_actions_are_refused_cleanly_or_legal() {
     let started = std::time::Instant::now();
-    let registry = api::registry();
+    let registry = service::registry();
     for ruleset in registry.iter() {
         let tags = ruleset.action_types();
         assert!(!tags.is_empty(), "{}: no action types", ruleset.id());
@@ -429,7 +429,7 @@ fn mutated_legal_actions_are_refused_cleanly_or_legal() {
 /// gathered into a set, before they were checked. It must be a `bad-params` refusal.
 #[test]
 fn black_thursday_open_session_with_a_seat_beyond_the_table_is_refused() {
-    let registry = api::registry();
+    let registry = service::registry();
     let ruleset = registry.get("black-thursday").expect("registered");
     let seed = game_core::testing::game_seed(27, 0);
     let mut state = deal(ruleset, 3, seed);

@@ -1,9 +1,9 @@
 //! The audit: hidden while the game runs, complete once it ends, and tamper-evident.
 
 use crate::test_options;
-use api::audit::{verify, Audit, VerifyError};
 use api_tests::{play_randomly, spawn_app};
 use serde_json::json;
+use service::audit::{verify, Audit, VerifyError};
 use store::SeedScheme;
 
 #[tokio::test]
@@ -13,13 +13,13 @@ async fn an_active_games_audit_hides_the_secret_and_state_hashes() {
     let reply = app.full_audit(&game.id).await;
     assert_eq!(reply.status, 200);
     let audit: Audit = serde_json::from_slice(&reply.body).expect("an audit");
-    assert_eq!(audit.status, api::dto::GameStatus::Active);
+    assert_eq!(audit.status, service::dto::GameStatus::Active);
     assert_eq!(audit.seed_commitment, game.seed_commitment);
     assert_eq!(audit.server_secret, None);
     assert_eq!(audit.entropies, None);
     assert!(audit.entries.iter().all(|entry| entry.state_hash.is_none()));
     assert_eq!(
-        verify(&api::registry(), &audit),
+        verify(&service::registry(), &audit),
         Err(VerifyError::NotFinished)
     );
     let record = app.record(&game.id).await;
@@ -37,7 +37,7 @@ async fn any_tampering_makes_verification_fail() {
         .await;
     play_randomly(&app, &game, 11, 20_000).await;
     let audit: Audit = serde_json::from_slice(&app.full_audit(&game.id).await.body).expect("audit");
-    let registry = api::registry();
+    let registry = service::registry();
     assert!(verify(&registry, &audit).is_ok());
 
     let mut secret = audit.clone();
@@ -125,7 +125,7 @@ async fn an_audit_with_another_id_ruleset_options_or_seats_does_not_verify() {
     // The whole audit: a random game may be longer than one page of the route.
     let audit: Audit = serde_json::from_slice(&app.full_audit(&game.id).await.body).expect("audit");
     assert_eq!(audit.seed_scheme, SeedScheme::V2);
-    let registry = api::registry();
+    let registry = service::registry();
     assert!(verify(&registry, &audit).is_ok());
     let replay_differs = |audit: &Audit| {
         matches!(
@@ -232,9 +232,9 @@ async fn a_legacy_scheme_game_plays_on_and_its_audit_verifies() {
     };
     play_randomly(&app, &game, 14, 20_000).await;
     let audit: Audit = serde_json::from_slice(&app.full_audit(&id).await.body).expect("audit");
-    assert_eq!(audit.status, api::dto::GameStatus::Finished);
+    assert_eq!(audit.status, service::dto::GameStatus::Finished);
     assert_eq!(audit.seed_scheme, SeedScheme::V1);
-    let registry = api::registry();
+    let registry = service::registry();
     assert!(verify(&registry, &audit).is_ok());
     // An audit file written before the field existed has no `seed_scheme`: still v1.
     let mut json = serde_json::to_value(&audit).expect("json");
@@ -279,7 +279,7 @@ async fn one_page_of_an_audit_is_reported_as_incomplete_not_tampered() {
     assert_eq!(page.entries.len(), 5, "the game is longer than one page");
     let after = page.next_after.expect("more pages");
     assert_eq!(
-        verify(&api::registry(), &page),
+        verify(&service::registry(), &page),
         Err(VerifyError::Incomplete { last: 4, after })
     );
     let message = local::verify::check(&page)
@@ -289,5 +289,5 @@ async fn one_page_of_an_audit_is_reported_as_incomplete_not_tampered() {
     assert!(!message.contains("differs"), "{message}");
     // The whole audit, paged by the same server, still verifies.
     let whole: Audit = serde_json::from_slice(&app.full_audit(&game.id).await.body).expect("audit");
-    assert!(verify(&api::registry(), &whole).is_ok());
+    assert!(verify(&service::registry(), &whole).is_ok());
 }

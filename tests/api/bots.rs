@@ -6,12 +6,12 @@
 //! be there when the post returns.
 
 use crate::options_for;
-use api::bots::Allowance;
-use api::dice::Dice;
 use api_tests::{spawn_app_configured, TestApp};
 use game_core::sample::{sample_spread, Spread};
 use game_core::GameRng;
 use serde_json::{json, Value};
+use service::bots::Allowance;
+use service::dice::Dice;
 
 /// What a `strong` bot may think here: a few dozen playouts (a few milliseconds), so that
 /// the tests measure whether it moves, not how well (`beurs bots` measures that, with the
@@ -228,7 +228,7 @@ async fn seeded_game(ruleset: &str, seats: u8, bot: &str, seed: u64) -> Seen {
 /// Every ruleset but Black Thursday (its own tests below) against `bot`, two games each at
 /// the fewest seats (at least three).
 async fn every_ruleset_against(bot: &str) {
-    for ruleset in api::registry().iter() {
+    for ruleset in service::registry().iter() {
         if ruleset.id() == "black-thursday" {
             continue;
         }

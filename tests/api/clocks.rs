@@ -6,14 +6,14 @@
 //! fall (`sweep_due`), with hour-long clocks: no clock of the machine races the test's own
 //! requests, so a busy machine makes them slower, never different.
 
-use api::dice::Dice;
-use api::webhooks::WebhookConfig;
 use api_tests::webhooks::{verify_with_reference, Receiver};
 use api_tests::{
     remove_db, spawn_app_at, spawn_app_at_configured_without_deadline_worker,
     spawn_app_at_without_deadline_worker, temp_db, TestApp,
 };
 use serde_json::{json, Value};
+use service::dice::Dice;
+use service::webhooks::WebhookConfig;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -21,7 +21,7 @@ use std::time::Duration;
 fn dev() -> WebhookConfig {
     WebhookConfig {
         dev: true,
-        retry: api::webhooks::RetryPolicy::scaled(0.01),
+        retry: service::webhooks::RetryPolicy::scaled(0.01),
         ..WebhookConfig::default()
     }
 }
@@ -95,19 +95,21 @@ async fn wait_until(app: &TestApp, id: &str, seconds: u64, done: impl Fn(&Value)
 /// The deadline worker of another process over the same store, swept when game `id`'s next
 /// deadline or reminder falls (its `due_at`), as if the clock had run until then. With
 /// `remind_at: 0` (no reminder), that is the deadline of the seat it waits on.
-async fn sweep_due(app: &TestApp, id: &str) -> api::deadlines::SweepReport {
+async fn sweep_due(app: &TestApp, id: &str) -> service::deadlines::SweepReport {
     sweep_due_with(app, id, Dice::Os).await
 }
 
 /// [`sweep_due`] by a worker whose bots and clock draw from `dice`.
-async fn sweep_due_with(app: &TestApp, id: &str, dice: Dice) -> api::deadlines::SweepReport {
+async fn sweep_due_with(app: &TestApp, id: &str, dice: Dice) -> service::deadlines::SweepReport {
     let due = app
         .record(id)
         .await
         .due_at
         .expect("the game has a deadline");
     let worker = api_tests::test_ctx(Arc::clone(&app.store)).with_dice(dice);
-    api::deadlines::sweep(&worker, due).await.expect("a sweep")
+    service::deadlines::sweep(&worker, due)
+        .await
+        .expect("a sweep")
 }
 
 /// Every log entry of game `id` (one page of up to 200 is enough for these checks).
@@ -361,7 +363,10 @@ async fn a_timeout_due_while_the_server_was_down_is_applied_once_by_racing_worke
     };
     // ... and is down when the hour runs out.
     let due = before.due_at.expect("a deadline");
-    assert!(due > api::time::now_ms(), "the deadline is an hour away");
+    assert!(
+        due > service::time::now_ms(),
+        "the deadline is an hour away"
+    );
 
     // ... and two workers (two restarted processes) find the overdue game at once.
     let worker = || {
@@ -371,8 +376,8 @@ async fn a_timeout_due_while_the_server_was_down_is_applied_once_by_racing_worke
     };
     let (first, second) = (worker(), worker());
     let (a, b) = tokio::join!(
-        api::deadlines::sweep(&first, due),
-        api::deadlines::sweep(&second, due)
+        service::deadlines::sweep(&first, due),
+        service::deadlines::sweep(&second, due)
     );
     let (a, b) = (a.expect("a sweep"), b.expect("a sweep"));
     assert_eq!(a.timeouts + b.timeouts, 1, "{a:?} {b:?}");
@@ -448,7 +453,7 @@ async fn a_bot_move_a_crash_left_unplayed_is_played_by_the_deadline_worker() {
         seat.bot = Some("random".into());
         seat.resigned = true;
     }
-    next.due_at = Some(api::time::now_ms());
+    next.due_at = Some(service::time::now_ms());
     store
         .commit(&store::Commit {
             record: next,
@@ -498,8 +503,8 @@ async fn my_events(
 async fn a_reminder_in_the_gap_is_told_once_on_resuming_my_stream() {
     let db = temp_db("clock-remind-gap");
     let app = spawn_app_at_configured_without_deadline_worker(&db, dev(), |ctx| {
-        ctx.with_streams(api::streams::Streams::new(
-            api::streams::StreamMode::OneBatch,
+        ctx.with_streams(service::streams::Streams::new(
+            service::streams::StreamMode::OneBatch,
         ))
     })
     .await;

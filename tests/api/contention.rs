@@ -457,8 +457,9 @@ async fn sixty_four_clients_lose_and_duplicate_nothing() {
         );
         if record.status == store::Status::Finished {
             let audit = app.full_audit(&game.id).await;
-            let audit: api::audit::Audit = serde_json::from_slice(&audit.body).expect("an audit");
-            api::audit::verify(&api::registry(), &audit).expect("the audit verifies");
+            let audit: service::audit::Audit =
+                serde_json::from_slice(&audit.body).expect("an audit");
+            service::audit::verify(&service::registry(), &audit).expect("the audit verifies");
         }
     }
 }

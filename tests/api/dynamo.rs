@@ -109,8 +109,9 @@ async fn a_random_game_on_dynamodb_costs_two_requests_per_move() {
     // The finished game is complete and verifiable from what DynamoDB kept.
     let reply = app.full_audit(&game.id).await;
     assert_eq!(reply.status, 200, "{}", reply.text());
-    let audit: api::audit::Audit = serde_json::from_slice(&reply.body).expect("an audit");
-    let verified = api::audit::verify(&api::registry(), &audit).expect("the audit verifies");
+    let audit: service::audit::Audit = serde_json::from_slice(&reply.body).expect("an audit");
+    let verified =
+        service::audit::verify(&service::registry(), &audit).expect("the audit verifies");
     assert_eq!(verified.entries, moves + 1);
     // The whole log, paged through with `after` (each page one Query).
     let mut entries = 0;

@@ -178,7 +178,7 @@ async fn app_with_origins(origins: &[&str]) -> (std::net::SocketAddr, tokio::tas
         .await
         .expect("bind");
     let addr = listener.local_addr().expect("address");
-    let ctx = Arc::new(api::AppCtx::new(Arc::new(store::MemoryStore::new())));
+    let ctx = Arc::new(service::AppCtx::new(Arc::new(store::MemoryStore::new())));
     let edge = api::edge::EdgeConfig {
         cors_origins: origins.iter().map(|origin| origin.to_string()).collect(),
     };

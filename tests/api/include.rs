@@ -18,7 +18,7 @@ async fn listing(app: &TestApp, id: &str, token: &str) -> Value {
 #[tokio::test]
 async fn a_seat_gets_its_legal_actions_with_the_game_and_with_its_moves_answer() {
     let app = spawn_app().await;
-    for ruleset in api::registry().iter() {
+    for ruleset in service::registry().iter() {
         let game = start_small(&app, ruleset).await;
         let id = &game.id;
         let mut moved = 0;

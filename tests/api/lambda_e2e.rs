@@ -439,8 +439,9 @@ async fn a_complete_game_through_the_function_binaries_under_the_runtime_emulato
     // The audit, through get-audit, verifies offline.
     let audit = patiently("the audit", || app.full_audit(&game.id)).await;
     assert_eq!(audit.status, 200, "{}", audit.text());
-    let audit: api::audit::Audit = serde_json::from_slice(&audit.body).expect("an audit");
-    let verified = api::audit::verify(&api::registry(), &audit).expect("the audit verifies");
+    let audit: service::audit::Audit = serde_json::from_slice(&audit.body).expect("an audit");
+    let verified =
+        service::audit::verify(&service::registry(), &audit).expect("the audit verifies");
     assert_eq!(verified.entries, moves + 1, "setup plus every move");
     assert_eq!(app.record(&game.id).await.status, store::Status::Finished);
 

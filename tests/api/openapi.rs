@@ -6,7 +6,7 @@ use std::path::PathBuf;
 #[test]
 fn committed_openapi_document_matches_the_code() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../openapi/openapi.json");
-    let generated = serde_json::to_string_pretty(&api::openapi::spec(&api::registry()))
+    let generated = serde_json::to_string_pretty(&api::openapi::spec(&service::registry()))
         .expect("serializes")
         + "\n";
     if std::env::var_os("UPDATE_OPENAPI").is_some() {
@@ -25,7 +25,7 @@ async fn the_server_serves_the_spec_and_a_docs_page() {
     let app = spawn_app().await;
     let spec = app.get("/openapi.json", None).await;
     assert_eq!(spec.status, 200);
-    assert_eq!(spec.json(), api::openapi::spec(&api::registry()));
+    assert_eq!(spec.json(), api::openapi::spec(&service::registry()));
     let docs = app.get("/docs", None).await;
     assert_eq!(docs.status, 200);
     assert!(docs

@@ -42,10 +42,10 @@ async fn the_audit_comes_in_pages_that_join_into_the_whole_log() {
     assert_eq!(seqs, (0..=moves as u64).collect::<Vec<_>>());
 
     // The joined pages verify like a whole audit.
-    let whole: api::audit::Audit =
+    let whole: service::audit::Audit =
         serde_json::from_slice(&app.full_audit(&game.id).await.body).expect("an audit");
     assert_eq!(whole.entries.len(), moves + 1);
-    api::audit::verify(&api::registry(), &whole).expect("the joined audit verifies");
+    service::audit::verify(&service::registry(), &whole).expect("the joined audit verifies");
 
     // The cap is documented and enforced.
     for bad in [

@@ -1,6 +1,6 @@
 //! Pauses and vacations: the admin stops every clock and starts them again; a seat's vacation
 //! stops only its own clock, within its allowance. The deadline worker is driven here with an
-//! injected `now` (`api::deadlines::sweep`), so the tests are about time without waiting for it.
+//! injected `now` (`service::deadlines::sweep`), so the tests are about time without waiting for it.
 
 use crate::test_options;
 use api_tests::{random_move, spawn_app, TestApp};
@@ -25,9 +25,9 @@ async fn clocked_game(app: &TestApp, clock: Value) -> (String, String, Vec<Strin
 }
 
 /// A deadline worker of another process over the same store, swept at `now`.
-async fn sweep_at(app: &TestApp, now: u64) -> api::deadlines::SweepReport {
+async fn sweep_at(app: &TestApp, now: u64) -> service::deadlines::SweepReport {
     let ctx = api_tests::test_ctx(Arc::clone(&app.store));
-    api::deadlines::sweep(&ctx, now).await.expect("a sweep")
+    service::deadlines::sweep(&ctx, now).await.expect("a sweep")
 }
 
 async fn post(app: &TestApp, path: &str, token: &str) -> api_tests::Reply {
@@ -100,7 +100,7 @@ async fn a_paused_games_clocks_do_not_run_and_resume_exactly() {
     assert_eq!(again.status, 200);
     assert_eq!(again.json()["version"], game["version"]);
 
-    let report = sweep_at(&app, api::time::now_ms() + 10 * HOUR_MS).await;
+    let report = sweep_at(&app, service::time::now_ms() + 10 * HOUR_MS).await;
     assert_eq!(report.timeouts, 0, "a paused clock ran out: {report:?}");
     assert_eq!(waited(&app, &id).await, seat, "nobody moved for the seat");
 
@@ -213,7 +213,7 @@ async fn a_vacation_stops_only_its_seat() {
     assert!(clock["vacation_since"].is_null());
     assert_eq!(
         clock["vacation_left_ms"],
-        2 * HOUR_MS - api::clock::MIN_VACATION_MS,
+        2 * HOUR_MS - service::clock::MIN_VACATION_MS,
         "a short vacation costs the minute a vacation costs at least"
     );
     assert_eq!(
@@ -337,8 +337,9 @@ async fn a_game_with_pauses_and_vacations_verifies() {
     }
     let record = app.record(&id).await;
     assert!(record.notes >= 4, "the log has notes: {}", record.notes);
-    let audit: api::audit::Audit = serde_json::from_slice(&app.full_audit(&id).await.body).unwrap();
-    api::audit::verify(&api::registry(), &audit).expect("the audit verifies");
+    let audit: service::audit::Audit =
+        serde_json::from_slice(&app.full_audit(&id).await.body).unwrap();
+    service::audit::verify(&service::registry(), &audit).expect("the audit verifies");
     let last = record.log_len - 1;
     let history = app
         .get(&format!("/v1/games/{id}/history/{last}"), None)
@@ -356,7 +357,7 @@ async fn a_game_with_pauses_and_vacations_verifies() {
 async fn live_states_are_the_replayed_states_at_every_entry_with_undos_and_notes() {
     let app = api_tests::spawn_app_seeded(55).await;
     let (mut undos, mut notes) = (0, 0);
-    for ruleset in api::registry().iter() {
+    for ruleset in service::registry().iter() {
         let (fewest, most) = ruleset.seat_range();
         let seats = 3.clamp(fewest, most);
         let mut body =

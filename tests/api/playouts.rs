@@ -19,7 +19,7 @@ fn games_per_configuration(ruleset: &str) -> u64 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn random_clients_finish_every_ruleset_at_every_seat_count() {
     let app = spawn_app().await;
-    let registry = api::registry();
+    let registry = service::registry();
     for ruleset in registry.iter() {
         let (min_seats, max_seats) = ruleset.seat_range();
         for seats in min_seats..=max_seats {
@@ -36,16 +36,17 @@ async fn random_clients_finish_every_ruleset_at_every_seat_count() {
 
                 let reply = app.full_audit(&game.id).await;
                 assert_eq!(reply.status, 200);
-                let audit: api::audit::Audit =
+                let audit: service::audit::Audit =
                     serde_json::from_slice(&reply.body).expect("an audit");
                 assert_eq!(audit.seed_commitment, game.seed_commitment);
                 let secret = audit
                     .server_secret
                     .as_deref()
                     .expect("the secret is revealed");
-                let secret = api::seed::parse_hex32(secret).expect("hex");
-                assert_eq!(api::seed::commitment_of(&secret), game.seed_commitment);
-                let verified = api::audit::verify(&registry, &audit).expect("the audit verifies");
+                let secret = service::seed::parse_hex32(secret).expect("hex");
+                assert_eq!(service::seed::commitment_of(&secret), game.seed_commitment);
+                let verified =
+                    service::audit::verify(&registry, &audit).expect("the audit verifies");
                 assert_eq!(verified.entries, moves + 1);
                 eprintln!(
                     "{} with {seats} seats: {moves} moves over HTTP, audit verified",

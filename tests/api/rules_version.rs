@@ -26,7 +26,7 @@ async fn set_rules_version(app: &TestApp, id: &str, version: u32) {
 #[tokio::test]
 async fn new_games_record_the_current_rules_version() {
     let app = spawn_app().await;
-    for ruleset in api::registry().iter() {
+    for ruleset in service::registry().iter() {
         let game = start_small(&app, ruleset).await;
         let envelope = app
             .get(&format!("/v1/games/{}", game.id), None)
@@ -43,7 +43,7 @@ async fn new_games_record_the_current_rules_version() {
 #[tokio::test]
 async fn a_game_of_every_served_rules_version_plays_on() {
     let app = spawn_app().await;
-    for ruleset in api::registry().iter() {
+    for ruleset in service::registry().iter() {
         let served: Vec<u32> = (1..=ruleset.rules_version())
             .filter(|version| ruleset.serves_rules_version(*version))
             .collect();
@@ -70,7 +70,7 @@ async fn a_game_of_a_retired_rules_version_is_refused_and_keeps_its_audit() {
         .start_game("tulip-bubble", 3, serde_json::json!({}))
         .await;
     let retired = 0;
-    assert!(!api::registry()
+    assert!(!service::registry()
         .get("tulip-bubble")
         .expect("registered")
         .serves_rules_version(retired));
@@ -145,10 +145,11 @@ async fn verify_names_a_rules_version_it_no_longer_replays() {
         .start_game("tulipmania-1637", 3, crate::test_options("tulipmania-1637"))
         .await;
     api_tests::play_randomly(&app, &game, 9, 20_000).await;
-    let mut audit: api::audit::Audit =
+    let mut audit: service::audit::Audit =
         serde_json::from_slice(&app.full_audit(&game.id).await.body).expect("an audit");
-    api::audit::verify(&api::registry(), &audit).expect("the audit verifies");
+    service::audit::verify(&service::registry(), &audit).expect("the audit verifies");
     audit.rules_version = 0;
-    let error = api::audit::verify(&api::registry(), &audit).expect_err("a retired version");
+    let error =
+        service::audit::verify(&service::registry(), &audit).expect_err("a retired version");
     assert!(error.to_string().contains("no longer replays"), "{error}");
 }

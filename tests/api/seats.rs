@@ -76,7 +76,7 @@ async fn create(app: &TestApp, ruleset: &str, seats: u8, options: Value) -> (Str
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_player_finishes_every_ruleset_against_random_bots() {
     let app = spawn_app().await;
-    for ruleset in api::registry().iter() {
+    for ruleset in service::registry().iter() {
         let seats = ruleset.seat_range().0.max(3);
         one_player_against_bots(&app, ruleset.id(), seats).await;
     }
@@ -90,7 +90,7 @@ pub async fn one_player_against_bots(app: &TestApp, ruleset: &str, seats: u8) {
 
 /// [`one_player_against_bots`] with the other seats' bots taken in turn from `bots`.
 pub async fn one_player_against(app: &TestApp, ruleset: &str, seats: u8, bots: &[&str]) {
-    let registry = api::registry();
+    let registry = service::registry();
     let bot_of = |seat: u8| bots[usize::from(seat - 1) % bots.len()];
     let (id, _) = create(app, ruleset, seats, options_for(ruleset, seats)).await;
     let mut player = None;
@@ -131,9 +131,9 @@ pub async fn one_player_against(app: &TestApp, ruleset: &str, seats: u8, bots: &
         (0..u64::from(seats)).collect::<Vec<_>>(),
         "{ruleset}"
     );
-    let audit: api::audit::Audit =
+    let audit: service::audit::Audit =
         serde_json::from_slice(&app.full_audit(&id).await.body).expect("an audit");
-    let verified = api::audit::verify(&registry, &audit).expect("the audit verifies");
+    let verified = service::audit::verify(&registry, &audit).expect("the audit verifies");
     assert!(
         verified.entries > moves + 1,
         "the bots' moves are in the log"
@@ -160,14 +160,14 @@ async fn a_request_plays_bots_within_its_budget_and_the_worker_plays_on() {
     let left = app.record(&id).await;
     assert_eq!(left.status, store::Status::Active);
     let due = left.due_at.expect("a game waiting on bots is due");
-    assert!(due <= api::time::now_ms(), "due at once, not later");
+    assert!(due <= service::time::now_ms(), "due at once, not later");
 
     // The worker (another process over the same store, with the same budget) plays on.
-    let worker = api::AppCtx::new(std::sync::Arc::clone(&app.store)).with_drive_budget(budget);
+    let worker = service::AppCtx::new(std::sync::Arc::clone(&app.store)).with_drive_budget(budget);
     let mut sweeps = 0;
     while app.record(&id).await.status == store::Status::Active {
         assert!(sweeps < 10_000, "the worker did not finish the game");
-        let report = api::deadlines::sweep(&worker, api::time::now_ms())
+        let report = service::deadlines::sweep(&worker, service::time::now_ms())
             .await
             .expect("a sweep");
         assert_eq!(report.games, 1, "the game is due until it is over");

@@ -2,10 +2,10 @@
 //! in order, redacted for the reader exactly as the reads are, resumable, bounded per client.
 
 use crate::test_options;
-use api::streams::{StreamLimits, StreamMode, Streams};
 use api_tests::sse::{EventStream, SseEvent};
 use api_tests::{random_move, request, spawn_app, spawn_app_configured, StartedGame, TestApp};
 use serde_json::Value;
+use service::streams::{StreamLimits, StreamMode, Streams};
 
 const RULESET: &str = "tulipmania-1637";
 

@@ -23,7 +23,7 @@ const ANY_TIME: &[&str] = &["buy_back"];
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_move_out_of_turn_is_a_409_of_the_turn_family_in_every_ruleset() {
     let app = spawn_app().await;
-    for ruleset in api::registry().iter() {
+    for ruleset in service::registry().iter() {
         let game = start_small(&app, ruleset).await;
         let mut refused = 0;
         for step in 0..60u64 {
@@ -110,7 +110,7 @@ async fn deal_seen_by(app: &api_tests::TestApp, id: &str, token: Option<&str>) -
 #[tokio::test]
 async fn the_deal_is_logged_and_each_seat_sees_its_own_hand() {
     let app = spawn_app().await;
-    for ruleset in api::registry().iter() {
+    for ruleset in service::registry().iter() {
         let game = start_small(&app, ruleset).await;
         let public = deal_seen_by(&app, &game.id, None).await;
         assert!(
@@ -149,7 +149,7 @@ async fn the_deal_is_logged_and_each_seat_sees_its_own_hand() {
 #[tokio::test]
 async fn a_moves_answer_says_who_acts_next_as_the_game_does() {
     let app = spawn_app().await;
-    for ruleset in api::registry().iter() {
+    for ruleset in service::registry().iter() {
         let game = start_small(&app, ruleset).await;
         let envelope = app
             .get(&format!("/v1/games/{}", game.id), None)

@@ -2,10 +2,10 @@
 //! "History", "Rematch").
 
 use crate::test_options;
-use api::audit::{verify, Audit};
 use api_tests::{spawn_app, spawn_app_seeded, StartedGame, TestApp};
 use game_core::GameRng;
 use serde_json::{json, Value};
+use service::audit::{verify, Audit};
 
 /// Every ruleset at a seat count it plays with its default options.
 const RULESETS: [(&str, u8); 5] = [
@@ -244,7 +244,7 @@ async fn undo_restores_every_view_and_is_refused_once_another_seat_acts() {
             .filter(|entry| entry.action["type"] == "undo")
             .count();
         assert!(undos >= taken_back, "{ruleset}: {undos} undo entries");
-        verify(&api::registry(), &audit)
+        verify(&service::registry(), &audit)
             .unwrap_or_else(|error| panic!("{ruleset}: the audit does not verify: {error}"));
     }
 }

@@ -41,7 +41,7 @@ async fn views_and_logs_show_each_caller_only_what_it_may_see() {
         .await;
     let record = app.record(&game.id).await;
     let secrets: Vec<String> = {
-        let seed = api::seed::seed_of_record(&record).expect("seed");
+        let seed = service::seed::seed_of_record(&record).expect("seed");
         vec![
             record.server_secret.clone(),
             hex::encode(seed),

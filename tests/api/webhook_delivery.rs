@@ -4,11 +4,11 @@
 //! the same time.
 
 use crate::options_for;
-use api::delivery::MAX_IN_FLIGHT_PER_RECEIVER;
-use api::webhooks::{RetryPolicy, WebhookConfig};
 use api_tests::webhooks::{Receiver, Tarpit};
 use api_tests::{random_move, remove_db, spawn_app_at, temp_db, TestApp};
 use serde_json::{json, Value};
+use service::delivery::MAX_IN_FLIGHT_PER_RECEIVER;
+use service::webhooks::{RetryPolicy, WebhookConfig};
 use std::collections::BTreeSet;
 use std::time::Duration;
 

@@ -4,14 +4,14 @@
 //! URLs.
 
 use crate::options_for;
-use api::dice::Dice;
-use api::webhooks::{RetryPolicy, WebhookConfig};
 use api_tests::webhooks::{verify_with_reference, Received, Receiver};
 use api_tests::{
     random_move, remove_db, spawn_app, spawn_app_at, spawn_app_at_configured, temp_db, StartedGame,
     TestApp,
 };
 use serde_json::{json, Value};
+use service::dice::Dice;
+use service::webhooks::{RetryPolicy, WebhookConfig};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 

@@ -10,7 +10,7 @@ async fn list_rulesets_lists_every_registered_game() {
 
     assert_eq!(status, 200, "{body}");
     let listed = body.to_string();
-    for ruleset in api::registry().iter() {
+    for ruleset in service::registry().iter() {
         assert!(
             listed.contains(ruleset.id()),
             "{} is missing: {body}",

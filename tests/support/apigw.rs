@@ -59,7 +59,7 @@ pub fn reply(response: Response<Body>) -> (u16, String, Value) {
 }
 
 /// A context over a fresh MemoryStore, as the handler tests use it.
-pub fn memory_ctx() -> Arc<api::AppCtx> {
+pub fn memory_ctx() -> Arc<service::AppCtx> {
     Arc::new(crate::test_ctx(Arc::new(store::MemoryStore::new())))
 }
 
@@ -68,7 +68,7 @@ pub fn memory_ctx() -> Arc<api::AppCtx> {
 /// the OpenAPI document of the code under test (panics if it breaks it, see
 /// [`crate::contract`]).
 pub async fn call(
-    ctx: &Arc<api::AppCtx>,
+    ctx: &Arc<service::AppCtx>,
     request: Request,
 ) -> Result<Response<Body>, std::convert::Infallible> {
     let app = api::edge::app(ctx.clone(), &api::edge::EdgeConfig::default());
@@ -121,7 +121,7 @@ pub async fn call(
 
 /// A game created and fully claimed through the `create-game` and `claim-seat` fixtures and
 /// handlers: three seats of Tulip Bubble.
-pub async fn started_game(ctx: &Arc<api::AppCtx>) -> crate::StartedGame {
+pub async fn started_game(ctx: &Arc<service::AppCtx>) -> crate::StartedGame {
     let response = call(ctx, event("create-game", &[]))
         .await
         .expect("handlers always answer");
@@ -155,7 +155,10 @@ pub async fn started_game(ctx: &Arc<api::AppCtx>) -> crate::StartedGame {
 
 /// A seat that may act now in `game`, its token, the version and one of its legal actions
 /// (a concrete one), read through the `get-game` and `list-legal-actions` handlers.
-pub async fn next_move(ctx: &Arc<api::AppCtx>, game: &crate::StartedGame) -> (String, u64, Value) {
+pub async fn next_move(
+    ctx: &Arc<service::AppCtx>,
+    game: &crate::StartedGame,
+) -> (String, u64, Value) {
     let token = &game.tokens[0];
     let response = call(
         ctx,

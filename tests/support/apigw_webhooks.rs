@@ -10,10 +10,10 @@ use std::sync::Arc;
 pub const LOOPBACK_URL: &str = "http://127.0.0.1:9/hooks/beurs";
 
 /// A context over a fresh MemoryStore with webhooks in dev mode.
-pub fn dev_memory_ctx() -> Arc<api::AppCtx> {
-    let config = api::webhooks::WebhookConfig {
+pub fn dev_memory_ctx() -> Arc<service::AppCtx> {
+    let config = service::webhooks::WebhookConfig {
         dev: true,
-        ..api::webhooks::WebhookConfig::default()
+        ..service::webhooks::WebhookConfig::default()
     };
     Arc::new(crate::test_ctx(Arc::new(store::MemoryStore::new())).with_webhooks(config))
 }
@@ -21,7 +21,7 @@ pub fn dev_memory_ctx() -> Arc<api::AppCtx> {
 /// Posts `body` as the holder of `token` to game `id` through the `create-webhook`
 /// fixture and handler; returns the status and the body.
 pub async fn subscribe(
-    ctx: &Arc<api::AppCtx>,
+    ctx: &Arc<service::AppCtx>,
     id: &str,
     token: &str,
     body: &Value,
@@ -38,7 +38,12 @@ pub async fn subscribe(
 
 /// Subscribes the holder of `token` to `events` at [`LOOPBACK_URL`]; returns the new
 /// subscription's id (panics unless it was created: a test failure).
-pub async fn subscribed(ctx: &Arc<api::AppCtx>, id: &str, token: &str, events: &[&str]) -> String {
+pub async fn subscribed(
+    ctx: &Arc<service::AppCtx>,
+    id: &str,
+    token: &str,
+    events: &[&str],
+) -> String {
     let (status, created) = subscribe(
         ctx,
         id,

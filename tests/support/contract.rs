@@ -117,7 +117,7 @@ pub struct Contract {
 /// The contract of the code under test, built once per test binary.
 pub fn contract() -> &'static Contract {
     static CONTRACT: OnceLock<Contract> = OnceLock::new();
-    CONTRACT.get_or_init(|| Contract::new(api::openapi::spec(&api::registry())))
+    CONTRACT.get_or_init(|| Contract::new(api::openapi::spec(&service::registry())))
 }
 
 /// Panics with the violation if `response` breaks the contract of the code under test.

@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 /// How long one request (or one sweep of a game) of a test server may play bots. The
-/// server's own limit, [`api::bots::DRIVE_BUDGET`], is 5 s of wall time; a test that needs
+/// server's own limit, [`service::bots::DRIVE_BUDGET`], is 5 s of wall time; a test that needs
 /// one request to play bots to some point would then depend on the machine's speed (a busy
 /// machine stops the drive part-way, and test servers mostly run no deadline worker to play
 /// on). The limit itself has its own test
@@ -26,8 +26,8 @@ pub const TEST_DRIVE_BUDGET: std::time::Duration = std::time::Duration::from_sec
 
 /// A context over `store` as every test server and worker uses it: the server's defaults
 /// but for [`TEST_DRIVE_BUDGET`].
-pub fn test_ctx(store: Arc<dyn store::GameStore>) -> api::AppCtx {
-    api::AppCtx::new(store).with_drive_budget(TEST_DRIVE_BUDGET)
+pub fn test_ctx(store: Arc<dyn store::GameStore>) -> service::AppCtx {
+    service::AppCtx::new(store).with_drive_budget(TEST_DRIVE_BUDGET)
 }
 
 /// A running server and what tests may peek at behind its back.
@@ -43,7 +43,7 @@ pub struct TestApp {
     /// Whether dropping the app removes its database (not when a test restarts on it).
     remove_db: bool,
     /// The server's context, when it runs in this process.
-    ctx: Option<Arc<api::AppCtx>>,
+    ctx: Option<Arc<service::AppCtx>>,
 }
 
 impl Drop for TestApp {
@@ -146,16 +146,18 @@ pub fn dice_seed(chosen: u64) -> u64 {
 }
 
 /// [`spawn_app`] whose game ids, deals and bots' dice come from `seed`
-/// (`api::dice::Dice::seeded`) instead of the server's random secret: a test that needs a
+/// (`service::dice::Dice::seeded`) instead of the server's random secret: a test that needs a
 /// situation to arise plays the same games on every run, when its requests come one after
 /// the other.
 pub async fn spawn_app_seeded(seed: u64) -> TestApp {
-    spawn_app_configured(|ctx| ctx.with_dice(api::dice::Dice::seeded(seed))).await
+    spawn_app_configured(|ctx| ctx.with_dice(service::dice::Dice::seeded(seed))).await
 }
 
 /// [`spawn_app`] with the context changed by `configure` (e.g. `strong` bots that think for
 /// a few milliseconds).
-pub async fn spawn_app_configured(configure: impl FnOnce(api::AppCtx) -> api::AppCtx) -> TestApp {
+pub async fn spawn_app_configured(
+    configure: impl FnOnce(service::AppCtx) -> service::AppCtx,
+) -> TestApp {
     let db = temp_db("api");
     let store: Arc<dyn store::GameStore> =
         Arc::new(store::SqliteStore::open(&db).expect("open the test database"));
@@ -179,7 +181,10 @@ pub async fn spawn_app_configured(configure: impl FnOnce(api::AppCtx) -> api::Ap
 /// runs them, the workers more often) over the
 /// SQLite database `db`, which is kept when the app is dropped, so that a test can stop the
 /// server and start another on the same file: a restart.
-pub async fn spawn_app_at(db: &std::path::Path, webhooks: api::webhooks::WebhookConfig) -> TestApp {
+pub async fn spawn_app_at(
+    db: &std::path::Path,
+    webhooks: service::webhooks::WebhookConfig,
+) -> TestApp {
     spawn_app_at_with(db, webhooks, DeadlineWorker::Running, |ctx| ctx).await
 }
 
@@ -187,18 +192,18 @@ pub async fn spawn_app_at(db: &std::path::Path, webhooks: api::webhooks::Webhook
 /// chose, `AppCtx::with_dice`).
 pub async fn spawn_app_at_configured(
     db: &std::path::Path,
-    webhooks: api::webhooks::WebhookConfig,
-    configure: impl FnOnce(api::AppCtx) -> api::AppCtx,
+    webhooks: service::webhooks::WebhookConfig,
+    configure: impl FnOnce(service::AppCtx) -> service::AppCtx,
 ) -> TestApp {
     spawn_app_at_with(db, webhooks, DeadlineWorker::Running, configure).await
 }
 
 /// [`spawn_app_at`] without the deadline worker: the test sweeps the deadlines itself, at
-/// the times it chooses (`api::deadlines::sweep(ctx, now)`), so that no clock of the
+/// the times it chooses (`service::deadlines::sweep(ctx, now)`), so that no clock of the
 /// machine's races the test's own requests. The delivery worker runs.
 pub async fn spawn_app_at_without_deadline_worker(
     db: &std::path::Path,
-    webhooks: api::webhooks::WebhookConfig,
+    webhooks: service::webhooks::WebhookConfig,
 ) -> TestApp {
     spawn_app_at_with(db, webhooks, DeadlineWorker::Absent, |ctx| ctx).await
 }
@@ -206,8 +211,8 @@ pub async fn spawn_app_at_without_deadline_worker(
 /// [`spawn_app_at_without_deadline_worker`] with the context changed by `configure`.
 pub async fn spawn_app_at_configured_without_deadline_worker(
     db: &std::path::Path,
-    webhooks: api::webhooks::WebhookConfig,
-    configure: impl FnOnce(api::AppCtx) -> api::AppCtx,
+    webhooks: service::webhooks::WebhookConfig,
+    configure: impl FnOnce(service::AppCtx) -> service::AppCtx,
 ) -> TestApp {
     spawn_app_at_with(db, webhooks, DeadlineWorker::Absent, configure).await
 }
@@ -221,9 +226,9 @@ enum DeadlineWorker {
 
 async fn spawn_app_at_with(
     db: &std::path::Path,
-    webhooks: api::webhooks::WebhookConfig,
+    webhooks: service::webhooks::WebhookConfig,
     deadlines: DeadlineWorker,
-    configure: impl FnOnce(api::AppCtx) -> api::AppCtx,
+    configure: impl FnOnce(service::AppCtx) -> service::AppCtx,
 ) -> TestApp {
     let store: Arc<dyn store::GameStore> =
         Arc::new(store::SqliteStore::open(db).expect("open the test database"));
@@ -237,7 +242,7 @@ async fn spawn_app_at_with(
     ];
     if deadlines == DeadlineWorker::Running {
         tasks.push(
-            tokio::spawn(api::deadlines::run(
+            tokio::spawn(service::deadlines::run(
                 ctx.clone(),
                 std::time::Duration::from_millis(50),
             ))
@@ -258,7 +263,7 @@ async fn spawn_app_at_with(
 /// Starts a server on `127.0.0.1:0` over `store` instead of SQLite (e.g. a DynamoStore on the
 /// moto server of `store::dynamo::testing`). `spawn_app` is unchanged; this is the opt-in.
 pub async fn spawn_app_with(store: Arc<dyn store::GameStore>) -> TestApp {
-    spawn_app_with_webhooks(store, api::webhooks::WebhookConfig::default()).await
+    spawn_app_with_webhooks(store, service::webhooks::WebhookConfig::default()).await
 }
 
 /// Like [`spawn_app_with`], with the webhook configuration `webhooks` (e.g. dev mode, so that
@@ -266,7 +271,7 @@ pub async fn spawn_app_with(store: Arc<dyn store::GameStore>) -> TestApp {
 /// table's stream drives deliveries (`functions/notify`), and its tests trigger it themselves.
 pub async fn spawn_app_with_webhooks(
     store: Arc<dyn store::GameStore>,
-    webhooks: api::webhooks::WebhookConfig,
+    webhooks: service::webhooks::WebhookConfig,
 ) -> TestApp {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
@@ -791,25 +796,25 @@ pub fn some_action(legal: &Value) -> Value {
         .unwrap_or_else(|| panic!("no move among {legal}"))
 }
 
-/// Replays the stored log with the one replayer ([`api::log::Replayer`]) and compares every
+/// Replays the stored log with the one replayer ([`service::log::Replayer`]) and compares every
 /// entry's state hash (the live state after it) and the final state.
 pub fn replay_matches(record: &store::GameRecord, log: &[store::LogEntry]) {
-    let registry = api::registry();
-    let seed = api::seed::seed_of_record(record).expect("a stored secret");
+    let registry = service::registry();
+    let seed = service::seed::seed_of_record(record).expect("a stored secret");
     let engine = registry
         .get(&record.ruleset)
         .expect("a registered ruleset")
         .setup(record.seats.len() as u8, &record.options, seed)
         .expect("the setup replays");
     // As `beurs verify` replays: undo entries and the streams of the moves after them.
-    let mut replay = api::log::Replayer::new(engine, seed);
+    let mut replay = service::log::Replayer::new(engine, seed);
     for entry in log {
         if entry.seq > 0 {
             replay
                 .entry(entry.seat, &entry.action["action"])
                 .unwrap_or_else(|error| panic!("entry {} does not replay: {error}", entry.seq));
         }
-        let hash = api::log::state_hash(&replay.game().state_json());
+        let hash = service::log::state_hash(&replay.game().state_json());
         assert_eq!(
             hash, entry.state_hash,
             "entry {} replays differently",

@@ -1,6 +1,6 @@
 //! `beurs bots`: one bot against the others at a four-seat table, many games per ruleset, and
 //! the win rates and move times of the bot under test. A benchmark, not a test: it measures
-//! the bots the server runs (`api::bots`), with the same inputs and the same fallbacks, on
+//! the bots the server runs (`service::bots`), with the same inputs and the same fallbacks, on
 //! the engines directly (no HTTP, no store), so the times are the bots' own.
 //!
 //! The tested bot takes each seat in turn (game `i` puts it at seat `i mod seats`), so no seat
@@ -9,11 +9,11 @@
 //! CPU time of the thinking thread ([`Allowance::CPU_ONLY`]), so a run beside other work
 //! plays the same bot as a run on an idle machine, only slower.
 
-use api::bots::{Allowance, BotInput, Streak, SAMPLES};
-use api::dto::BotKind;
 use cpu_time::ThreadTime;
 use game_core::testing::game_seed;
 use game_core::{DynRuleset, GameRng, Seat, SeatSet};
+use service::bots::{Allowance, BotInput, Streak, SAMPLES};
+use service::dto::BotKind;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -97,7 +97,7 @@ pub fn play_game(ruleset: &dyn DynRuleset, config: &Config, index: u64) -> anyho
     let mut rng = GameRng::for_entry(game_seed(config.seed ^ 0xB075, index), 0);
     let mut tally = Tally::default();
     let mut step = 0u64;
-    // Seats that chose to wait since the last move (as `api::bots::drive` keeps them).
+    // Seats that chose to wait since the last move (as `service::bots::drive` keeps them).
     let mut declined = SeatSet::EMPTY;
     let mut streak = Streak::default();
     while engine.outcome().is_none() {
@@ -201,7 +201,7 @@ pub fn play_ruleset(ruleset: &dyn DynRuleset, config: &Config) -> anyhow::Result
 
 /// Runs the benchmark and prints a Markdown table, one row per ruleset.
 pub fn run(config: &Config) -> anyhow::Result<()> {
-    let registry = api::registry();
+    let registry = service::registry();
     println!(
         "{} (1 seat) against {} ({} seats), {} games per ruleset, {} threads, seed {}",
         config.bot.as_str(),
@@ -251,7 +251,7 @@ mod tests {
 
     #[test]
     fn a_short_run_finishes_every_game_and_times_the_tested_bot_only() {
-        let registry = api::registry();
+        let registry = service::registry();
         let ruleset = registry.get("tulip-bubble").expect("registered");
         let config = Config {
             rulesets: vec!["tulip-bubble".into()],

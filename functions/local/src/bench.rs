@@ -637,7 +637,7 @@ fn pin_process(pid: u32, cpu: usize) -> anyhow::Result<()> {
 
 /// Runs the bench for every configured ruleset and prints the report.
 pub async fn run(config: Config) -> anyhow::Result<()> {
-    let registry = api::registry();
+    let registry = service::registry();
     // The binary a started server runs: `--server-bin`, or this one.
     let bin = match &config.server_bin {
         Some(bin) => bin.clone(),

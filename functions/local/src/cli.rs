@@ -7,10 +7,10 @@
 //! options may be given without the word `serve` (`beurs --addr 0.0.0.0:9000`).
 
 use crate::store_choice::{StoreArgs, StoreChoice};
-use api::dto::BotKind;
 use clap::error::ErrorKind;
 use clap::parser::ValueSource;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use service::dto::BotKind;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -208,7 +208,7 @@ impl BotsArgs {
 /// The ruleset ids `all` (every registered one) or one id stands for.
 fn rulesets(choice: String) -> Vec<String> {
     if choice == "all" {
-        api::registry()
+        service::registry()
             .iter()
             .map(|ruleset| ruleset.id().to_string())
             .collect()

@@ -61,7 +61,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             tokio::task::spawn_blocking(move || local::arena::run(&config)).await?
         }
         Command::Openapi => {
-            let spec = api::openapi::spec(&api::registry());
+            let spec = api::openapi::spec(&service::registry());
             println!("{}", serde_json::to_string_pretty(&spec)?);
             Ok(())
         }

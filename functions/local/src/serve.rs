@@ -74,17 +74,20 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     if config.dev {
         println!("dev mode: webhooks may call http://127.0.0.1 and other loopback receivers");
     }
-    let webhooks = api::webhooks::WebhookConfig {
+    let webhooks = service::webhooks::WebhookConfig {
         dev: config.dev,
         ..Default::default()
     };
-    let ctx = Arc::new(api::AppCtx::new(store).with_webhooks(webhooks));
+    let ctx = Arc::new(service::AppCtx::new(store).with_webhooks(webhooks));
     // The webhook worker drains the outbox in the background; notifications left pending by
     // an earlier run (a crash, a restart) are picked up on start.
     let delivery = tokio::spawn(ctx.deliverer().run(Duration::from_secs(1)));
     // The deadline worker: move clocks' reminders and timeouts, and bot moves a crash left
     // unplayed. Deadlines are in the store, so a restart finds every overdue game.
-    let deadlines = tokio::spawn(api::deadlines::run(ctx.clone(), Duration::from_millis(500)));
+    let deadlines = tokio::spawn(service::deadlines::run(
+        ctx.clone(),
+        Duration::from_millis(500),
+    ));
     let edge = api::edge::EdgeConfig {
         cors_origins: config.cors_origins.clone(),
     };
@@ -125,7 +128,7 @@ async fn stop_signal() -> &'static str {
 }
 
 /// Serves connections from `listener` forever, with the default edge and limits.
-pub async fn serve(listener: TcpListener, ctx: Arc<api::AppCtx>) -> anyhow::Result<()> {
+pub async fn serve(listener: TcpListener, ctx: Arc<service::AppCtx>) -> anyhow::Result<()> {
     serve_with(
         listener,
         ctx,
@@ -140,7 +143,7 @@ pub async fn serve(listener: TcpListener, ctx: Arc<api::AppCtx>) -> anyhow::Resu
 /// logged and accepting resumes shortly after.
 pub async fn serve_with(
     listener: TcpListener,
-    ctx: Arc<api::AppCtx>,
+    ctx: Arc<service::AppCtx>,
     edge: &api::edge::EdgeConfig,
     limits: &Limits,
 ) -> anyhow::Result<()> {
@@ -152,7 +155,7 @@ pub async fn serve_with(
 /// close at once), and returns once they have, or after [`Limits::shutdown_grace`].
 pub async fn serve_until(
     listener: TcpListener,
-    ctx: Arc<api::AppCtx>,
+    ctx: Arc<service::AppCtx>,
     edge: &api::edge::EdgeConfig,
     limits: &Limits,
     stop: impl std::future::Future<Output = ()>,

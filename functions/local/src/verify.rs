@@ -2,7 +2,7 @@
 //! (every page of it) from an `http://` or `https://` URL.
 
 use anyhow::{bail, Context};
-use api::audit::{Audit, Verified};
+use service::audit::{Audit, Verified};
 use std::time::Duration;
 use store::SeedScheme;
 
@@ -24,7 +24,7 @@ pub async fn load(source: &str) -> anyhow::Result<Audit> {
 
 /// Checks an audit against the rules this binary was built with.
 pub fn check(audit: &Audit) -> anyhow::Result<Verified> {
-    api::audit::verify(&api::registry(), audit)
+    service::audit::verify(&service::registry(), audit)
         .map_err(|error| anyhow::anyhow!("audit rejected: {error}"))
 }
 

@@ -71,8 +71,9 @@ async fn beurs_serves_a_complete_game_from_a_dynamodb_table() {
     assert_eq!(record.status, store::Status::Finished);
     let audit = app.full_audit(&game.id).await;
     assert_eq!(audit.status, 200, "{}", audit.text());
-    let audit: api::audit::Audit = serde_json::from_slice(&audit.body).expect("an audit");
-    let verified = api::audit::verify(&api::registry(), &audit).expect("the audit verifies");
+    let audit: service::audit::Audit = serde_json::from_slice(&audit.body).expect("an audit");
+    let verified =
+        service::audit::verify(&service::registry(), &audit).expect("the audit verifies");
     assert_eq!(verified.entries, moves + 1, "setup plus every move");
 }
 

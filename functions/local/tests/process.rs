@@ -208,23 +208,23 @@ fn assert_log_replays(
     record: &store::GameRecord,
     log: &[store::LogEntry],
 ) {
-    let seed = api::seed::seed_of_record(record).expect("seed");
+    let seed = service::seed::seed_of_record(record).expect("seed");
     let ruleset = registry.get(&record.ruleset).expect("ruleset");
     let engine = ruleset
         .setup(record.seats.len() as u8, &record.options, seed)
         .expect("setup");
     assert_eq!(
-        api::log::state_hash(&engine.state_json()),
+        service::log::state_hash(&engine.state_json()),
         log[0].state_hash
     );
     // As the audit replays it: undo entries (random clients take moves back) included.
-    let mut replay = api::log::Replayer::new(engine, seed);
+    let mut replay = service::log::Replayer::new(engine, seed);
     for entry in &log[1..] {
         replay
             .entry(entry.seat, &entry.action["action"])
             .unwrap_or_else(|error| panic!("entry {} does not replay: {error}", entry.seq));
         assert_eq!(
-            api::log::state_hash(&replay.game().state_json()),
+            service::log::state_hash(&replay.game().state_json()),
             entry.state_hash,
             "entry {} does not replay",
             entry.seq
@@ -281,7 +281,7 @@ async fn sigkill_loses_no_acknowledged_move() {
 
     let store = store::SqliteStore::open(&db).expect("reopen");
     use store::GameStore;
-    let registry = api::registry();
+    let registry = service::registry();
     for (game, _) in &games {
         let record = store.load(game).await.expect("load").expect("exists");
         let log = store.log(game, None, usize::MAX).await.expect("log");
@@ -611,7 +611,7 @@ async fn sigkill_during_timeouts_loses_nothing_and_applies_each_once() {
         (0..record.log_len).collect::<Vec<_>>(),
         "gaps or duplicates"
     );
-    assert_log_replays(&api::registry(), &record, &log);
+    assert_log_replays(&service::registry(), &record, &log);
 
     let by_clock = |entry: &store::LogEntry| entry.action["by"] == "clock";
     let runs = log
@@ -820,5 +820,5 @@ async fn sigterm_drains_requests_in_flight_and_exits_0() {
         assert_eq!(entry.seat, Some(move_.seat));
         assert_eq!(logged(&entry.action["action"]), move_.action);
     }
-    assert_log_replays(&api::registry(), &record, &log);
+    assert_log_replays(&service::registry(), &record, &log);
 }

@@ -11,7 +11,7 @@
 //!
 //! Either way a trigger is only a key: the state lives in the OUT item, which every trigger
 //! reads afresh ([`store::DynamoStore::message_at`]) and which
-//! [`api::delivery::Deliverer::attempt`] updates. So a duplicate trigger (SQS and the stream
+//! [`service::delivery::Deliverer::attempt`] updates. So a duplicate trigger (SQS and the stream
 //! both deliver at least once) finds the message delivered, or not due yet, and makes no
 //! second attempt, except when two copies run at the very same moment (then the receiver sees
 //! the same `webhook-id` twice, which Standard Webhooks receivers deduplicate).
@@ -22,13 +22,13 @@
 //! batch item failures, so the source retries those alone; a retry message that keeps failing
 //! goes to the dead-letter queue by the retry queue's redrive policy.
 
-use api::delivery::Deliverer;
-use api::time::now_ms;
-use api::webhooks::WebhookConfig;
 use aws_lambda_events::event::dynamodb;
 use aws_lambda_events::event::sqs::{SqsEvent, SqsMessage};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+use service::delivery::Deliverer;
+use service::time::now_ms;
+use service::webhooks::WebhookConfig;
 use std::sync::Arc;
 use store::{DeliveryStatus, DynamoStore, GameStore, OutboxMessage, StoreError};
 
@@ -83,7 +83,7 @@ pub enum ConfigError {
     Missing(&'static str),
     /// The API context (`BEURS_TABLE`, `BEURS_FINISHED_TTL_DAYS`) is unusable.
     #[error(transparent)]
-    Env(#[from] api::EnvError),
+    Env(#[from] service::EnvError),
 }
 
 /// What handling one trigger did.
@@ -207,7 +207,7 @@ impl Notifier {
     }
 
     /// The notifier of the Lambda function, from its environment: `BEURS_TABLE` (and the
-    /// rest of what [`api::AppCtx::from_env`] reads), `BEURS_RETRY_QUEUE_URL` and
+    /// rest of what [`service::AppCtx::from_env`] reads), `BEURS_RETRY_QUEUE_URL` and
     /// `BEURS_DEAD_LETTER_QUEUE_URL`. Production settings: no dev mode, the default schedule.
     pub async fn from_env() -> Result<Notifier, ConfigError> {
         let variable = |name: &'static str| {
@@ -221,7 +221,7 @@ impl Notifier {
             dead_letter: variable("BEURS_DEAD_LETTER_QUEUE_URL")?,
         };
         let table = variable("BEURS_TABLE")?;
-        let ctx = api::AppCtx::from_env().await?;
+        let ctx = service::AppCtx::from_env().await?;
         let messages = DynamoStore::from_env(table).await;
         let config = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
         Ok(Notifier::new(

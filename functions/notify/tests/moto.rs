@@ -7,13 +7,13 @@
 //! Every test is bounded: one attempt times out after 5 s, an SQS read waits at most 10 s, and
 //! each test as a whole is cut off after 3 minutes.
 
-use api::webhooks::{RetryPolicy, WebhookConfig};
 use api_tests::webhooks::{verify_with_reference, Receiver};
 use api_tests::{random_move, spawn_app_with_webhooks, StartedGame, TestApp};
 use aws_sdk_sqs::config::{BehaviorVersion, Credentials, Region};
 use aws_sdk_sqs::types::QueueAttributeName;
 use notify::{MessageKey, Notifier, Outcome, Queues};
 use serde_json::{json, Value};
+use service::webhooks::{RetryPolicy, WebhookConfig};
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;

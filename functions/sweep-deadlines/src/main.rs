@@ -8,7 +8,7 @@ use std::sync::Arc;
 async fn main() -> Result<(), lambda_runtime::Error> {
     api::init_lambda_logs();
     // Built once per cold start: the DynamoDB client and every ruleset.
-    let ctx = Arc::new(api::AppCtx::from_env().await?);
+    let ctx = Arc::new(service::AppCtx::from_env().await?);
     lambda_runtime::run(service_fn(|event: LambdaEvent<Value>| {
         let ctx = Arc::clone(&ctx);
         async move {

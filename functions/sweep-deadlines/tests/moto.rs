@@ -82,7 +82,7 @@ async fn a_scheduled_sweep_drops_a_timed_out_seat_on_dynamodb() {
     assert_eq!(finished["seats"][0]["resigned"], true);
     assert_eq!(finished["clock"]["seats"][0]["timeouts"], 1, "{finished}");
     let due = store
-        .due_games(api::time::now_ms(), 100)
+        .due_games(service::time::now_ms(), 100)
         .await
         .expect("due games");
     assert!(!due.contains(&id), "a finished game is still due");

@@ -10,16 +10,16 @@ use std::sync::Arc;
 fn cold_start(c: &mut Criterion) {
     c.bench_function(
         "AppCtx::new (the registry; the rest is built on first use)",
-        |b| b.iter(|| black_box(api::AppCtx::new(Arc::new(store::MemoryStore::new())))),
+        |b| b.iter(|| black_box(service::AppCtx::new(Arc::new(store::MemoryStore::new())))),
     );
     // What the first GET /openapi.json or /docs (get-openapi's cold start) adds.
     c.bench_function("the OpenAPI document (ruleset list + document)", |b| {
         b.iter(|| {
-            let ctx = api::AppCtx::new(Arc::new(store::MemoryStore::new()));
-            black_box(ctx.openapi_json().len())
+            let ctx = service::AppCtx::new(Arc::new(store::MemoryStore::new()));
+            black_box(api::openapi::openapi_json(&ctx).len())
         })
     });
-    let ctx = Arc::new(api::AppCtx::new(Arc::new(store::MemoryStore::new())));
+    let ctx = Arc::new(service::AppCtx::new(Arc::new(store::MemoryStore::new())));
     let config = api::edge::EdgeConfig::default();
     c.bench_function("edge::app (every route + the edge's layers)", |b| {
         b.iter(|| black_box(api::edge::app(ctx.clone(), &config)))

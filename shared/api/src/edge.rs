@@ -4,9 +4,7 @@
 //! line per request, problem bodies), CORS, a deadline for the whole request, a limit on the body, and a net that turns
 //! a panic into a 500 problem. [`app`] puts them around [`crate::router`].
 
-use crate::auth::random_bytes;
-use crate::ctx::AppCtx;
-use crate::error::{ApiError, InternalDetail, PendingProblem};
+use crate::error::{ApiError, Error, InternalDetail, PendingProblem};
 use crate::http::MAX_BODY_BYTES;
 use axum::extract::{MatchedPath, Request};
 use axum::http::header::{self, HeaderName, HeaderValue};
@@ -16,6 +14,8 @@ use axum::response::{IntoResponse, Response};
 use axum::Router;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
+use service::auth::random_bytes;
+use service::ctx::AppCtx;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tower_http::catch_panic::CatchPanicLayer;
@@ -108,7 +108,7 @@ pub fn app(ctx: Arc<AppCtx>, config: &EdgeConfig) -> Router {
 fn with_edge(routes: Router, config: &EdgeConfig) -> Router {
     routes
         .layer(CatchPanicLayer::custom(|_panic| {
-            ApiError::Internal("a handler panicked".into()).into_response()
+            ApiError::from(Error::Internal("a handler panicked".into())).into_response()
         }))
         .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
         .layer(RequestBodyTimeoutLayer::new(BODY_TIMEOUT))
@@ -199,7 +199,9 @@ fn finish_problem(response: &mut Response, path: &str, request_id: &str) {
                     limit: MAX_BODY_BYTES,
                 },
                 StatusCode::SERVICE_UNAVAILABLE | StatusCode::REQUEST_TIMEOUT => ApiError::Timeout,
-                other => ApiError::Internal(format!("the edge answered {other} without a problem")),
+                other => {
+                    Error::Internal(format!("the edge answered {other} without a problem")).into()
+                }
             };
             error.to_problem("")
         }
@@ -231,7 +233,7 @@ fn finish_problem(response: &mut Response, path: &str, request_id: &str) {
 #[cfg(test)]
 mod tests {
     use super::{new_request_id, with_edge, EdgeConfig};
-    use crate::error::ApiError;
+    use crate::error::{ApiError, Error};
     use axum::body::Body;
     use axum::http::Request;
     use axum::routing::get;
@@ -296,7 +298,7 @@ mod tests {
             .route("/fine/{id}", get(|| async { "fine" }))
             .route(
                 "/broken",
-                get(|| async { ApiError::Internal("disk on fire".into()) }),
+                get(|| async { ApiError::from(Error::Internal("disk on fire".into())) }),
             )
             .route(
                 "/bots-stuck",

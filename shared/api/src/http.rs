@@ -4,7 +4,7 @@
 //! Every extractor here rejects with an [`ApiError`], so a malformed path, query, header or
 //! body becomes an RFC 9457 problem with a stable code, never axum's plain-text rejection.
 
-use crate::error::{ApiError, InternalDetail};
+use crate::error::{ApiError, Error, InternalDetail};
 use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request};
 use axum::http::request::Parts;
@@ -12,6 +12,7 @@ use axum::http::{HeaderName, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use service::game::VersionTags;
 
 /// Bodies larger than this are refused with 413 (DESIGN.md §5).
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
@@ -115,7 +116,7 @@ impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for Params<
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
         match Path::<T>::from_request_parts(parts, state).await {
             Ok(Path(value)) => Ok(Params(value)),
-            Err(rejection) => Err(ApiError::BadRequest(rejection.body_text())),
+            Err(rejection) => Err(Error::Malformed(rejection.body_text()).into()),
         }
     }
 }
@@ -130,10 +131,9 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for QueryParams<T>
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
         match Query::<T>::from_request_parts(parts, state).await {
             Ok(Query(value)) => Ok(QueryParams(value)),
-            Err(rejection) => Err(ApiError::BadRequest(format!(
-                "bad query string: {}",
-                rejection.body_text()
-            ))),
+            Err(rejection) => {
+                Err(Error::Malformed(format!("bad query string: {}", rejection.body_text())).into())
+            }
         }
     }
 }
@@ -154,7 +154,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
         if !declared_json(&request) {
             return Err(ApiError::UnsupportedMediaType);
         }
-        json_body(&body_bytes(request, state).await?).map(JsonBody)
+        Ok(JsonBody(json_body(&body_bytes(request, state).await?)?))
     }
 }
 
@@ -174,7 +174,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for OptionalJsonBody<T>
         if !declared {
             return Err(ApiError::UnsupportedMediaType);
         }
-        json_body::<Option<T>>(&bytes).map(OptionalJsonBody)
+        Ok(OptionalJsonBody(json_body::<Option<T>>(&bytes)?))
     }
 }
 
@@ -199,24 +199,25 @@ async fn body_bytes<S: Send + Sync>(request: Request, state: &S) -> Result<Bytes
                     limit: MAX_BODY_BYTES,
                 }
             } else {
-                ApiError::BadRequest(format!(
+                Error::Malformed(format!(
                     "the request body could not be read: {}",
                     rejection.body_text()
                 ))
+                .into()
             }
         })
 }
 
 /// Parses a JSON body into `T`.
-pub fn json_body<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+pub fn json_body<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
     if bytes.is_empty() {
-        return Err(ApiError::BadRequest("the request needs a JSON body".into()));
+        return Err(Error::Malformed("the request needs a JSON body".into()));
     }
     let mut value: serde_json::Value = serde_json::from_slice(bytes)
-        .map_err(|error| ApiError::BadRequest(format!("invalid JSON body: {error}")))?;
+        .map_err(|error| Error::Malformed(format!("invalid JSON body: {error}")))?;
     integral_floats_to_integers(&mut value);
     T::deserialize(value)
-        .map_err(|error| ApiError::BadRequest(format!("invalid request body: {error}")))
+        .map_err(|error| Error::Malformed(format!("invalid request body: {error}")))
 }
 
 /// JSON Schema counts `8.0` as an integer; serde does not. Rewrites every float with no
@@ -239,13 +240,13 @@ pub fn integral_floats_to_integers(value: &mut serde_json::Value) {
 }
 
 /// A header's value as text, if present. Non-ASCII header values are a bad request.
-fn header<'a>(parts: &'a Parts, name: &str) -> Result<Option<&'a str>, ApiError> {
+fn header<'a>(parts: &'a Parts, name: &str) -> Result<Option<&'a str>, Error> {
     match parts.headers.get(name) {
         None => Ok(None),
         Some(value) => value
             .to_str()
             .map(Some)
-            .map_err(|_| ApiError::BadRequest(format!("the {name} header is not visible ASCII"))),
+            .map_err(|_| Error::Malformed(format!("the {name} header is not visible ASCII"))),
     }
 }
 
@@ -261,9 +262,10 @@ impl<S: Send + Sync> FromRequestParts<S> for Bearer {
             Some(value) => {
                 let (scheme, token) = value.split_once(' ').unwrap_or((value, ""));
                 if !scheme.eq_ignore_ascii_case("bearer") || token.trim().is_empty() {
-                    return Err(ApiError::Unauthorized(
+                    return Err(Error::Unauthorized(
                         "the Authorization header must be 'Bearer <token>'",
-                    ));
+                    )
+                    .into());
                 }
                 Ok(Bearer(Some(token.trim().to_string())))
             }
@@ -280,25 +282,17 @@ impl Bearer {
 
 /// The `If-Match` precondition (RFC 9110 §13.1.1), if the request sent one.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum IfMatch {
-    /// No `If-Match`: no precondition.
-    #[default]
-    Absent,
-    /// `If-Match: *`: the game must exist (it always does by then).
-    Any,
-    /// A list of entity tags; `true` marks a weak one (`W/"5"`), which never matches.
-    Tags(Vec<(bool, String)>),
-}
+pub struct IfMatch(pub VersionTags);
 
 impl IfMatch {
     /// Parses the header's value: `*` or a comma-separated list of entity tags.
-    pub fn parse(value: &str) -> Result<IfMatch, ApiError> {
+    pub fn parse(value: &str) -> Result<VersionTags, Error> {
         let value = value.trim();
         if value == "*" {
-            return Ok(IfMatch::Any);
+            return Ok(VersionTags::Any);
         }
         let malformed = || {
-            ApiError::BadRequest(
+            Error::Malformed(
                 "If-Match must be * or entity tags as the ETag header gives them, e.g. \"7\""
                     .into(),
             )
@@ -331,37 +325,7 @@ impl IfMatch {
                 .ok_or_else(malformed)?
                 .trim_start_matches([' ', '\t']);
         }
-        Ok(IfMatch::Tags(tags))
-    }
-
-    /// Whether a game at `version` satisfies the precondition. Comparison is strong: a weak
-    /// tag never matches (RFC 9110 §13.1.1).
-    pub fn matches(&self, version: u64) -> bool {
-        match self {
-            IfMatch::Absent | IfMatch::Any => true,
-            IfMatch::Tags(tags) => {
-                let current = version.to_string();
-                tags.iter().any(|(weak, tag)| !weak && *tag == current)
-            }
-        }
-    }
-
-    /// Whether it names tags, all of them weak (`W/"5"`): such a precondition never holds.
-    pub fn only_weak(&self) -> bool {
-        matches!(self, IfMatch::Tags(tags) if tags.iter().all(|(weak, _)| *weak))
-    }
-
-    /// The tags as the client sent them, for the 412's message.
-    pub fn describe(&self) -> String {
-        match self {
-            IfMatch::Absent => String::new(),
-            IfMatch::Any => "*".into(),
-            IfMatch::Tags(tags) => tags
-                .iter()
-                .map(|(weak, tag)| format!("{}\"{tag}\"", if *weak { "W/" } else { "" }))
-                .collect::<Vec<_>>()
-                .join(", "),
-        }
+        Ok(VersionTags::Tags(tags))
     }
 }
 
@@ -371,9 +335,9 @@ impl<S: Send + Sync> FromRequestParts<S> for IfMatch {
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
         match header(parts, "if-match")? {
             // An empty field names no tag: no precondition, as if it were absent.
-            None => Ok(IfMatch::Absent),
-            Some(value) if value.trim().is_empty() => Ok(IfMatch::Absent),
-            Some(value) => IfMatch::parse(value),
+            None => Ok(IfMatch(VersionTags::Absent)),
+            Some(value) if value.trim().is_empty() => Ok(IfMatch(VersionTags::Absent)),
+            Some(value) => Ok(IfMatch(IfMatch::parse(value)?)),
         }
     }
 }
@@ -381,16 +345,16 @@ impl<S: Send + Sync> FromRequestParts<S> for IfMatch {
 /// The `If-None-Match` condition of a read (RFC 9110 §13.1.2), if the request sent one: a
 /// read whose version it names is answered `304 Not Modified` with no body.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct IfNoneMatch(IfMatch);
+pub struct IfNoneMatch(VersionTags);
 
 impl IfNoneMatch {
     /// Whether the client's copy at the tags it named is still the game's `version`: `*`, or
     /// one of its tags (compared weakly, as RFC 9110 has it for this header).
     pub fn fresh(&self, version: u64) -> bool {
         match &self.0 {
-            IfMatch::Absent => false,
-            IfMatch::Any => true,
-            IfMatch::Tags(tags) => {
+            VersionTags::Absent => false,
+            VersionTags::Any => true,
+            VersionTags::Tags(tags) => {
                 let current = version.to_string();
                 tags.iter().any(|(_, tag)| *tag == current)
             }
@@ -421,10 +385,11 @@ impl<S: Send + Sync> FromRequestParts<S> for IfNoneMatch {
             None => Ok(IfNoneMatch::default()),
             Some(value) if value.trim().is_empty() => Ok(IfNoneMatch::default()),
             Some(value) => IfMatch::parse(value).map(IfNoneMatch).map_err(|_| {
-                ApiError::BadRequest(
+                Error::Malformed(
                     "If-None-Match must be * or entity tags as the ETag header gives them, e.g. \"7\""
                         .into(),
                 )
+                .into()
             }),
         }
     }
@@ -446,9 +411,10 @@ impl<S: Send + Sync> FromRequestParts<S> for IdempotencyKey {
             {
                 Ok(IdempotencyKey(Some(key.to_string())))
             }
-            Some(_) => Err(ApiError::BadRequest(
+            Some(_) => Err(Error::Malformed(
                 "Idempotency-Key must be 1 to 255 visible ASCII characters".into(),
-            )),
+            )
+            .into()),
         }
     }
 }
@@ -458,9 +424,9 @@ pub fn limit_in(limit: Option<u32>, default: u32, max: u32) -> Result<usize, Api
     match limit {
         None => Ok(default as usize),
         Some(limit) if (1..=max).contains(&limit) => Ok(limit as usize),
-        Some(_) => Err(ApiError::BadRequest(format!(
-            "limit must be an integer from 1 to {max}"
-        ))),
+        Some(_) => {
+            Err(Error::Malformed(format!("limit must be an integer from 1 to {max}")).into())
+        }
     }
 }
 
@@ -482,7 +448,7 @@ mod tests {
         assert!(commas.matches(9));
         assert_eq!(
             commas,
-            IfMatch::Tags(vec![
+            VersionTags::Tags(vec![
                 (false, ",x".into()),
                 (true, "y".into()),
                 (false, String::new()),

@@ -153,7 +153,7 @@ pub const FUNCTIONS: &[RouteFunction] = &[
             &[
                 get("/v1/games/{id}"),
                 get("/v1/me/games"),
-                // Streams answer one batch per request here (api::streams::StreamMode).
+                // Streams answer one batch per request here (service::streams::StreamMode).
                 get("/v1/games/{id}/events"),
                 get("/v1/me/events"),
             ],

@@ -2,12 +2,12 @@
 //! options, action, view and event schemas, and the game-specific fields of the DTOs are
 //! narrowed to the `anyOf` of those schemas.
 
-use crate::audit;
-use crate::catalog::bound_integers;
-use crate::dto;
 use crate::error;
 use game_core::Registry;
 use serde_json::{json, Map, Value};
+use service::audit;
+use service::catalog::bound_integers;
+use service::dto;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
@@ -96,7 +96,7 @@ impl Game {
 
 /// The complete OpenAPI document as JSON.
 pub fn spec(registry: &Registry) -> Value {
-    spec_for(registry, &crate::catalog::ruleset_list(registry))
+    spec_for(registry, &service::catalog::ruleset_list(registry))
 }
 
 /// [`spec`], given what `GET /v1/rulesets` answers for `registry` (a caller that has the
@@ -574,17 +574,14 @@ fn shared_schemas(schemas: &mut Map<String, Value>, registry: &Registry) {
             ],
         }),
     );
-    let mut codes: Vec<&str> = error::ApiCode::ALL
-        .iter()
-        .map(|code| code.as_str())
-        .collect();
+    let mut codes: Vec<&str> = error::Code::ALL.iter().map(|code| code.as_str()).collect();
     for ruleset in registry.iter() {
         codes.extend(ruleset.rule_codes().into_iter().map(|(code, _)| code));
     }
     codes.sort_unstable();
     codes.dedup();
     schemas["Problem"]["properties"]["code"]["enum"] = json!(codes);
-    for event in crate::dto::WebhookEvent::ALL {
+    for event in service::dto::WebhookEvent::ALL {
         let (kind, (_, _, data)) = (event.as_str(), event.words());
         let name = format!("{}Notification", title_case(kind));
         schemas.insert(
@@ -621,7 +618,7 @@ fn webhooks(doc: &mut Value) {
         header("webhook-signature", "`v1,<base64 HMAC-SHA256>` of `id.timestamp.body` with the subscription's secret (Standard Webhooks)."),
     ]);
     let mut section = Map::new();
-    for event in crate::dto::WebhookEvent::ALL {
+    for event in service::dto::WebhookEvent::ALL {
         let (kind, (summary, description, _)) = (event.as_str(), event.words());
         section.insert(kind.into(), json!({"post": {
             "operationId": format!("webhook_{kind}"),
@@ -766,10 +763,8 @@ fn headers_are_never_null(doc: &mut Value) {
     }
 }
 
-impl crate::ctx::AppCtx {
-    /// The OpenAPI document, serialized (built on the first call).
-    pub fn openapi_json(&self) -> &str {
-        self.openapi_json
-            .get_or_init(|| spec_for(&self.registry, self.rulesets()).to_string())
-    }
+/// The OpenAPI document, serialized (built on the first call in this process).
+pub fn openapi_json(ctx: &service::AppCtx) -> &str {
+    ctx.openapi_json
+        .get_or_init(|| spec_for(&ctx.registry, ctx.rulesets()).to_string())
 }

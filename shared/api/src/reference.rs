@@ -5,9 +5,9 @@
 //! [`decorate`] runs at the end of [`crate::openapi::spec`], so `/openapi.json`,
 //! `openapi/openapi.json` and the reference all show the same document.
 
-use crate::dto::RulesetList;
 use game_core::{DynRuleset, Registry, Seat, SeatSet, Viewer};
 use serde_json::{json, Map, Value};
+use service::dto::RulesetList;
 
 /// The guide shown first in the reference (markdown; Redoc turns its headings into sections).
 const GUIDE: &str = r#"
@@ -295,7 +295,7 @@ mod tests {
 
     #[test]
     fn every_ruleset_has_a_create_and_a_move_example() {
-        let registry = crate::catalog::registry();
+        let registry = service::catalog::registry();
         let doc = crate::openapi::spec(&registry);
         let create =
             &doc["paths"]["/v1/games"]["post"]["requestBody"]["content"]["application/json"];
@@ -325,7 +325,7 @@ mod tests {
 
     #[test]
     fn the_guide_and_the_webhooks_are_in_the_document() {
-        let doc = crate::openapi::spec(&crate::catalog::registry());
+        let doc = crate::openapi::spec(&service::catalog::registry());
         let guide = doc["info"]["description"].as_str().expect("a description");
         for heading in [
             "# Getting started",

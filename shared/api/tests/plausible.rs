@@ -6,12 +6,12 @@
 //! be among today's. Where random play can no longer reach an ending (Tulip Bubble's Black
 //! Tulip), a `basic` bot that follows the game's plan among `random` ones does.
 
-use api::bots::{Allowance, BotInput, SAMPLES};
-use api::dto::BotKind;
 use game_core::sample::Spread;
 use game_core::testing::game_seed;
 use game_core::{DynRuleset, GameRng, Outcome, Seat};
 use serde_json::Value;
+use service::bots::{Allowance, BotInput, SAMPLES};
+use service::dto::BotKind;
 use std::collections::BTreeMap;
 
 /// How many games each ruleset plays.
@@ -175,7 +175,7 @@ fn spread(values: &mut [i64]) -> (i64, i64, i64) {
 /// `endings` was reached, and every ending the pre-issue-33 sampler reached on the same
 /// deals, except those in `elsewhere` (another test's bots reach them).
 fn play_to_every_ending(id: &str, endings: &[&str], elsewhere: &[&str]) -> Played {
-    let registry = api::registry();
+    let registry = service::registry();
     let ruleset = registry.get(id).expect("registered");
     let played = play(ruleset, &[Player::Bot(BotKind::Random); 3], GAMES, |_| {
         false
@@ -228,7 +228,7 @@ fn tulip_bubble_bids_stay_within_the_tables_starting_cash() {
 /// buys it itself among two `random` bots within 200 games, its bids still within ƒ40.
 #[test]
 fn a_basic_bot_reaches_the_black_tulip_with_bids_within_the_bound() {
-    let registry = api::registry();
+    let registry = service::registry();
     let ruleset = registry.get("tulip-bubble").expect("registered");
     let table = [BotKind::Basic, BotKind::Random, BotKind::Random].map(Player::Bot);
     let claimed_by_basic =

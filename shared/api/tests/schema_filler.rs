@@ -144,7 +144,7 @@ fn fill(ruleset: &dyn DynRuleset, seats: u8, games: u64, fills: &mut Fills) {
 
 #[test]
 fn a_generic_schema_filler_is_refused_in_under_5_percent_of_fills_in_every_ruleset() {
-    let registry = api::registry();
+    let registry = service::registry();
     let mut over = Vec::new();
     for ruleset in registry.iter() {
         // The fewest and the most seats the default options deal.

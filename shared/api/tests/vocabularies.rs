@@ -3,10 +3,10 @@
 //! ([`ApiCode`]): the contract, docs/webhooks.md and docs/api.md name exactly what the enums
 //! hold.
 
-use api::dto::WebhookEvent;
-use api::error::ApiCode;
 use api::routes::events::StreamEvent;
 use serde_json::Value;
+use service::dto::WebhookEvent;
+use service::error::Code as ApiCode;
 use std::collections::BTreeSet;
 
 fn repository_file(path: &str) -> String {

@@ -88,7 +88,7 @@ impl SeatRecord {
     }
 }
 
-/// Which seed derivation a game uses (`api::audit` defines them). The store only keeps the tag.
+/// Which seed derivation a game uses (`service::seed` defines them). The store only keeps the tag.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum SeedScheme {
     /// `sha256(secret ‖ sha256(entropy_0) ‖ …)`: the game's id, ruleset and options are not

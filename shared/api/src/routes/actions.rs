@@ -2,14 +2,7 @@
 
 use super::etag;
 use super::problems::{problems, BadHeader, BadToken, JsonBodyRefused, NoSuchGame, RetiredRules};
-use crate::auth::{identify, Caller};
-use crate::ctx::AppCtx;
-use crate::dto::{ActionResult, Include, LegalActions, SubmitAction};
-use crate::error::{ApiCode, ApiError};
-use crate::game::{
-    apply, engine_of, load_record, ruleset_of, seat_names, undo, update, Guard, Precondition,
-    Replay, Updated,
-};
+use crate::error::{ApiError, Code, Error};
 use crate::http::{
     Bearer, IdempotencyKey, IfMatch, IfNoneMatch, JsonBody, Params, QueryParams, Reply,
 };
@@ -18,17 +11,24 @@ use game_core::words::Names;
 use game_core::Seat;
 use serde::Deserialize;
 use serde_json::Value;
+use service::auth::{identify, Caller};
+use service::ctx::AppCtx;
+use service::dto::{ActionResult, Include, LegalActions, SubmitAction};
+use service::game::{
+    apply, engine_of, load_record, ruleset_of, seat_names, undo, update, Guard, Precondition,
+    Replay, Updated,
+};
 use std::sync::Arc;
 use store::GameRecord;
 
 /// The seat of a caller who must hold a seat token.
-pub(crate) fn seat_of(caller: Caller) -> Result<u8, ApiError> {
+pub(crate) fn seat_of(caller: Caller) -> Result<u8, Error> {
     match caller {
         Caller::Seat(seat) => Ok(seat),
-        Caller::Anonymous => Err(ApiError::Unauthorized(
+        Caller::Anonymous => Err(Error::Unauthorized(
             "this route needs a seat token (Authorization: Bearer bt_seat_…)",
         )),
-        Caller::Admin => Err(ApiError::Forbidden(
+        Caller::Admin => Err(Error::Forbidden(
             "the admin token cannot play; use a seat token",
         )),
     }
@@ -77,14 +77,11 @@ pub async fn list_legal_actions(
     let record = load_record(&ctx, &id).await?;
     let seat = seat_of(identify(&record, bearer.token())?)?;
     if record.status == store::Status::Open {
-        return Err(ApiError::refused(
-            ApiCode::GameNotActive,
-            "the game has not started",
-        ));
+        return Err(Error::refused(Code::GameNotActive, "the game has not started").into());
     }
     if_none_match.answer(record.version, || {
         let listing = legal_listing(&ctx, &record, seat)?
-            .ok_or_else(|| ApiError::refused(ApiCode::GameNotActive, "the game has not started"))?;
+            .ok_or_else(|| Error::refused(Code::GameNotActive, "the game has not started"))?;
         Ok(Reply::json(200, &listing).header("etag", etag(record.version)))
     })
 }
@@ -95,7 +92,7 @@ pub(crate) fn legal_listing(
     ctx: &AppCtx,
     record: &GameRecord,
     seat: u8,
-) -> Result<Option<LegalActions>, ApiError> {
+) -> Result<Option<LegalActions>, Error> {
     let Some(engine) = engine_of(ctx, record)? else {
         return Ok(None);
     };
@@ -105,7 +102,7 @@ pub(crate) fn legal_listing(
     // The seat's last move, while it may still take it back (docs/api.md, "Undo").
     if let Some(undo) = undo::legal_entry(record, seat) {
         let mut listed: Vec<Value> = serde_json::from_str(actions.get())
-            .map_err(|error| ApiError::Internal(format!("legal actions: {error}")))?;
+            .map_err(|error| Error::Internal(format!("legal actions: {error}")))?;
         listed.push(undo);
         actions = serde_json::value::to_raw_value(&listed).expect("serializes");
     }
@@ -184,13 +181,13 @@ pub async fn submit_action(
     let seat = seat_of(identify(&record, bearer.token())?)?;
     // The action as the Idempotency-Key keeps it: an undo as sent (the service checks it,
     // once), a game's action as this game parses it.
-    let action = if crate::log::Entry::of(&body.action).is_undo() {
+    let action = if service::log::Entry::of(&body.action).is_undo() {
         body.action.clone()
     } else {
         check_ruleset(&ctx, &record, &body)?
     };
     let guard = Guard {
-        precondition: Precondition::IfMatch(if_match),
+        precondition: Precondition::Tags(if_match.0),
         replay: key.clone().map(|key| Replay {
             seat,
             key,
@@ -209,9 +206,9 @@ pub async fn submit_action(
         } => {
             // The next read of this game (its players' GETs) finds the new state parsed.
             ctx.states.insert(&id, version, Arc::from(engine));
-            let bots = crate::bots::has_bots(&record);
+            let bots = service::bots::has_bots(&record);
             let bots_failed = if bots {
-                crate::bots::drive_after_commit(&ctx, &id).await
+                service::bots::drive_after_commit(&ctx, &id).await
             } else {
                 None
             };
@@ -271,11 +268,7 @@ async fn with_listing(
 /// Refuses a body that is not an action of this game, whatever the version says: 422 if it
 /// is a well-formed action of another ruleset (the contract allows it, this game does not),
 /// 400 if it is no action at all. Returns the action normalised.
-fn check_ruleset(
-    ctx: &AppCtx,
-    record: &GameRecord,
-    body: &SubmitAction,
-) -> Result<Value, ApiError> {
+fn check_ruleset(ctx: &AppCtx, record: &GameRecord, body: &SubmitAction) -> Result<Value, Error> {
     let this_ruleset = ruleset_of(ctx, record)?;
     let error = match this_ruleset.parse_action(&body.action) {
         Ok(normalised) => return Ok(normalised),
@@ -293,15 +286,15 @@ fn check_ruleset(
                 || (is_tag_of(*ruleset) && !is_tag_of(this_ruleset)))
     });
     Err(match other_ruleset {
-        Some(other) => ApiError::refused(
-            ApiCode::WrongRuleset,
+        Some(other) => Error::refused(
+            Code::WrongRuleset,
             format!(
                 "this is an action of {}, and this game is {}",
                 other.id(),
                 record.ruleset
             ),
         ),
-        None => ApiError::BadRequest(error.to_string()),
+        None => Error::Malformed(error.to_string()),
     })
 }
 
@@ -319,7 +312,7 @@ mod tests {
     /// combinations of a pick folded into one entry.
     #[test]
     fn listed_legal_actions_are_the_legal_actions_with_their_words_and_seals() {
-        let registry = crate::catalog::registry();
+        let registry = service::catalog::registry();
         let mut sealed = 0;
         let mut picks = 0;
         let mut picked = std::collections::BTreeSet::new();

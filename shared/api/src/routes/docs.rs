@@ -7,12 +7,12 @@
 //! and compiled into the binary, so the page loads nothing from any other host. The bundle is
 //! served under a name holding its SHA-256, so browsers may cache it for good.
 
-use crate::ctx::AppCtx;
 use crate::error::ApiError;
 use crate::http::Reply;
 use axum::extract::{Path, State};
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, X_CONTENT_TYPE_OPTIONS};
 use axum::response::{IntoResponse, Redirect, Response};
+use service::ctx::AppCtx;
 use sha2::{Digest, Sha256};
 use std::sync::{Arc, OnceLock};
 
@@ -45,7 +45,7 @@ pub fn bundle_file() -> &'static str {
 
 /// Serve the OpenAPI document.
 pub async fn get_openapi(State(ctx): State<Arc<AppCtx>>) -> Reply {
-    Reply::raw(200, ctx.openapi_json().to_owned())
+    Reply::raw(200, crate::openapi::openapi_json(&ctx).to_owned())
 }
 
 /// Serve the reference page: Redoc over `/openapi.json`, from this server only.

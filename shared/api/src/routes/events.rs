@@ -3,25 +3,25 @@
 //!
 //! An event's id is a cursor, `<version>-<log length>`: resuming with it as `Last-Event-ID`
 //! sends the log entries committed since and the game as it is now, so nothing is lost
-//! between two connections. [`crate::streams`] says how a deployment serves a stream (open,
+//! between two connections. [`service::streams`] says how a deployment serves a stream (open,
 //! or one batch per request behind API Gateway) and how many one client may hold.
 
 use super::games::{envelope, wait_for_version};
 use super::log::log_items;
 use super::me::{my_game, token_game};
 use super::problems::{problems, NoSuchGame, RetiredRules};
-use crate::auth::{identify, sha256_hex, Caller};
-use crate::clock::Clock;
-use crate::ctx::AppCtx;
-use crate::dto::MyGames;
-use crate::error::{ApiCode, ApiError};
-use crate::game::load_record;
+use crate::error::{ApiError, Code, Error};
 use crate::http::{Bearer, Params};
-use crate::streams::{Full, Holder, Slot, StreamMode, HEARTBEAT, MAX_BATCH_WAIT};
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
+use service::auth::{identify, sha256_hex, Caller};
+use service::clock::Clock;
+use service::ctx::AppCtx;
+use service::dto::MyGames;
+use service::game::load_record;
+use service::streams::{Full, Holder, Slot, StreamMode, HEARTBEAT, MAX_BATCH_WAIT};
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
@@ -77,10 +77,10 @@ impl Cursor {
         sent: &str,
         record: &GameRecord,
         with_seen: bool,
-    ) -> Result<(Cursor, Option<Seen>), ApiError> {
+    ) -> Result<(Cursor, Option<Seen>), Error> {
         let bad = || {
-            ApiError::refused(
-                ApiCode::InvalidLastEventId,
+            Error::refused(
+                Code::InvalidLastEventId,
                 "Last-Event-ID must be the id of an event this stream sent \
                  (`<version>-<log length>`); reconnect without it for a fresh snapshot",
             )
@@ -118,13 +118,13 @@ impl Cursor {
 }
 
 /// The `Last-Event-ID` header, if sent; 400 if it is not text.
-fn last_event_id(headers: &HeaderMap) -> Result<Option<&str>, ApiError> {
+fn last_event_id(headers: &HeaderMap) -> Result<Option<&str>, Error> {
     headers
         .get("last-event-id")
         .map(|value| {
             value.to_str().map_err(|_| {
-                ApiError::refused(
-                    ApiCode::InvalidLastEventId,
+                Error::refused(
+                    Code::InvalidLastEventId,
                     "Last-Event-ID must be visible ASCII",
                 )
             })
@@ -133,7 +133,7 @@ fn last_event_id(headers: &HeaderMap) -> Result<Option<&str>, ApiError> {
 }
 
 /// A place for one more stream of `holder`, or 429 `too-many-streams`.
-fn open_slot(ctx: &AppCtx, holder: Holder) -> Result<Slot, ApiError> {
+fn open_slot(ctx: &AppCtx, holder: Holder) -> Result<Slot, Error> {
     ctx.streams.open(holder).map_err(|full| {
         let message = match full {
             Full::Holder(limit) => format!(
@@ -144,7 +144,7 @@ fn open_slot(ctx: &AppCtx, holder: Holder) -> Result<Slot, ApiError> {
                               retry in a while, or long-poll meanwhile"
                 .to_string(),
         };
-        ApiError::refused(ApiCode::TooManyStreams, message)
+        Error::refused(Code::TooManyStreams, message)
     })
 }
 
@@ -343,7 +343,7 @@ impl Reader {
         ctx: &AppCtx,
         record: &GameRecord,
         from: Option<Cursor>,
-    ) -> Result<Option<Batch>, ApiError> {
+    ) -> Result<Option<Batch>, Error> {
         match (self, from) {
             (Reader::Game { .. }, Some(from)) if from.version == record.version => {
                 Ok(Some((Vec::new(), from)))
@@ -370,7 +370,7 @@ async fn game_batch(
     record: &GameRecord,
     token: Option<&str>,
     from: Option<Cursor>,
-) -> Result<Option<Batch>, ApiError> {
+) -> Result<Option<Batch>, Error> {
     let Ok(caller) = identify(record, token) else {
         return Ok(None);
     };
@@ -416,7 +416,7 @@ fn my_batch(
     record: &GameRecord,
     token: &str,
     seen: &mut Option<Seen>,
-) -> Result<Option<Batch>, ApiError> {
+) -> Result<Option<Batch>, Error> {
     let seat = match identify(record, Some(token)) {
         Ok(Caller::Seat(seat)) => Some(seat),
         Ok(Caller::Admin) => None,
@@ -501,11 +501,11 @@ impl StreamEvent {
 }
 
 /// `value` as the data of an event `name`.
-fn json_event(name: StreamEvent, value: &impl serde::Serialize) -> Result<Event, ApiError> {
+fn json_event(name: StreamEvent, value: &impl serde::Serialize) -> Result<Event, Error> {
     Event::default()
         .event(name.as_str())
         .json_data(value)
-        .map_err(|error| ApiError::Internal(format!("an event did not serialize: {error}")))
+        .map_err(|error| Error::Internal(format!("an event did not serialize: {error}")))
 }
 
 /// The response of a stream: `first`, then what `reader` makes of each newer version of the
@@ -573,7 +573,7 @@ async fn follow(
     first: Option<Batch>,
     reader: &mut Reader,
     sender: &mpsc::Sender<Event>,
-) -> Result<(), ApiError> {
+) -> Result<(), Error> {
     let Some((first, mut sent)) = first else {
         return Ok(());
     };

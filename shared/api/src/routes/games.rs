@@ -3,20 +3,20 @@
 use super::actions::{legal_listing, seat_of};
 use super::etag;
 use super::problems::{problems, BadHeader, JsonBodyRefused, NoSuchGame, RetiredRules};
-use crate::auth::{
-    identify, new_game_id, new_token, random_bytes, sha256_hex, Caller, ADMIN_PREFIX,
-};
-use crate::ctx::AppCtx;
-use crate::dto::{
-    BotKind, CreateGame, CreatedGame, GameEnvelope, GameList, GameSummary, Include, SeatInfo, You,
-};
-use crate::error::{ApiCode, ApiError};
-use crate::game::{engine_of, load_record, seat_numbers};
+use crate::error::{ApiError, Code, Error};
 use crate::http::{limit_in, Bearer, IfNoneMatch, JsonBody, Params, QueryParams, Reply};
-use crate::seed::{commitment_of, secret_hex};
-use crate::time::{now_ms, rfc3339};
 use axum::extract::State;
 use serde::Deserialize;
+use service::auth::{
+    identify, new_game_id, new_token, random_bytes, sha256_hex, Caller, ADMIN_PREFIX,
+};
+use service::ctx::AppCtx;
+use service::dto::{
+    BotKind, CreateGame, CreatedGame, GameEnvelope, GameList, GameSummary, Include, SeatInfo, You,
+};
+use service::game::{engine_of, load_record, seat_numbers};
+use service::seed::{commitment_of, secret_hex};
+use service::time::{now_ms, rfc3339};
 use std::sync::Arc;
 use std::time::Duration;
 use store::{GameRecord, ListQuery, SeatRecord, Status};
@@ -51,16 +51,13 @@ pub async fn create_game(
     JsonBody(body): JsonBody<CreateGame>,
 ) -> Result<Reply, ApiError> {
     let ruleset = ctx.registry.get(&body.ruleset).ok_or_else(|| {
-        ApiError::refused(
-            ApiCode::UnknownRuleset,
+        Error::refused(
+            Code::UnknownRuleset,
             format!("there is no ruleset '{}'", body.ruleset),
         )
     })?;
     if !body.options.is_null() && !body.options.is_object() {
-        return Err(ApiError::refused(
-            ApiCode::InvalidOptions,
-            "options must be an object",
-        ));
+        return Err(Error::refused(Code::InvalidOptions, "options must be an object").into());
     }
     let options = ruleset.normalize_options(&body.options)?;
     // A trial deal with a throwaway seed validates everything setup checks (seat count,
@@ -72,7 +69,7 @@ pub async fn create_game(
         .as_ref()
         .map(|clock| clock.rules())
         .transpose()?
-        .map(|rules| crate::clock::Clock::new(rules, usize::from(body.seats)));
+        .map(|rules| service::clock::Clock::new(rules, usize::from(body.seats)));
 
     let id = new_game_id(&ctx.dice)?;
     let admin_token = new_token(ADMIN_PREFIX, &id)?;
@@ -148,16 +145,18 @@ pub async fn list_games(
         .as_deref()
         .is_some_and(|status| status != "open")
     {
-        return Err(ApiError::BadRequest(
+        return Err(Error::Malformed(
             "the lobby lists open games only: status must be 'open'".into(),
-        ));
+        )
+        .into());
     }
     if let Some(ruleset) = params.ruleset.as_deref() {
         if ctx.registry.get(ruleset).is_none() {
-            return Err(ApiError::refused(
-                ApiCode::UnknownRuleset,
+            return Err(Error::refused(
+                Code::UnknownRuleset,
                 format!("there is no ruleset '{ruleset}' (GET /v1/rulesets lists them)"),
-            ));
+            )
+            .into());
         }
     }
     let query = ListQuery {
@@ -191,14 +190,14 @@ pub async fn list_games(
 /// A new open game of `ruleset`: version 1, a fresh server secret and its commitment, no
 /// log yet. Its creator adds what else it has (a clock, a link to the game it rematches).
 pub(crate) fn open_record(
-    dice: &crate::dice::Dice,
+    dice: &service::dice::Dice,
     id: String,
     ruleset: &dyn game_core::DynRuleset,
     options: serde_json::Value,
     seats: Vec<SeatRecord>,
     invite_only: bool,
     admin_token_hash: String,
-) -> Result<GameRecord, ApiError> {
+) -> Result<GameRecord, Error> {
     let secret = dice.bytes::<32>()?;
     Ok(GameRecord::open(store::NewGame {
         id,
@@ -300,15 +299,15 @@ pub struct LongPoll {
 impl LongPoll {
     /// The version to wait past (none given: the version the game has now) and for how long,
     /// if this is a long-poll; checked.
-    fn wait(&self) -> Result<Option<(Option<u64>, Duration)>, ApiError> {
+    fn wait(&self) -> Result<Option<(Option<u64>, Duration)>, Error> {
         match (self.after_version, self.wait) {
             (None, None) => Ok(None),
-            (Some(after), _) if after < 0 => Err(ApiError::BadRequest(
+            (Some(after), _) if after < 0 => Err(Error::Malformed(
                 "after_version must be a non-negative integer".into(),
             )),
-            (_, Some(wait)) if !(1..=MAX_WAIT_SECONDS).contains(&wait) => Err(
-                ApiError::BadRequest(format!("wait must be 1 to {MAX_WAIT_SECONDS} seconds")),
-            ),
+            (_, Some(wait)) if !(1..=MAX_WAIT_SECONDS).contains(&wait) => Err(Error::Malformed(
+                format!("wait must be 1 to {MAX_WAIT_SECONDS} seconds"),
+            )),
             // Without `wait`, `after_version` alone answers at once.
             (_, None) => Ok(None),
             (after, Some(wait)) => Ok(Some((
@@ -327,7 +326,7 @@ pub(crate) async fn wait_for_version(
     mut record: GameRecord,
     after: u64,
     wait: Duration,
-) -> Result<GameRecord, ApiError> {
+) -> Result<GameRecord, Error> {
     let deadline = tokio::time::Instant::now() + wait;
     let mut changes = ctx.changes.subscribe();
     let mut stopping = ctx.stopping.subscribe();
@@ -362,11 +361,7 @@ fn null_raw() -> Box<serde_json::value::RawValue> {
 }
 
 /// The envelope of `record` as `caller` may see it.
-pub fn envelope(
-    ctx: &AppCtx,
-    record: &GameRecord,
-    caller: Caller,
-) -> Result<GameEnvelope, ApiError> {
+pub fn envelope(ctx: &AppCtx, record: &GameRecord, caller: Caller) -> Result<GameEnvelope, Error> {
     let viewer = caller.viewer();
     let engine = engine_of(ctx, record)?;
     let (view, to_act, waiting_on, outcome) = match &engine {
@@ -402,7 +397,7 @@ pub fn envelope(
         seed_commitment: record.seed_commitment.clone(),
         view,
         outcome,
-        clock: crate::clock::Clock::of(record)?.map(|clock| clock.view()),
+        clock: service::clock::Clock::of(record)?.map(|clock| clock.view()),
         created_at: rfc3339(record.created_at),
         updated_at: rfc3339(record.updated_at),
         rematch: record.rematch.clone(),
@@ -419,7 +414,7 @@ mod tests {
     /// describes, for every ruleset and viewer.
     #[test]
     fn a_sent_view_is_the_engines_view() {
-        for ruleset in crate::catalog::registry().iter() {
+        for ruleset in service::catalog::registry().iter() {
             let options = ruleset.normalize_options(&serde_json::json!({})).unwrap();
             let (_, most) = ruleset.seat_range();
             let game = ruleset.deal(most, &options, [7; 32]).unwrap().game;

@@ -1,19 +1,19 @@
 //! `GET /v1/games/{id}/log` (projected for the caller) and `GET /v1/games/{id}/audit`.
 
 use super::problems::{problems, NoSuchGame};
-use crate::audit::{Audit, AuditEntry};
-use crate::auth::identify;
-use crate::ctx::AppCtx;
-use crate::dto::{LogItem, LogPage};
-use crate::error::ApiError;
-use crate::game::{engine_of, load_record, project_events, Narrator};
+use crate::error::{ApiError, Error};
 use crate::http::{limit_in, Bearer, IfNoneMatch, Params, QueryParams, Reply};
-use crate::log::{stored_events, StoredAction};
-use crate::time::rfc3339;
 use axum::extract::State;
 use game_core::{Seat, Viewer, Visibility};
 use serde::Deserialize;
 use serde_json::Value;
+use service::audit::{Audit, AuditEntry};
+use service::auth::identify;
+use service::ctx::AppCtx;
+use service::dto::{LogItem, LogPage};
+use service::game::{engine_of, load_record, project_events, Narrator};
+use service::log::{stored_events, StoredAction};
+use service::time::rfc3339;
 use std::sync::Arc;
 use store::{LogEntry, Status};
 
@@ -136,9 +136,9 @@ pub struct PageParams {
 
 impl PageParams {
     /// The `after` to read from, checked.
-    fn after(&self) -> Result<Option<u64>, ApiError> {
+    fn after(&self) -> Result<Option<u64>, Error> {
         match self.after {
-            Some(after) if after < 0 => Err(ApiError::BadRequest(
+            Some(after) if after < 0 => Err(Error::Malformed(
                 "after must be a non-negative integer".into(),
             )),
             after => Ok(after.map(|after| after as u64)),
@@ -227,8 +227,8 @@ pub async fn get_audit(
         // rules can compute.
         Some(_) if finished => match engine_of(&ctx, &record) {
             Ok(engine) => engine.and_then(|engine| engine.outcome()),
-            Err(ApiError::RulesVersionRetired { .. }) => None,
-            Err(error) => return Err(error),
+            Err(Error::RulesVersionRetired { .. }) => None,
+            Err(error) => return Err(error.into()),
         },
         _ => None,
     };

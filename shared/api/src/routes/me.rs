@@ -1,16 +1,16 @@
 //! `GET /v1/me/games`: the games a token is in, for a "my games" page.
 
 use super::problems::{problems, BadHeader};
-use crate::auth::{game_of_token, identify, Caller};
-use crate::clock::Clock;
-use crate::ctx::AppCtx;
-use crate::dto::{MyGame, MyGames};
-use crate::error::ApiError;
-use crate::game::{engine_of, load_record, seat_numbers};
+use crate::error::{ApiError, Error};
 use crate::http::{Bearer, Reply};
-use crate::time::rfc3339;
 use axum::extract::State;
 use game_core::Seat;
+use service::auth::{game_of_token, identify, Caller};
+use service::clock::Clock;
+use service::ctx::AppCtx;
+use service::dto::{MyGame, MyGames};
+use service::game::{engine_of, load_record, seat_numbers};
+use service::time::rfc3339;
 use std::sync::Arc;
 use store::GameRecord;
 
@@ -49,20 +49,20 @@ pub async fn my_games(State(ctx): State<Arc<AppCtx>>, bearer: Bearer) -> Result<
 pub(crate) async fn token_game(
     ctx: &AppCtx,
     token: Option<&str>,
-) -> Result<(GameRecord, Option<u8>), ApiError> {
+) -> Result<(GameRecord, Option<u8>), Error> {
     const UNKNOWN: &str = "the token is not valid for any game";
-    let token = token.ok_or(ApiError::Unauthorized(
+    let token = token.ok_or(Error::Unauthorized(
         "send a seat or admin token (Authorization: Bearer …)",
     ))?;
-    let id = game_of_token(token).ok_or(ApiError::Unauthorized(UNKNOWN))?;
+    let id = game_of_token(token).ok_or(Error::Unauthorized(UNKNOWN))?;
     let record = match load_record(ctx, &id).await {
-        Err(ApiError::GameNotFound) => return Err(ApiError::Unauthorized(UNKNOWN)),
+        Err(Error::GameNotFound) => return Err(Error::Unauthorized(UNKNOWN)),
         other => other?,
     };
     let seat = match identify(&record, Some(token)) {
         Ok(Caller::Seat(seat)) => Some(seat),
         Ok(Caller::Admin) => None,
-        Ok(Caller::Anonymous) | Err(_) => return Err(ApiError::Unauthorized(UNKNOWN)),
+        Ok(Caller::Anonymous) | Err(_) => return Err(Error::Unauthorized(UNKNOWN)),
     };
     Ok((record, seat))
 }
@@ -72,7 +72,7 @@ pub(crate) fn my_game(
     ctx: &AppCtx,
     record: &GameRecord,
     seat: Option<u8>,
-) -> Result<MyGame, ApiError> {
+) -> Result<MyGame, Error> {
     let engine = engine_of(ctx, record)?;
     let waiting_on = engine
         .as_ref()

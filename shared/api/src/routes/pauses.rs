@@ -1,20 +1,20 @@
 //! `POST /v1/games/{id}/pause` and `/resume` (the admin's), and `POST`/`DELETE
 //! /v1/games/{id}/seats/{seat}/vacation` (the seat's): stopping move clocks. What they do to
-//! a game is in [`crate::game::pause`].
+//! a game is in [`service::game::pause`].
 
 use super::etag;
 use super::games::envelope;
 use super::problems::{problems, BadHeader, BadToken, RetiredRules};
 use super::seats::{require_own_seat, seat_in};
-use crate::auth::{identify, Caller};
-use crate::ctx::AppCtx;
-use crate::dto::GameEnvelope;
-use crate::error::ApiError;
-use crate::game::pause::{change_clock, ClockChange};
-use crate::game::{load_record, ruleset_of, Guard};
+use crate::error::{ApiError, Error};
 use crate::http::{Bearer, Params, Reply};
-use crate::time::now_ms;
 use axum::extract::State;
+use service::auth::{identify, Caller};
+use service::ctx::AppCtx;
+use service::dto::GameEnvelope;
+use service::game::pause::{change_clock, ClockChange};
+use service::game::{load_record, ruleset_of, Guard};
+use service::time::now_ms;
 use std::sync::Arc;
 use store::GameRecord;
 
@@ -28,7 +28,7 @@ problems! {
 }
 
 /// The game as `caller` sees it, with its version as the `ETag`.
-fn answer(ctx: &AppCtx, record: &GameRecord, caller: Caller) -> Result<Reply, ApiError> {
+fn answer(ctx: &AppCtx, record: &GameRecord, caller: Caller) -> Result<Reply, Error> {
     let envelope: GameEnvelope = envelope(ctx, record, caller)?;
     Ok(Reply::json(200, &envelope).header("etag", etag(record.version)))
 }
@@ -39,17 +39,17 @@ async fn by_admin(
     id: &str,
     bearer: &Bearer,
     change: ClockChange,
-) -> Result<Reply, ApiError> {
+) -> Result<Reply, Error> {
     let record = load_record(ctx, id).await?;
     match identify(&record, bearer.token())? {
         Caller::Admin => {}
         Caller::Anonymous => {
-            return Err(ApiError::Unauthorized(
+            return Err(Error::Unauthorized(
                 "pausing needs the game's admin token (Authorization: Bearer bt_admin_…)",
             ))
         }
         Caller::Seat(_) => {
-            return Err(ApiError::Forbidden(
+            return Err(Error::Forbidden(
                 "only the game's admin may pause or resume its clocks",
             ))
         }
@@ -84,7 +84,7 @@ pub async fn pause_game(
     Params(id): Params<String>,
     bearer: Bearer,
 ) -> Result<Reply, ApiError> {
-    by_admin(&ctx, &id, &bearer, ClockChange::Pause).await
+    Ok(by_admin(&ctx, &id, &bearer, ClockChange::Pause).await?)
 }
 
 /// Resume every clock
@@ -111,7 +111,7 @@ pub async fn resume_game(
     Params(id): Params<String>,
     bearer: Bearer,
 ) -> Result<Reply, ApiError> {
-    by_admin(&ctx, &id, &bearer, ClockChange::Resume).await
+    Ok(by_admin(&ctx, &id, &bearer, ClockChange::Resume).await?)
 }
 
 problems! {
@@ -130,7 +130,7 @@ async fn by_seat(
     seat_param: &str,
     bearer: &Bearer,
     change: impl FnOnce(u8) -> ClockChange,
-) -> Result<Reply, ApiError> {
+) -> Result<Reply, Error> {
     let record = load_record(ctx, id).await?;
     let caller = identify(&record, bearer.token())?;
     let seat = seat_in(&record, seat_param)?;
@@ -171,7 +171,7 @@ pub async fn start_vacation(
     Params((id, seat_param)): Params<(String, String)>,
     bearer: Bearer,
 ) -> Result<Reply, ApiError> {
-    by_seat(&ctx, &id, &seat_param, &bearer, ClockChange::VacationStart).await
+    Ok(by_seat(&ctx, &id, &seat_param, &bearer, ClockChange::VacationStart).await?)
 }
 
 /// Come back from vacation
@@ -198,11 +198,11 @@ pub async fn end_vacation(
     Params((id, seat_param)): Params<(String, String)>,
     bearer: Bearer,
 ) -> Result<Reply, ApiError> {
-    by_seat(&ctx, &id, &seat_param, &bearer, |seat| {
+    Ok(by_seat(&ctx, &id, &seat_param, &bearer, |seat| {
         ClockChange::VacationEnd {
             seat,
             ran_out: false,
         }
     })
-    .await
+    .await?)
 }

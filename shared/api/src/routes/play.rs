@@ -6,7 +6,7 @@
 //! work on the client, `BEURS_PLAY_DIR=<dir>` serves the same three files from that directory
 //! instead, read at every request, so a rebuild shows on reload.
 
-use crate::error::ApiError;
+use crate::error::{ApiError, Error};
 use axum::extract::Path;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, X_CONTENT_TYPE_OPTIONS};
 use axum::http::HeaderName;
@@ -56,7 +56,7 @@ fn serve(file: &str) -> Result<Response, ApiError> {
         .ok_or(ApiError::RouteNotFound)?;
     let body = match std::env::var_os("BEURS_PLAY_DIR") {
         Some(dir) => std::fs::read(std::path::Path::new(&dir).join(name)).map_err(|error| {
-            ApiError::Internal(format!("BEURS_PLAY_DIR: cannot read {name}: {error}"))
+            Error::Internal(format!("BEURS_PLAY_DIR: cannot read {name}: {error}"))
         })?,
         None => embedded.to_vec(),
     };

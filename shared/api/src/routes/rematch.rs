@@ -9,17 +9,17 @@
 //! the new game too) may take its seats.
 
 use super::problems::{problems, BadToken, NoSuchGame, RetiredRules};
-use crate::auth::{identify, sha256_hex, Caller, SEAT_PREFIX};
-use crate::ctx::AppCtx;
-use crate::dto::Rematch;
-use crate::error::{ApiCode, ApiError};
-use crate::game::{load_record, ruleset_of, update, Change, Guard, Updated};
+use crate::error::{ApiError, Code, Error};
 use crate::http::{Bearer, Params, Reply};
 use crate::routes::games::open_record;
 use crate::routes::seats::{claim, Claimant};
 use axum::extract::State;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
+use service::auth::{identify, sha256_hex, Caller, SEAT_PREFIX};
+use service::ctx::AppCtx;
+use service::dto::Rematch;
+use service::game::{load_record, ruleset_of, update, Change, Guard, Updated};
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
 use store::{GameRecord, SeatRecord, Status, StoreError};
@@ -66,28 +66,32 @@ pub async fn rematch(
     let caller = identify(&old, bearer.token())?;
     let old_seat = match caller {
         Caller::Anonymous => {
-            return Err(ApiError::Unauthorized(
+            return Err(Error::Unauthorized(
                 "a rematch is asked for with a seat token or the admin token",
-            ))
+            )
+            .into())
         }
         Caller::Seat(seat) if is_bot(&old.seats[usize::from(seat)]) => {
-            return Err(ApiError::Forbidden(
+            return Err(Error::Forbidden(
                 "a bot plays this seat: only the game's players may ask for a rematch",
-            ))
+            )
+            .into())
         }
         Caller::Seat(seat) => Some(seat),
         Caller::Admin => None,
     };
     if old.status != Status::Finished {
-        return Err(ApiError::refused(
-            ApiCode::GameNotFinished,
+        return Err(Error::refused(
+            Code::GameNotFinished,
             "a rematch can be asked for once the game has finished",
-        ));
+        )
+        .into());
     }
     if old.seats.iter().all(is_bot) {
-        return Err(ApiError::Forbidden(
+        return Err(Error::Forbidden(
             "every seat of this game is a bot's: there is no player to play a rematch",
-        ));
+        )
+        .into());
     }
     let new_id = rematch_id(&old);
     let created = match ctx.store.load(&new_id).await? {
@@ -101,7 +105,7 @@ pub async fn rematch(
                     .store
                     .load(&new_id)
                     .await?
-                    .ok_or_else(|| ApiError::Internal("a rematch vanished".into()))?,
+                    .ok_or_else(|| Error::Internal("a rematch vanished".into()))?,
                 Err(error) => return Err(error.into()),
             }
         }
@@ -139,7 +143,7 @@ pub async fn rematch(
             return Ok(Change::record(record.clone(), record.clone()));
         }
         let change = claim(&ctx, record, Caller::Admin, seat, &name, &None, &claimant)?;
-        bots = crate::bots::has_bots(&change.next);
+        bots = service::bots::has_bots(&change.next);
         let next = change.next.clone();
         Ok(Change {
             value: next,
@@ -152,12 +156,10 @@ pub async fn rematch(
     })
     .await?;
     let Updated::Committed { value: joined, .. } = updated else {
-        return Err(ApiError::Internal(
-            "a rematch has no idempotency key to replay".into(),
-        ));
+        return Err(Error::Internal("a rematch has no idempotency key to replay".into()).into());
     };
     if joined.status == Status::Active && bots {
-        crate::bots::drive_after_commit(&ctx, &new_id).await;
+        service::bots::drive_after_commit(&ctx, &new_id).await;
     }
     Ok(reply(&joined, Some(seat), Some(token)))
 }
@@ -204,7 +206,7 @@ fn rematch_token(old_token: &str, new_id: &str) -> String {
 
 /// The rematch record: `old`'s ruleset, options and clock, a new secret, the seats turned
 /// one place with the bots already seated.
-fn new_game(ctx: &AppCtx, old: &GameRecord, id: &str) -> Result<GameRecord, ApiError> {
+fn new_game(ctx: &AppCtx, old: &GameRecord, id: &str) -> Result<GameRecord, Error> {
     let ruleset = ruleset_of(ctx, old)?;
     let n = old.seats.len();
     let seats = (0..n)
@@ -231,8 +233,8 @@ fn new_game(ctx: &AppCtx, old: &GameRecord, id: &str) -> Result<GameRecord, ApiE
         old.admin_token_hash.clone(),
     )?;
     record.rematch_of = Some(old.id.clone());
-    if let Some(clock) = crate::clock::Clock::of(old)? {
-        crate::clock::Clock::new(clock.rules, n).save(&mut record);
+    if let Some(clock) = service::clock::Clock::of(old)? {
+        service::clock::Clock::new(clock.rules, n).save(&mut record);
     }
     Ok(record)
 }
@@ -245,7 +247,7 @@ mod tests {
     fn a_rematch_id_is_a_game_id_fixed_by_the_old_game() {
         let mut old = store::testing::sample_record("g_AAAAAAAAAAAAAAAAAAAAAA");
         let id = rematch_id(&old);
-        assert!(crate::auth::is_game_id(&id), "{id}");
+        assert!(service::auth::is_game_id(&id), "{id}");
         assert_eq!(rematch_id(&old), id);
         old.admin_token_hash = "be".repeat(32);
         assert_ne!(rematch_id(&old), id);
@@ -255,7 +257,7 @@ mod tests {
     fn a_rematch_token_names_the_new_game_and_follows_the_old_token() {
         let token = rematch_token("bt_seat_old.secret", "g_BBBBBBBBBBBBBBBBBBBBBB");
         assert_eq!(
-            crate::auth::game_of_token(&token).as_deref(),
+            service::auth::game_of_token(&token).as_deref(),
             Some("g_BBBBBBBBBBBBBBBBBBBBBB")
         );
         assert_eq!(

@@ -1,10 +1,10 @@
 //! `GET /v1/rulesets`.
 
 use super::problems::problems;
-use crate::ctx::AppCtx;
-use crate::dto::RulesetList;
 use crate::http::Reply;
 use axum::extract::State;
+use service::ctx::AppCtx;
+use service::dto::RulesetList;
 use std::sync::Arc;
 
 problems! {

@@ -3,20 +3,20 @@
 
 use super::etag;
 use super::problems::{problems, BadHeader, BadToken, JsonBodyRefused, RetiredRules};
-use crate::auth::{identify, new_token, sha256_hex, Caller, SEAT_PREFIX};
-use crate::ctx::AppCtx;
-use crate::dto::{BotKind, ClaimSeat, ClaimedSeat, ReplaceSeat, ResignSeat, Resigned};
-use crate::error::{ApiCode, ApiError};
-use crate::game::{
-    load_record, notifications, on_record_change, ruleset_of, update, Change, Guard, Moment,
-    Updated,
-};
+use crate::error::{ApiError, Code, Error};
 use crate::http::{Bearer, JsonBody, OptionalJsonBody, Params, Reply};
-use crate::log::{state_hash, StoredAction};
-use crate::time::now_ms;
 use axum::extract::State;
 use game_core::{SeatSet, Visibility};
 use serde_json::Value;
+use service::auth::{identify, new_token, sha256_hex, Caller, SEAT_PREFIX};
+use service::ctx::AppCtx;
+use service::dto::{BotKind, ClaimSeat, ClaimedSeat, ReplaceSeat, ResignSeat, Resigned};
+use service::game::{
+    load_record, notifications, on_record_change, ruleset_of, update, Change, Guard, Moment,
+    Updated,
+};
+use service::log::{state_hash, StoredAction};
+use service::time::now_ms;
 use std::sync::Arc;
 use store::{GameRecord, LogEntry, Status};
 
@@ -65,10 +65,11 @@ pub async fn claim_seat(
         (Some(name), _) => check_name(name)?,
         (None, Some(bot)) => bot_name(&record, bot),
         (None, None) => {
-            return Err(ApiError::refused(
-                ApiCode::InvalidName,
+            return Err(Error::refused(
+                Code::InvalidName,
                 "a player needs a name (or claim the seat for a bot with \"bot\")",
-            ))
+            )
+            .into())
         }
     };
     if body
@@ -76,10 +77,11 @@ pub async fn claim_seat(
         .as_ref()
         .is_some_and(|entropy| entropy.chars().count() > 256)
     {
-        return Err(ApiError::refused(
-            ApiCode::EntropyTooLong,
+        return Err(Error::refused(
+            Code::EntropyTooLong,
             "entropy must be at most 256 characters",
-        ));
+        )
+        .into());
     }
     let seat = seat_in(&record, &seat_param)?;
     // A bot seat has no token: nobody may read its hand or play for it.
@@ -90,12 +92,12 @@ pub async fn claim_seat(
     let claimant = match (body.bot, &player_token) {
         (Some(bot), _) => Claimant::Bot(bot),
         (None, Some(token)) => Claimant::Player(sha256_hex(token.as_bytes())),
-        (None, None) => return Err(ApiError::Internal("a player claim without a token".into())),
+        (None, None) => return Err(Error::Internal("a player claim without a token".into()).into()),
     };
     let mut bots = false;
     let updated = update(&ctx, record, &Guard::default(), |record| {
         let change = claim(&ctx, record, caller, seat, &name, &body.entropy, &claimant)?;
-        bots = crate::bots::has_bots(&change.next);
+        bots = service::bots::has_bots(&change.next);
         Ok(change)
     })
     .await?;
@@ -105,13 +107,11 @@ pub async fn claim_seat(
         record,
     } = updated
     else {
-        return Err(ApiError::Internal(
-            "a claim has no idempotency key to replay".into(),
-        ));
+        return Err(Error::Internal("a claim has no idempotency key to replay".into()).into());
     };
     let to_act = acting(&ctx, &record)?;
     let bots_failed = if status == Status::Active && bots {
-        crate::bots::drive_after_commit(&ctx, &id).await
+        service::bots::drive_after_commit(&ctx, &id).await
     } else {
         None
     };
@@ -139,10 +139,10 @@ pub(crate) enum Claimant {
 
 /// A display name within the limits the OpenAPI schema states (a pattern and lengths in
 /// characters), so a schema-valid name is never refused for its shape.
-fn check_name(name: String) -> Result<String, ApiError> {
+fn check_name(name: String) -> Result<String, Error> {
     if name.is_empty() || name.chars().count() > 64 || name.chars().any(char::is_control) {
-        return Err(ApiError::refused(
-            ApiCode::InvalidName,
+        return Err(Error::refused(
+            Code::InvalidName,
             "the name must be 1 to 64 characters without control characters",
         ));
     }
@@ -175,31 +175,31 @@ pub(crate) fn claim(
     name: &str,
     entropy: &Option<String>,
     claimant: &Claimant,
-) -> Result<Change<Status>, ApiError> {
+) -> Result<Change<Status>, Error> {
     if record.invite_only {
         match caller {
             Caller::Admin => {}
             Caller::Anonymous => {
-                return Err(ApiError::Unauthorized(
+                return Err(Error::Unauthorized(
                     "this game is invite-only: claim seats with the admin token",
                 ))
             }
             Caller::Seat(_) => {
-                return Err(ApiError::Forbidden(
+                return Err(Error::Forbidden(
                     "this game is invite-only: only the admin token may claim seats",
                 ))
             }
         }
     }
     if record.status != Status::Open {
-        return Err(ApiError::refused(
-            ApiCode::GameNotOpen,
+        return Err(Error::refused(
+            Code::GameNotOpen,
             "every seat of this game is taken",
         ));
     }
     if record.seats[usize::from(seat)].is_claimed() {
-        return Err(ApiError::refused(
-            ApiCode::SeatTaken,
+        return Err(Error::refused(
+            Code::SeatTaken,
             format!("seat {seat} is already taken"),
         ));
     }
@@ -219,11 +219,11 @@ pub(crate) fn claim(
         return Ok(Change::record(next, status));
     }
     // The last claim: the seed is now fixed, so deal (log entry 0).
-    let seed = crate::seed::seed_of_record(&next)?;
+    let seed = service::seed::seed_of_record(&next)?;
     let ruleset = ruleset_of(ctx, &next)?;
     let dealt = ruleset
         .deal(next.seats.len() as u8, &next.options, seed)
-        .map_err(|error| ApiError::Internal(format!("setup failed after validation: {error}")))?;
+        .map_err(|error| Error::Internal(format!("setup failed after validation: {error}")))?;
     let game = dealt.game;
     let state = game.state_json();
     let setup = StoredAction {
@@ -248,9 +248,9 @@ pub(crate) fn claim(
         Status::Active
     };
     // The clocks of the seats the game waits on start now.
-    crate::clock::on_commit(&mut next, Some(game.as_ref()), None, now)?;
+    service::clock::on_commit(&mut next, Some(game.as_ref()), None, now)?;
     // The start: every seat the game now waits on is notified of its turn.
-    crate::game::count_turns(&mut next, game.as_ref(), SeatSet::default());
+    service::game::count_turns(&mut next, game.as_ref(), SeatSet::default());
     let outbox = notifications(
         &Moment {
             record: &next,
@@ -278,19 +278,19 @@ pub(crate) fn require_own_seat(
     seat: u8,
     anonymous: &'static str,
     other: &'static str,
-) -> Result<(), ApiError> {
+) -> Result<(), Error> {
     match caller {
         Caller::Seat(own) if own == seat => Ok(()),
-        Caller::Anonymous => Err(ApiError::Unauthorized(anonymous)),
-        Caller::Seat(_) | Caller::Admin => Err(ApiError::Forbidden(other)),
+        Caller::Anonymous => Err(Error::Unauthorized(anonymous)),
+        Caller::Seat(_) | Caller::Admin => Err(Error::Forbidden(other)),
     }
 }
 
 /// The seat a path names, if the game has it.
-pub(crate) fn seat_in(record: &GameRecord, seat_param: &str) -> Result<u8, ApiError> {
+pub(crate) fn seat_in(record: &GameRecord, seat_param: &str) -> Result<u8, Error> {
     parse_seat(seat_param)
         .filter(|&seat| usize::from(seat) < record.seats.len())
-        .ok_or_else(|| ApiError::SeatNotFound(seat_param.to_string()))
+        .ok_or_else(|| Error::SeatNotFound(seat_param.to_string()))
 }
 
 problems! {
@@ -345,36 +345,34 @@ pub async fn resign_seat(
     let updated = update(&ctx, record, &Guard::default(), |record| {
         match record.status {
             Status::Open => {
-                return Err(ApiError::refused(
-                    ApiCode::GameNotActive,
+                return Err(Error::refused(
+                    Code::GameNotActive,
                     "the game has not started: there is nothing to resign from",
                 ))
             }
-            Status::Finished => {
-                return Err(ApiError::refused(ApiCode::GameOver, "the game is over"))
-            }
+            Status::Finished => return Err(Error::refused(Code::GameOver, "the game is over")),
             Status::Active => {}
         }
         let seat_record = &record.seats[usize::from(seat)];
         if seat_record.resigned || seat_record.bot.is_some() {
-            return Err(ApiError::refused(
-                ApiCode::SeatResigned,
+            return Err(Error::refused(
+                Code::SeatResigned,
                 format!("seat {seat} already resigned"),
             ));
         }
         let mut next = record.clone();
-        crate::bots::hand_over(&mut next, seat, bot);
+        service::bots::hand_over(&mut next, seat, bot);
         on_record_change(&ctx, record, &mut next, now_ms())?;
         Ok(Change::record(next, ()))
     })
     .await?;
     let Updated::Committed { version, .. } = updated else {
-        return Err(ApiError::Internal(
-            "a resignation has no idempotency key to replay".into(),
-        ));
+        return Err(
+            Error::Internal("a resignation has no idempotency key to replay".into()).into(),
+        );
     };
     // If the game was waiting on this seat, its bot moves now.
-    let bots_failed = crate::bots::drive_after_commit(&ctx, &id).await;
+    let bots_failed = service::bots::drive_after_commit(&ctx, &id).await;
     let resigned = Resigned {
         game_id: id,
         seat,
@@ -431,14 +429,10 @@ pub async fn replace_seat(
     match identify(&record, bearer.token())? {
         Caller::Admin => {}
         Caller::Anonymous => {
-            return Err(ApiError::Unauthorized(
-                "replacing a player needs the admin token",
-            ))
+            return Err(Error::Unauthorized("replacing a player needs the admin token").into())
         }
         Caller::Seat(_) => {
-            return Err(ApiError::Forbidden(
-                "only the admin token may replace a player",
-            ))
+            return Err(Error::Forbidden("only the admin token may replace a player").into())
         }
     }
     let seat = seat_in(&record, &seat_param)?;
@@ -455,18 +449,19 @@ pub async fn replace_seat(
                 }
             }
             (None, Some(bot)) => Taker::Bot(bot),
-            _ => return Err(ApiError::BadRequest(
+            _ => return Err(Error::Malformed(
                 "give the seat to a new player (`name`) or to a bot (`bot`): exactly one of them"
                     .into(),
-            )),
+            )
+            .into()),
         };
     let updated = update(&ctx, record, &Guard::default(), |record| {
         if record.status == Status::Finished {
-            return Err(ApiError::refused(ApiCode::GameOver, "the game is over"));
+            return Err(Error::refused(Code::GameOver, "the game is over"));
         }
         if !record.seats[usize::from(seat)].is_claimed() {
-            return Err(ApiError::refused(
-                ApiCode::SeatFree,
+            return Err(Error::refused(
+                Code::SeatFree,
                 format!("seat {seat} is free: claim it instead"),
             ));
         }
@@ -502,9 +497,9 @@ pub async fn replace_seat(
         record,
     } = updated
     else {
-        return Err(ApiError::Internal(
-            "a replacement has no idempotency key to replay".into(),
-        ));
+        return Err(
+            Error::Internal("a replacement has no idempotency key to replay".into()).into(),
+        );
     };
     let to_act = acting(&ctx, &record)?;
     // A bot given the seat moves now if the game waits on it.
@@ -513,7 +508,7 @@ pub async fn replace_seat(
         Taker::Bot(bot) => (
             None,
             Some(bot),
-            crate::bots::drive_after_commit(&ctx, &id).await,
+            service::bots::drive_after_commit(&ctx, &id).await,
         ),
     };
     let replaced = ClaimedSeat {
@@ -565,8 +560,8 @@ fn bot_name(record: &GameRecord, bot: BotKind) -> String {
 }
 
 /// The seats that act in `record`'s game, or none before it started.
-fn acting(ctx: &AppCtx, record: &GameRecord) -> Result<Vec<u8>, ApiError> {
-    Ok(crate::game::engine_of(ctx, record)?
+fn acting(ctx: &AppCtx, record: &GameRecord) -> Result<Vec<u8>, Error> {
+    Ok(service::game::engine_of(ctx, record)?
         .map(|engine| engine.to_act().iter().map(|seat| seat.0).collect())
         .unwrap_or_default())
 }

@@ -7,28 +7,28 @@
 //! own: a seat its seat's, the admin the admin's.
 
 use super::problems::{problems, BadHeader, BadToken, JsonBodyRefused, NoSuchGame};
-use crate::auth::{identify, Caller};
-use crate::ctx::AppCtx;
-use crate::dto::{
+use crate::error::{ApiError, Code, Error};
+use crate::http::{limit_in, Bearer, JsonBody, Params, QueryParams, Reply};
+use axum::extract::State;
+use serde::Deserialize;
+use service::auth::{identify, Caller};
+use service::ctx::AppCtx;
+use service::dto::{
     CreateWebhook, CreatedWebhook, Delivery, DeliveryAttempt, DeliveryList, DeliveryStatus,
     Webhook, WebhookEvent, WebhookList,
 };
-use crate::error::{ApiCode, ApiError};
-use crate::game::{load_record, update, Change, Guard};
-use crate::http::{limit_in, Bearer, JsonBody, Params, QueryParams, Reply};
-use crate::time::{now_ms, rfc3339};
-use crate::webhooks::{chat, sign, url, MAX_HOOKS_PER_GAME};
-use axum::extract::State;
-use serde::Deserialize;
+use service::game::{load_record, update, Change, Guard};
+use service::time::{now_ms, rfc3339};
+use service::webhooks::{chat, sign, url, MAX_HOOKS_PER_GAME};
 use std::sync::Arc;
 use store::{GameRecord, HookRecord, OutboxMessage, Status};
 
 /// The subscriber a caller is: its seat, or `None` for the admin.
-fn subscriber(caller: Caller) -> Result<Option<u8>, ApiError> {
+fn subscriber(caller: Caller) -> Result<Option<u8>, Error> {
     match caller {
         Caller::Seat(seat) => Ok(Some(seat)),
         Caller::Admin => Ok(None),
-        Caller::Anonymous => Err(ApiError::Unauthorized(
+        Caller::Anonymous => Err(Error::Unauthorized(
             "webhooks need a seat or admin token (Authorization: Bearer …)",
         )),
     }
@@ -103,10 +103,11 @@ pub async fn create_webhook(
     let mut events: Vec<WebhookEvent> = match &body.events {
         None => allowed.to_vec(),
         Some(events) if events.is_empty() => {
-            return Err(ApiError::refused(
-                ApiCode::InvalidEvents,
+            return Err(Error::refused(
+                Code::InvalidEvents,
                 "events must name at least one notification type",
-            ))
+            )
+            .into())
         }
         Some(events) => events.clone(),
     };
@@ -114,8 +115,8 @@ pub async fn create_webhook(
     events.sort_unstable_by_key(|event| event.as_str());
     events.dedup();
     if let Some(refused) = events.iter().find(|event| !allowed.contains(event)) {
-        return Err(ApiError::refused(
-            ApiCode::EventNotAllowed,
+        return Err(Error::refused(
+            Code::EventNotAllowed,
             format!(
                 "{} may subscribe to {} only, not {}",
                 if seat.is_some() {
@@ -130,7 +131,8 @@ pub async fn create_webhook(
                     .join(", "),
                 refused.as_str()
             ),
-        ));
+        )
+        .into());
     }
     let dev = ctx.webhooks.dev;
     let format = store::HookFormat::from(body.format);
@@ -139,7 +141,7 @@ pub async fn create_webhook(
     let link = match &body.link {
         Some(link) => Some(
             chat::check_link(link, dev)
-                .map_err(|error| ApiError::refused(ApiCode::InvalidLink, error.to_string()))?,
+                .map_err(|error| Error::refused(Code::InvalidLink, error.to_string()))?,
         ),
         None => None,
     };
@@ -161,14 +163,14 @@ pub async fn create_webhook(
     };
     update(&ctx, record, &Guard::default(), |record| {
         if record.status == Status::Finished {
-            return Err(ApiError::refused(
-                ApiCode::GameOver,
+            return Err(Error::refused(
+                Code::GameOver,
                 "the game is over: there is nothing left to notify",
             ));
         }
         if record.hooks.len() >= MAX_HOOKS_PER_GAME {
-            return Err(ApiError::refused(
-                ApiCode::TooManyWebhooks,
+            return Err(Error::refused(
+                Code::TooManyWebhooks,
                 format!("a game has at most {MAX_HOOKS_PER_GAME} webhook subscriptions"),
             ));
         }
@@ -184,8 +186,8 @@ pub async fn create_webhook(
     Ok(Reply::json(201, &created))
 }
 
-fn url_problem(error: url::UrlError) -> ApiError {
-    ApiError::refused(error.code(), error.to_string())
+fn url_problem(error: url::UrlError) -> Error {
+    Error::refused(error.code(), error.to_string())
 }
 
 /// List your subscriptions
@@ -225,12 +227,12 @@ fn own_hook<'a>(
     record: &'a GameRecord,
     seat: Option<u8>,
     hook: &str,
-) -> Result<&'a HookRecord, ApiError> {
+) -> Result<&'a HookRecord, Error> {
     record
         .hooks
         .iter()
         .find(|candidate| candidate.id == hook && candidate.seat == seat)
-        .ok_or(ApiError::HookNotFound)
+        .ok_or(Error::HookNotFound)
 }
 
 problems! {
@@ -316,7 +318,7 @@ pub async fn list_deliveries(
     let record = load_record(&ctx, &id).await?;
     let seat = subscriber(identify(&record, bearer.token())?)?;
     if !sign::is_hook_id(&hook_id) {
-        return Err(ApiError::HookNotFound);
+        return Err(Error::HookNotFound.into());
     }
     own_hook(&record, seat, &hook_id)?;
     let page = ctx

@@ -19,7 +19,7 @@ pub mod undo;
 
 pub use commit::{
     committed_unless_moved_on, update, update_in, Change, Guard, Precondition, Replay, Updated,
-    MAX_ATTEMPTS,
+    VersionTags, MAX_ATTEMPTS,
 };
 pub use moved::Moved;
 pub use narrate::Narrator;
@@ -28,7 +28,7 @@ pub use play::apply;
 
 use crate::auth::is_game_id;
 use crate::ctx::AppCtx;
-use crate::error::ApiError;
+use crate::error::Error;
 use game_core::adapter::LoggedJson;
 use game_core::{DynGame, DynRuleset, Viewer};
 use serde_json::Value;
@@ -36,27 +36,24 @@ use std::sync::Arc;
 use store::GameRecord;
 
 /// Loads a game, or 404. Ids that cannot exist are refused without a lookup.
-pub async fn load_record(ctx: &AppCtx, id: &str) -> Result<GameRecord, ApiError> {
+pub async fn load_record(ctx: &AppCtx, id: &str) -> Result<GameRecord, Error> {
     if !is_game_id(id) {
-        return Err(ApiError::GameNotFound);
+        return Err(Error::GameNotFound);
     }
-    ctx.store.load(id).await?.ok_or(ApiError::GameNotFound)
+    ctx.store.load(id).await?.ok_or(Error::GameNotFound)
 }
 
 /// The ruleset of a stored game, if this server still plays the game's rules version
 /// (410 `rules-version-retired` otherwise: docs/api.md, rules versions).
-pub fn ruleset_of<'a>(
-    ctx: &'a AppCtx,
-    record: &GameRecord,
-) -> Result<&'a dyn DynRuleset, ApiError> {
+pub fn ruleset_of<'a>(ctx: &'a AppCtx, record: &GameRecord) -> Result<&'a dyn DynRuleset, Error> {
     let ruleset = ctx.registry.get(&record.ruleset).ok_or_else(|| {
-        ApiError::Internal(format!(
+        Error::Internal(format!(
             "game {} has unknown ruleset {}",
             record.id, record.ruleset
         ))
     })?;
     if !ruleset.serves_rules_version(record.rules_version) {
-        return Err(ApiError::RulesVersionRetired {
+        return Err(Error::RulesVersionRetired {
             version: record.rules_version,
             current: ruleset.rules_version(),
         });
@@ -66,7 +63,7 @@ pub fn ruleset_of<'a>(
 
 /// The engine state of a started game, shared with the other requests that read the same
 /// version ([`crate::states`]).
-pub fn engine_of(ctx: &AppCtx, record: &GameRecord) -> Result<Option<Arc<dyn DynGame>>, ApiError> {
+pub fn engine_of(ctx: &AppCtx, record: &GameRecord) -> Result<Option<Arc<dyn DynGame>>, Error> {
     let Some(state) = &record.state else {
         return Ok(None);
     };
@@ -75,7 +72,7 @@ pub fn engine_of(ctx: &AppCtx, record: &GameRecord) -> Result<Option<Arc<dyn Dyn
         return Ok(Some(engine));
     }
     let engine: Arc<dyn DynGame> = Arc::from(ruleset.load(state).map_err(|error| {
-        ApiError::Internal(format!("game {} state does not load: {error}", record.id))
+        Error::Internal(format!("game {} state does not load: {error}", record.id))
     })?);
     ctx.states
         .insert(&record.id, record.version, Arc::clone(&engine));
@@ -109,7 +106,7 @@ pub fn on_record_change(
     record: &GameRecord,
     next: &mut GameRecord,
     now: u64,
-) -> Result<(), ApiError> {
+) -> Result<(), Error> {
     let engine = engine_of(ctx, record)?;
     crate::clock::on_commit(next, engine.as_deref(), None, now)
 }

@@ -1,6 +1,6 @@
 //! What the Server-Sent Event streams share: how a deployment serves them (open for as long
 //! as the client listens, or one batch per request where responses are buffered) and how
-//! many one client may hold. The routes are in [`crate::routes::events`].
+//! many one client may hold. The routes are the api crate's `routes::events`.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

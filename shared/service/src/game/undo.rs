@@ -14,7 +14,7 @@
 use super::{ruleset_of, seat_names, Change, Moved};
 use crate::ctx::AppCtx;
 use crate::dto::Author;
-use crate::error::{ApiCode, ApiError};
+use crate::error::{Code, Error};
 use crate::log::{OwnEntry, StoredAction, MAX_TAKEBACKS};
 use crate::time::now_ms;
 use game_core::words::Names;
@@ -23,10 +23,10 @@ use serde_json::{json, Value};
 use store::{GameRecord, Status, Takeback};
 
 /// The undo move as a client sends it: `{"type": "undo"}` and nothing else.
-pub fn check_undo(action: &Value) -> Result<(), ApiError> {
+pub fn check_undo(action: &Value) -> Result<(), Error> {
     match action.as_object() {
         Some(object) if object.len() == 1 => Ok(()),
-        _ => Err(ApiError::BadRequest(
+        _ => Err(Error::Malformed(
             "the undo move is {\"type\": \"undo\"}, with no other field".into(),
         )),
     }
@@ -85,13 +85,13 @@ pub fn take_back(
     record: &GameRecord,
     seat: u8,
     key: Option<&str>,
-) -> Result<Change<Moved>, ApiError> {
+) -> Result<Change<Moved>, Error> {
     super::moved::require_active(record)?;
     let takeback = match record.takebacks.last() {
         Some(last) if last.seat == seat => last.clone(),
         _ => {
-            return Err(ApiError::refused(
-                ApiCode::CannotUndo,
+            return Err(Error::refused(
+                Code::CannotUndo,
                 "you have no move to take back: a move can be taken back only until another \
                  seat acts, and never once it rolled, drew, revealed or sealed something",
             ))
@@ -100,11 +100,11 @@ pub fn take_back(
     // Who the game waits on as it stands, so that a seat whose turn the undo gives back is
     // told, like after any move.
     let waiting_before = super::engine_of(ctx, record)?
-        .ok_or_else(|| ApiError::Internal("active game without state".into()))?
+        .ok_or_else(|| Error::Internal("active game without state".into()))?
         .waiting_on();
     let engine = ruleset_of(ctx, record)?
         .load(&takeback.state)
-        .map_err(|error| ApiError::Internal(format!("a takeback does not load: {error}")))?;
+        .map_err(|error| Error::Internal(format!("a takeback does not load: {error}")))?;
     let now = now_ms();
     let mut next = record.clone();
     next.version += 1;

@@ -12,7 +12,7 @@
 use super::{engine_of, update, Change, Guard, Updated};
 use crate::clock::Clock;
 use crate::ctx::AppCtx;
-use crate::error::{ApiCode, ApiError};
+use crate::error::{Code, Error};
 use crate::log::{state_hash, OwnEntry, StoredAction};
 use game_core::words::Names;
 use game_core::{Seat, Visibility};
@@ -69,7 +69,7 @@ pub enum ClockChange {
 impl ClockChange {
     /// Applies the change at `now`: `Ok(false)` when it changes nothing (pausing a paused
     /// game, a vacation already begun or not begun).
-    fn apply(self, clock: &mut Clock, now: u64) -> Result<bool, ApiError> {
+    fn apply(self, clock: &mut Clock, now: u64) -> Result<bool, Error> {
         match self {
             ClockChange::Pause => Ok(clock.pause(now)),
             ClockChange::Resume => Ok(clock.resume(now)),
@@ -112,7 +112,7 @@ pub async fn change_clock(
     guard: &Guard,
     change: ClockChange,
     now: u64,
-) -> Result<GameRecord, ApiError> {
+) -> Result<GameRecord, Error> {
     let id = record.id.clone();
     // A change that changes nothing commits nothing (checked again on each attempt, where a
     // race that made it moot commits only the record as it is).
@@ -125,8 +125,8 @@ pub async fn change_clock(
     let updated = update(ctx, record, guard, |record| {
         super::moved::require_active(record)?;
         let mut clock = Clock::of(record)?.ok_or_else(|| {
-            ApiError::refused(
-                ApiCode::NoClock,
+            Error::refused(
+                Code::NoClock,
                 "this game has no move clock: there is nothing to stop",
             )
         })?;
@@ -164,7 +164,7 @@ pub async fn change_clock(
     .await?;
     match updated {
         Updated::Committed { .. } => super::load_record(ctx, &id).await,
-        Updated::Replayed(_) => Err(ApiError::Internal(
+        Updated::Replayed(_) => Err(Error::Internal(
             "a clock change has no idempotency key to replay".into(),
         )),
     }
@@ -172,7 +172,7 @@ pub async fn change_clock(
 
 /// Ends the vacations of `id`'s seats whose allowance ran out by `now` (the deadline
 /// worker); how many it ended.
-pub async fn end_spent_vacations(ctx: &AppCtx, id: &str, now: u64) -> Result<usize, ApiError> {
+pub async fn end_spent_vacations(ctx: &AppCtx, id: &str, now: u64) -> Result<usize, Error> {
     let record = super::load_record(ctx, id).await?;
     let Some(clock) = Clock::of(&record)? else {
         return Ok(0);

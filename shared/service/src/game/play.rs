@@ -5,7 +5,7 @@ use super::moved::{committed, require_active, Committed, Moved};
 use super::{engine_of, Change};
 use crate::ctx::AppCtx;
 use crate::dto::{Author, SubmitAction};
-use crate::error::{ApiCode, ApiError};
+use crate::error::{Code, Error};
 use crate::log::{play_move, Entry, Place, StoredAction};
 use crate::time::now_ms;
 use game_core::adapter::ActionError;
@@ -21,7 +21,7 @@ pub fn apply(
     body: &SubmitAction,
     key: Option<&str>,
     by: Option<Author>,
-) -> Result<Change<Moved>, ApiError> {
+) -> Result<Change<Moved>, Error> {
     if by.is_none() {
         refuse_bot_seat(record, seat)?;
     }
@@ -31,7 +31,7 @@ pub fn apply(
     }
     require_active(record)?;
     let mut engine = engine_of(ctx, record)?
-        .ok_or_else(|| ApiError::Internal("active game without state".into()))?
+        .ok_or_else(|| Error::Internal("active game without state".into()))?
         .clone_box();
     let seq = record.log_len;
     let waiting_before = engine.waiting_on();
@@ -48,17 +48,17 @@ pub fn apply(
         &body.action,
     )
     .map_err(|error| match error {
-        ActionError::Malformed(message) => ApiError::BadRequest(message),
+        ActionError::Malformed(message) => Error::Malformed(message),
         ActionError::Rule {
             code,
             message,
             kind: RuleKind::Turn | RuleKind::GameOver,
-        } => ApiError::Conflict {
+        } => Error::NotNow {
             code,
             message,
             hints: Box::new(hints(engine.as_ref(), seat)),
         },
-        ActionError::Rule { code, message, .. } => ApiError::Unprocessable {
+        ActionError::Rule { code, message, .. } => Error::Illegal {
             code,
             message,
             hints: Box::new(hints(engine.as_ref(), seat)),
@@ -107,10 +107,10 @@ pub fn apply(
 }
 
 /// Refuses a move by a seat a bot plays: its player resigned (409 `seat-resigned`).
-fn refuse_bot_seat(record: &GameRecord, seat: u8) -> Result<(), ApiError> {
+fn refuse_bot_seat(record: &GameRecord, seat: u8) -> Result<(), Error> {
     match record.seats.get(usize::from(seat)) {
-        Some(seat_record) if seat_record.bot.is_some() => Err(ApiError::refused(
-            ApiCode::SeatResigned,
+        Some(seat_record) if seat_record.bot.is_some() => Err(Error::refused(
+            Code::SeatResigned,
             format!("seat {seat} resigned: a bot plays it now"),
         )),
         _ => Ok(()),

@@ -25,7 +25,7 @@ use crate::bots::{self, BotInput};
 use crate::clock::{Clock, TimeoutPolicy};
 use crate::ctx::AppCtx;
 use crate::dto::{Author, BotKind, WebhookEvent};
-use crate::error::ApiError;
+use crate::error::Error;
 use crate::game::{
     clock_notifications, committed_unless_moved_on, engine_of, load_record, on_record_change,
     ruleset_of, update, Change, Guard, Moved,
@@ -69,7 +69,7 @@ impl SweepReport {
 
 /// Visits every game due at `now` (at most [`SWEEP_BATCH`]). A game that fails is logged and
 /// left for the next sweep; the others go on.
-pub async fn sweep(ctx: &AppCtx, now: u64) -> Result<SweepReport, ApiError> {
+pub async fn sweep(ctx: &AppCtx, now: u64) -> Result<SweepReport, Error> {
     let mut report = SweepReport::default();
     for id in ctx.store.due_games(now, SWEEP_BATCH).await? {
         match tick(ctx, &id, now).await {
@@ -97,7 +97,7 @@ pub async fn run(ctx: std::sync::Arc<AppCtx>, period: Duration) {
 }
 
 /// Does everything game `id` is due for at `now`.
-pub async fn tick(ctx: &AppCtx, id: &str, now: u64) -> Result<SweepReport, ApiError> {
+pub async fn tick(ctx: &AppCtx, id: &str, now: u64) -> Result<SweepReport, Error> {
     let mut report = SweepReport {
         games: 1,
         ..SweepReport::default()
@@ -112,12 +112,7 @@ pub async fn tick(ctx: &AppCtx, id: &str, now: u64) -> Result<SweepReport, ApiEr
 }
 
 /// Applies the timeout policy to every waited-on seat whose deadline passed by `now`.
-async fn timeouts(
-    ctx: &AppCtx,
-    id: &str,
-    now: u64,
-    report: &mut SweepReport,
-) -> Result<(), ApiError> {
+async fn timeouts(ctx: &AppCtx, id: &str, now: u64, report: &mut SweepReport) -> Result<(), Error> {
     for _ in 0..MAX_TURN_MOVES * 4 {
         let record = load_record(ctx, id).await?;
         if record.status != Status::Active {
@@ -248,7 +243,7 @@ fn count_timeout(
     seat: Seat,
     now: u64,
     outbox: &mut Vec<store::OutboxMessage>,
-) -> Result<(), ApiError> {
+) -> Result<(), Error> {
     if let Some(mut clock) = Clock::of(next)? {
         if let Some(seat_clock) = clock.seats.get_mut(usize::from(seat.0)) {
             seat_clock.timeouts += 1;
@@ -276,12 +271,7 @@ fn count_timeout(
 
 /// The `drop` policy: `seat` resigns (a `random` bot plays it from now on). `false` if the game
 /// moved on first.
-async fn drop_seat(
-    ctx: &AppCtx,
-    record: GameRecord,
-    seat: Seat,
-    now: u64,
-) -> Result<bool, ApiError> {
+async fn drop_seat(ctx: &AppCtx, record: GameRecord, seat: Seat, now: u64) -> Result<bool, Error> {
     let guard = Guard::at(record.version);
     let outcome = update(ctx, record, &guard, |record| {
         let mut next = record.clone();
@@ -300,7 +290,7 @@ async fn drop_seat(
 }
 
 /// Sends the reminders due at `now`, in one commit; returns how many seats were reminded.
-async fn reminders(ctx: &AppCtx, id: &str, now: u64) -> Result<usize, ApiError> {
+async fn reminders(ctx: &AppCtx, id: &str, now: u64) -> Result<usize, Error> {
     let record = load_record(ctx, id).await?;
     let Some(clock) = Clock::of(&record)? else {
         return Ok(0);
@@ -321,7 +311,7 @@ async fn reminders(ctx: &AppCtx, id: &str, now: u64) -> Result<usize, ApiError> 
         let mut next = record.clone();
         next.version = record.version + 1;
         let mut clock =
-            Clock::of(record)?.ok_or_else(|| ApiError::Internal("the clock went away".into()))?;
+            Clock::of(record)?.ok_or_else(|| Error::Internal("the clock went away".into()))?;
         for &seat in &due {
             clock.seats[seat].reminded = true;
             clock.seats[seat].reminders += 1;
@@ -353,7 +343,7 @@ async fn reminders(ctx: &AppCtx, id: &str, now: u64) -> Result<usize, ApiError> 
 
 /// A game still due after its visit (a stale `due_at`, or a finished game) gets its `due_at`
 /// recomputed, so it leaves the index instead of being visited on every sweep.
-async fn settle(ctx: &AppCtx, id: &str, now: u64) -> Result<(), ApiError> {
+async fn settle(ctx: &AppCtx, id: &str, now: u64) -> Result<(), Error> {
     let record = load_record(ctx, id).await?;
     if record.due_at.is_none_or(|due_at| due_at > now) {
         return Ok(());

@@ -12,8 +12,9 @@ pub struct AppCtx {
     pub store: Arc<dyn GameStore>,
     /// The rulesets on offer.
     pub registry: Registry,
-    /// The OpenAPI document as sent, built on first use ([`AppCtx::openapi_json`]).
-    pub(crate) openapi_json: std::sync::OnceLock<String>,
+    /// The OpenAPI document as the HTTP edge sends it, built there on first use: the
+    /// service only keeps it for the life of the process.
+    pub openapi_json: std::sync::OnceLock<String>,
     /// What `GET /v1/rulesets` answers, built on first use ([`AppCtx::rulesets`]).
     rulesets: std::sync::OnceLock<dto::RulesetList>,
     /// Webhook policy (dev mode, retries) and the delivery worker's wake-up signal.

@@ -28,7 +28,7 @@ impl SeedCache {
     /// The seed of `record`, a started game ([`crate::seed::seed_of_record`]). A kept seed is
     /// used only while the record's server secret is the one it was derived with. (A seed
     /// does not change with the record's version, so every game is kept at version 0.)
-    pub fn seed_of(&self, record: &store::GameRecord) -> Result<[u8; 32], crate::error::ApiError> {
+    pub fn seed_of(&self, record: &store::GameRecord) -> Result<[u8; 32], crate::error::Error> {
         if let Some(kept) = self.0.get(&record.id, 0) {
             if kept.0 == record.server_secret {
                 return Ok(kept.1);

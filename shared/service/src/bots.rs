@@ -13,7 +13,7 @@
 pub use crate::allowance::{Allowance, DRIVE_BUDGET, STRONG_MOVE_TIME};
 use crate::ctx::AppCtx;
 use crate::dto::{Author, BotKind, SubmitAction};
-use crate::error::ApiError;
+use crate::error::Error;
 use crate::game::{self, engine_of, load_record, update, Change, Guard, Moved, Updated};
 use game_core::search::{Budget, Choice};
 use game_core::{DynGame, GameRng, Seat, SeatSet, Viewer};
@@ -78,7 +78,7 @@ impl BotInput {
         may_wait: bool,
         allowance: Allowance,
         mut rng: GameRng,
-    ) -> Result<BotInput, ApiError> {
+    ) -> Result<BotInput, Error> {
         if bot == BotKind::Random {
             let mut input = BotInput::of(engine.as_ref(), seat);
             input.think(bot, engine.as_ref(), may_wait, allowance, &mut rng);
@@ -90,7 +90,7 @@ impl BotInput {
             input
         })
         .await
-        .map_err(|error| ApiError::Internal(format!("a bot's search failed: {error}")))
+        .map_err(|error| Error::Internal(format!("a bot's search failed: {error}")))
     }
 
     /// Lets a searching `bot` think about `engine`'s game for its seat and keeps what it
@@ -246,7 +246,7 @@ pub(crate) fn split_waiting(
 /// sealed choice, an answer to an offer): no table waits on a bot once the request that made
 /// it due has returned. Where several bots are waited on at once, a searching bot may choose
 /// to let another of them move first; the last one must move.
-pub async fn drive(ctx: &AppCtx, id: &str) -> Result<u32, ApiError> {
+pub async fn drive(ctx: &AppCtx, id: &str) -> Result<u32, Error> {
     let mut played = 0;
     let started = std::time::Instant::now();
     // Bots that chose to wait since the last move.
@@ -308,7 +308,7 @@ pub async fn drive(ctx: &AppCtx, id: &str) -> Result<u32, ApiError> {
 }
 
 /// What a caller adds to a bot move's commit (the clock's timeout bookkeeping and webhooks).
-pub(crate) type Decorate<'a> = &'a (dyn Fn(&mut Change<Moved>) -> Result<(), ApiError> + Sync);
+pub(crate) type Decorate<'a> = &'a (dyn Fn(&mut Change<Moved>) -> Result<(), Error> + Sync);
 
 /// One bot move at `record`'s version, logged as chosen `by` the bot or the clock, with
 /// `decorate` applied to its commit: `true` once one is committed, `false` if the game moved
@@ -321,7 +321,7 @@ pub(crate) async fn play_one(
     rng: &mut GameRng,
     by: Author,
     decorate: Decorate<'_>,
-) -> Result<bool, ApiError> {
+) -> Result<bool, Error> {
     let guard = Guard::at(record.version);
     let tries = SAMPLES + u32::from(input.proposal.is_some());
     for attempt in 0..=tries {
@@ -345,9 +345,7 @@ pub(crate) async fn play_one(
                 return Ok(true);
             }
             Ok(Updated::Replayed(_)) => {
-                return Err(ApiError::Internal(
-                    "a bot move has no idempotency key".into(),
-                ))
+                return Err(Error::Internal("a bot move has no idempotency key".into()))
             }
             // A sample the rules refuse: try another.
             Err(error) if error.refused_by_rules() => continue,
@@ -356,7 +354,7 @@ pub(crate) async fn play_one(
             Err(error) => return Err(error),
         }
     }
-    Err(ApiError::Internal(format!(
+    Err(Error::Internal(format!(
         "the {} bot of seat {} in game {} found no move the rules accept",
         bot.as_str(),
         input.seat.0,
@@ -366,7 +364,7 @@ pub(crate) async fn play_one(
 
 /// [`drive`] for a handler that has already committed its own change: a bot that cannot move
 /// is not answered, because the caller's change stands. What went wrong is returned for the
-/// log: the handler passes it to [`crate::http::Reply::detail`], so it is logged on the
+/// log: the handler passes it to the reply's `detail` (in the api crate), so it is logged on the
 /// request's line with its request id.
 pub async fn drive_after_commit(ctx: &AppCtx, id: &str) -> Option<String> {
     drive(ctx, id)

@@ -8,7 +8,7 @@ use super::project_events;
 use crate::dto::{
     ActionData, FinishedData, Notification, ReminderData, TimeoutData, TurnData, WebhookEvent,
 };
-use crate::error::ApiError;
+use crate::error::Error;
 use crate::log::StoredAction;
 use crate::time::rfc3339;
 use crate::webhooks::chat;
@@ -76,7 +76,7 @@ pub fn count_turns(next: &mut GameRecord, engine: &dyn DynGame, waiting_before: 
 
 /// The notifications `moment` causes, one per interested, enabled subscription, ready to be
 /// committed with the change.
-pub fn notifications(moment: &Moment<'_>, now: u64) -> Result<Vec<OutboxMessage>, ApiError> {
+pub fn notifications(moment: &Moment<'_>, now: u64) -> Result<Vec<OutboxMessage>, Error> {
     let record = moment.record;
     let engine = moment.engine;
     let outcome = engine.outcome();
@@ -94,7 +94,7 @@ pub fn notifications(moment: &Moment<'_>, now: u64) -> Result<Vec<OutboxMessage>
                 false => chat::body(hook.format, &sentence(), hook.link.as_deref()).unwrap_or(body),
             };
             messages.push(message(record, hook, kind, body, now)?);
-            Ok::<(), ApiError>(())
+            Ok::<(), Error>(())
         };
         let finished = |seat: Option<u8>, outcome: &Outcome, viewer: Viewer| FinishedData {
             game_id: record.id.clone(),
@@ -182,7 +182,7 @@ fn message(
     kind: WebhookEvent,
     body: String,
     now: u64,
-) -> Result<OutboxMessage, ApiError> {
+) -> Result<OutboxMessage, Error> {
     Ok(OutboxMessage {
         id: crate::auth::new_message_id()?,
         game_id: record.id.clone(),
@@ -204,7 +204,7 @@ pub fn clock_notifications(
     seat: u8,
     kind: WebhookEvent,
     now: u64,
-) -> Result<Vec<OutboxMessage>, ApiError> {
+) -> Result<Vec<OutboxMessage>, Error> {
     let clock = crate::clock::Clock::of(record)?;
     let chat = ChatWords::of(record);
     let (payload, sentence) = match (kind, &clock) {

@@ -7,7 +7,7 @@
 //! seed and of how many draws came before it, so the same requests meet the same deals and the
 //! same bot moves on any machine, whatever the server would have drawn.
 
-use crate::error::ApiError;
+use crate::error::Error;
 use game_core::GameRng;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -40,12 +40,12 @@ impl Dice {
     }
 
     /// `N` unpredictable bytes (or, seeded, the next draw's first `N` bytes).
-    pub fn bytes<const N: usize>(&self) -> Result<[u8; N], ApiError> {
+    pub fn bytes<const N: usize>(&self) -> Result<[u8; N], Error> {
         match self {
             Dice::Os => {
                 let mut bytes = [0; N];
                 getrandom::fill(&mut bytes).map_err(|error| {
-                    ApiError::Internal(format!("OS random source failed: {error}"))
+                    Error::Internal(format!("OS random source failed: {error}"))
                 })?;
                 Ok(bytes)
             }
@@ -62,7 +62,7 @@ impl Dice {
     }
 
     /// A fresh random number generator (a bot's dice, a timeout's random move).
-    pub fn rng(&self) -> Result<GameRng, ApiError> {
+    pub fn rng(&self) -> Result<GameRng, Error> {
         Ok(GameRng::for_entry(self.bytes::<32>()?, 0))
     }
 }

@@ -120,12 +120,12 @@ pub fn seed_for(
 }
 
 /// The seed of a started game, under the scheme its record names.
-pub fn seed_of_record(record: &GameRecord) -> Result<[u8; 32], crate::error::ApiError> {
+pub fn seed_of_record(record: &GameRecord) -> Result<[u8; 32], crate::error::Error> {
     let secret = parse_hex32(&record.server_secret).ok_or_else(|| {
-        crate::error::ApiError::Internal(format!("game {} has a malformed secret", record.id))
+        crate::error::Error::Internal(format!("game {} has a malformed secret", record.id))
     })?;
     let seats = u8::try_from(record.seats.len()).map_err(|_| {
-        crate::error::ApiError::Internal(format!("game {} has too many seats", record.id))
+        crate::error::Error::Internal(format!("game {} has too many seats", record.id))
     })?;
     let entropies: Vec<Option<String>> = record
         .seats

@@ -7,7 +7,7 @@
 //! the addresses that passed, so a DNS answer that changes between the check and the
 //! connection cannot redirect it.
 
-use crate::error::ApiCode;
+use crate::error::Code;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 
 /// The longest URL accepted.
@@ -42,11 +42,11 @@ pub enum UrlError {
 
 impl UrlError {
     /// The problem code.
-    pub fn code(&self) -> ApiCode {
+    pub fn code(&self) -> Code {
         match self {
-            UrlError::Invalid(_) => ApiCode::InvalidWebhookUrl,
-            UrlError::Forbidden(_) => ApiCode::ForbiddenWebhookUrl,
-            UrlError::Unresolvable(_) => ApiCode::UnresolvableWebhookUrl,
+            UrlError::Invalid(_) => Code::InvalidWebhookUrl,
+            UrlError::Forbidden(_) => Code::ForbiddenWebhookUrl,
+            UrlError::Unresolvable(_) => Code::UnresolvableWebhookUrl,
         }
     }
 }

@@ -60,7 +60,7 @@ pub fn ruleset_list(registry: &Registry) -> RulesetList {
 /// `non_strict_integers`). JSON Schema validators know only `int32`/`int64`, so state each
 /// type's exact range as `minimum`/`maximum` (keeping tighter bounds already given) and keep
 /// the standard format name. A client is then never refused for a number the schema allows.
-pub(crate) fn bound_integers(schema: &mut Value) {
+pub fn bound_integers(schema: &mut Value) {
     match schema {
         Value::Object(object) => {
             let range: Option<(i128, i128, &str)> =

@@ -6,7 +6,7 @@
 //! the scheme; `tests/api/webhooks.rs` checks ours against the reference Python package.
 
 use crate::auth::random_bytes;
-use crate::error::ApiError;
+use crate::error::Error;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine;
 use hmac::{Hmac, Mac};
@@ -16,7 +16,7 @@ use sha2::Sha256;
 pub const SECRET_PREFIX: &str = "whsec_";
 
 /// A new signing secret: `whsec_` and 32 random bytes in base64.
-pub fn new_secret() -> Result<String, ApiError> {
+pub fn new_secret() -> Result<String, Error> {
     Ok(format!(
         "{SECRET_PREFIX}{}",
         STANDARD.encode(random_bytes::<32>()?)
@@ -24,7 +24,7 @@ pub fn new_secret() -> Result<String, ApiError> {
 }
 
 /// A new subscription id: `wh_` and 96 random bits.
-pub fn new_hook_id() -> Result<String, ApiError> {
+pub fn new_hook_id() -> Result<String, Error> {
     Ok(format!(
         "wh_{}",
         URL_SAFE_NO_PAD.encode(random_bytes::<12>()?)

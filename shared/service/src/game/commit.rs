@@ -1,8 +1,7 @@
 //! The one optimistic-concurrency loop (DESIGN.md §4) and the preconditions of a change.
 
 use crate::ctx::AppCtx;
-use crate::error::{ApiCode, ApiError};
-use crate::http::IfMatch;
+use crate::error::{Code, Error};
 use crate::log::{Entry, StoredAction};
 use crate::time::now_ms;
 use serde_json::Value;
@@ -74,7 +73,7 @@ pub enum Precondition {
     /// version (a lost race is then `StaleVersion`, not a retry on a state it did not see).
     AtVersion(u64),
     /// A client's `If-Match` header (412 once the game has moved on past its tags).
-    IfMatch(IfMatch),
+    Tags(VersionTags),
 }
 
 impl Precondition {
@@ -85,7 +84,7 @@ impl Precondition {
         match self {
             Precondition::None => true,
             Precondition::AtVersion(expected) => *expected == record.version,
-            Precondition::IfMatch(if_match) => {
+            Precondition::Tags(if_match) => {
                 if_match.matches(record.version)
                     || (record.played_at != 0 && if_match.matches(record.played_at))
             }
@@ -94,7 +93,7 @@ impl Precondition {
 
     /// Whether it is an `If-Match` that names weak tags alone (which never match).
     pub fn only_weak(&self) -> bool {
-        matches!(self, Precondition::IfMatch(if_match) if if_match.only_weak())
+        matches!(self, Precondition::Tags(if_match) if if_match.only_weak())
     }
 
     /// The version it asked for, as the 412's message names it.
@@ -102,7 +101,7 @@ impl Precondition {
         match self {
             Precondition::None => String::new(),
             Precondition::AtVersion(version) => format!("\"{version}\""),
-            Precondition::IfMatch(if_match) => if_match.describe(),
+            Precondition::Tags(if_match) => if_match.describe(),
         }
     }
 }
@@ -129,12 +128,10 @@ impl Guard {
 
 /// Whether a change made under [`Guard::at`] was committed: `false` when the game moved on
 /// first (`412`/`409`), so the caller looks again; other errors are errors.
-pub fn committed_unless_moved_on<T>(
-    outcome: Result<Updated<T>, ApiError>,
-) -> Result<bool, ApiError> {
+pub fn committed_unless_moved_on<T>(outcome: Result<Updated<T>, Error>) -> Result<bool, Error> {
     match outcome {
         Ok(Updated::Committed { .. }) => Ok(true),
-        Ok(Updated::Replayed(_)) => Err(ApiError::Internal(
+        Ok(Updated::Replayed(_)) => Err(Error::Internal(
             "a change without an idempotency key was replayed".into(),
         )),
         Err(error) if error.moved_on() => Ok(false),
@@ -180,8 +177,8 @@ pub async fn update<T>(
     ctx: &AppCtx,
     record: GameRecord,
     guard: &Guard,
-    change: impl FnMut(&GameRecord) -> Result<Change<T>, ApiError>,
-) -> Result<Updated<T>, ApiError> {
+    change: impl FnMut(&GameRecord) -> Result<Change<T>, Error>,
+) -> Result<Updated<T>, Error> {
     let id = record.id.clone();
     let updated = update_in(
         ctx.store.as_ref(),
@@ -205,15 +202,12 @@ pub async fn update_in<T>(
     wake: &tokio::sync::Notify,
     mut record: GameRecord,
     guard: &Guard,
-    mut change: impl FnMut(&GameRecord) -> Result<Change<T>, ApiError>,
-) -> Result<Updated<T>, ApiError> {
+    mut change: impl FnMut(&GameRecord) -> Result<Change<T>, Error>,
+) -> Result<Updated<T>, Error> {
     for attempt in 0..MAX_ATTEMPTS {
         if attempt > 0 {
             backoff(attempt).await;
-            record = store
-                .load(&record.id)
-                .await?
-                .ok_or(ApiError::GameNotFound)?;
+            record = store.load(&record.id).await?.ok_or(Error::GameNotFound)?;
         }
         if let Some(replay) = &guard.replay {
             if let Some(first) = store
@@ -228,9 +222,9 @@ pub async fn update_in<T>(
             let given = guard.precondition.describe();
             let current = record.version;
             return Err(if guard.precondition.only_weak() {
-                ApiError::WeakIfMatch { given, current }
+                Error::WeakIfMatch { given, current }
             } else {
-                ApiError::StaleVersion { given, current }
+                Error::StaleVersion { given, current }
             });
         }
         let Change {
@@ -273,8 +267,8 @@ pub async fn update_in<T>(
             Err(error) => return Err(error.into()),
         }
     }
-    Err(ApiError::refused(
-        ApiCode::VersionConflict,
+    Err(Error::refused(
+        Code::VersionConflict,
         "the game kept changing; nothing was applied, try again",
     ))
 }
@@ -286,14 +280,14 @@ async fn same_request(
     id: &str,
     first: &IdempotencyRecord,
     replay: &Replay,
-) -> Result<(), ApiError> {
+) -> Result<(), Error> {
     let entries = store.log(id, first.seq.checked_sub(1), 1).await?;
     let logged = entries
         .first()
         .filter(|entry| entry.seq == first.seq)
-        .ok_or_else(|| ApiError::Internal(format!("{id}: no log entry {}", first.seq)))?;
+        .ok_or_else(|| Error::Internal(format!("{id}: no log entry {}", first.seq)))?;
     let stored: StoredAction = serde_json::from_value(logged.action.clone())
-        .map_err(|error| ApiError::Internal(format!("{id}: log entry {}: {error}", first.seq)))?;
+        .map_err(|error| Error::Internal(format!("{id}: log entry {}: {error}", first.seq)))?;
     // The logged undo names the move it took back (`{"type": "undo", "move": 12}`); the
     // client sends `{"type": "undo"}` alone, so a repeated undo is recognised by its kind.
     let same = if Entry::of(&replay.action).is_undo() {
@@ -304,11 +298,56 @@ async fn same_request(
     if same {
         return Ok(());
     }
-    Err(ApiError::refused(
-        ApiCode::IdempotencyKeyReused,
+    Err(Error::refused(
+        Code::IdempotencyKeyReused,
         format!(
             "this Idempotency-Key was first sent with another action (log entry {}); send a new key with a new move",
             first.seq
         ),
     ))
+}
+
+/// The versions a client says it decided a change at: its `If-Match` tags (RFC 9110
+/// §13.1.1), if it sent any.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum VersionTags {
+    /// No `If-Match`: no precondition.
+    #[default]
+    Absent,
+    /// `If-Match: *`: the game must exist (it always does by then).
+    Any,
+    /// A list of entity tags; `true` marks a weak one (`W/"5"`), which never matches.
+    Tags(Vec<(bool, String)>),
+}
+
+impl VersionTags {
+    /// Whether a game at `version` satisfies the precondition. Comparison is strong: a weak
+    /// tag never matches (RFC 9110 §13.1.1).
+    pub fn matches(&self, version: u64) -> bool {
+        match self {
+            VersionTags::Absent | VersionTags::Any => true,
+            VersionTags::Tags(tags) => {
+                let current = version.to_string();
+                tags.iter().any(|(weak, tag)| !weak && *tag == current)
+            }
+        }
+    }
+
+    /// Whether it names tags, all of them weak (`W/"5"`): such a precondition never holds.
+    pub fn only_weak(&self) -> bool {
+        matches!(self, VersionTags::Tags(tags) if tags.iter().all(|(weak, _)| *weak))
+    }
+
+    /// The tags as the client sent them, for the 412's message.
+    pub fn describe(&self) -> String {
+        match self {
+            VersionTags::Absent => String::new(),
+            VersionTags::Any => "*".into(),
+            VersionTags::Tags(tags) => tags
+                .iter()
+                .map(|(weak, tag)| format!("{}\"{tag}\"", if *weak { "W/" } else { "" }))
+                .collect::<Vec<_>>()
+                .join(", "),
+        }
+    }
 }

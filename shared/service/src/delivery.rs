@@ -119,7 +119,7 @@ impl Deliverer {
                     .hooks
                     .iter_mut()
                     .find(|hook| hook.id == hook_id)
-                    .ok_or(crate::error::ApiError::HookNotFound)?;
+                    .ok_or(crate::error::Error::HookNotFound)?;
                 hook.disabled = Some(format!(
                     "the receiver answered 410 Gone at {}",
                     rfc3339(now)
@@ -130,7 +130,7 @@ impl Deliverer {
         .await;
         match updated {
             Ok(_) => Ok(()),
-            Err(crate::error::ApiError::Internal(detail)) => Err(StoreError::Backend(detail)),
+            Err(crate::error::Error::Internal(detail)) => Err(StoreError::Backend(detail)),
             Err(_) => Ok(()),
         }
     }

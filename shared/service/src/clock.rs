@@ -9,7 +9,7 @@
 //! wall clock: `now` is the commit's time, so the clock is as durable and as consistent as
 //! the commit that carries it.
 
-use crate::error::{ApiCode, ApiError};
+use crate::error::{Code, Error};
 use crate::time::rfc3339;
 use game_core::{DynGame, Seat, SeatSet};
 use serde::{Deserialize, Serialize};
@@ -230,12 +230,12 @@ pub fn parse_duration(text: &str) -> Option<u64> {
     })
 }
 
-fn invalid(message: impl Into<String>) -> ApiError {
-    ApiError::refused(ApiCode::InvalidClock, message)
+fn invalid(message: impl Into<String>) -> Error {
+    Error::refused(Code::InvalidClock, message)
 }
 
 /// A duration option within 1 s ..= 366 days.
-fn duration(name: &str, text: &str) -> Result<u64, ApiError> {
+fn duration(name: &str, text: &str) -> Result<u64, Error> {
     match parse_duration(text) {
         Some(ms) if (1_000..=MAX_MS).contains(&ms) => Ok(ms),
         Some(_) => Err(invalid(format!(
@@ -249,7 +249,7 @@ fn duration(name: &str, text: &str) -> Result<u64, ApiError> {
 
 impl ClockOptions {
     /// The rules these options give, or 422 `invalid-clock`.
-    pub fn rules(&self) -> Result<ClockRules, ApiError> {
+    pub fn rules(&self) -> Result<ClockRules, Error> {
         let per_move_ms = self
             .per_move
             .as_deref()
@@ -311,13 +311,13 @@ impl Clock {
     }
 
     /// The clock of `record`, if it has one.
-    pub fn of(record: &GameRecord) -> Result<Option<Clock>, ApiError> {
+    pub fn of(record: &GameRecord) -> Result<Option<Clock>, Error> {
         record
             .clock
             .as_ref()
             .map(|json| {
                 serde_json::from_value(json.clone()).map_err(|error| {
-                    ApiError::Internal(format!("game {} clock does not load: {error}", record.id))
+                    Error::Internal(format!("game {} clock does not load: {error}", record.id))
                 })
             })
             .transpose()
@@ -454,13 +454,13 @@ impl Clock {
     /// `seat` goes on vacation at `now`: its clock stands still until it comes back or its
     /// allowance runs out. `Ok(false)` if it is on vacation already; 409 `no-vacation-left`
     /// when its allowance is used up.
-    pub fn start_vacation(&mut self, seat: usize, now: u64) -> Result<bool, ApiError> {
+    pub fn start_vacation(&mut self, seat: usize, now: u64) -> Result<bool, Error> {
         if self.seats[seat].vacation_at.is_some() {
             return Ok(false);
         }
         if self.vacation_left(seat, now) == 0 {
-            return Err(ApiError::refused(
-                ApiCode::NoVacationLeft,
+            return Err(Error::refused(
+                Code::NoVacationLeft,
                 "this seat has used up its vacation in this game",
             ));
         }
@@ -580,7 +580,7 @@ pub fn on_commit(
     engine: Option<&dyn DynGame>,
     mover: Option<Seat>,
     now: u64,
-) -> Result<(), ApiError> {
+) -> Result<(), Error> {
     let Some(engine) = engine.filter(|engine| engine.outcome().is_none()) else {
         // Not started, or over: nothing is pending. A finished game's clocks stop.
         if let Some(mut clock) = Clock::of(next)? {

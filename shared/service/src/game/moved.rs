@@ -5,7 +5,7 @@
 use super::{notifications, project_events, Change, Moment, MomentAction, Narrator};
 use crate::ctx::AppCtx;
 use crate::dto::ActionResult;
-use crate::error::{ApiCode, ApiError};
+use crate::error::{Code, Error};
 use crate::log::{state_hash, StoredAction};
 use game_core::adapter::LoggedJson;
 use game_core::{DynGame, Seat, SeatSet, Viewer};
@@ -16,13 +16,13 @@ pub type Moved = (String, Box<dyn DynGame>);
 
 /// Refuses a move on a game that is not being played: 409 `game-not-active` before it
 /// starts, `game-over` once it has ended.
-pub(super) fn require_active(record: &GameRecord) -> Result<(), ApiError> {
+pub(super) fn require_active(record: &GameRecord) -> Result<(), Error> {
     match record.status {
-        Status::Open => Err(ApiError::refused(
-            ApiCode::GameNotActive,
+        Status::Open => Err(Error::refused(
+            Code::GameNotActive,
             "the game has not started: seats are still free",
         )),
-        Status::Finished => Err(ApiError::refused(ApiCode::GameOver, "the game is over")),
+        Status::Finished => Err(Error::refused(Code::GameOver, "the game is over")),
         Status::Active => Ok(()),
     }
 }
@@ -51,7 +51,7 @@ pub(super) fn committed(
     mut next: GameRecord,
     engine: Box<dyn DynGame>,
     done: Committed<'_>,
-) -> Result<Change<Moved>, ApiError> {
+) -> Result<Change<Moved>, Error> {
     let Committed {
         seat,
         key,

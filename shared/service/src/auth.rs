@@ -1,7 +1,7 @@
 //! Bearer tokens, game ids and secrets: random, prefixed, stored only as SHA-256.
 
 use crate::dice::Dice;
-use crate::error::ApiError;
+use crate::error::Error;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use sha2::{Digest, Sha256};
@@ -14,7 +14,7 @@ pub const ADMIN_PREFIX: &str = "bt_admin_";
 pub const SEAT_PREFIX: &str = "bt_seat_";
 
 /// `n` bytes from the operating system's CSPRNG.
-pub fn random_bytes<const N: usize>() -> Result<[u8; N], ApiError> {
+pub fn random_bytes<const N: usize>() -> Result<[u8; N], Error> {
     Dice::Os.bytes()
 }
 
@@ -22,7 +22,7 @@ pub fn random_bytes<const N: usize>() -> Result<[u8; N], ApiError> {
 /// The game's id in the token is not a secret (it is in every URL of the game); it lets
 /// `GET /v1/me/games` find the token's game without an index of tokens. Tokens issued before
 /// it was added (no `.`) still work on their game's routes.
-pub fn new_token(prefix: &str, game_id: &str) -> Result<String, ApiError> {
+pub fn new_token(prefix: &str, game_id: &str) -> Result<String, Error> {
     let game = game_id.strip_prefix("g_").unwrap_or(game_id);
     Ok(format!(
         "{prefix}{game}.{}",
@@ -41,7 +41,7 @@ pub fn game_of_token(token: &str) -> Option<String> {
 }
 
 /// A new game id: `g_` and 128 random bits.
-pub fn new_game_id(dice: &Dice) -> Result<String, ApiError> {
+pub fn new_game_id(dice: &Dice) -> Result<String, Error> {
     Ok(format!("g_{}", URL_SAFE_NO_PAD.encode(dice.bytes::<16>()?)))
 }
 
@@ -82,7 +82,7 @@ impl Caller {
 
 /// Identifies the caller of `record` from its bearer token. A token that matches nothing is 401.
 /// Every stored hash is compared, in constant time, so timing reveals nothing about which.
-pub fn identify(record: &GameRecord, token: Option<&str>) -> Result<Caller, ApiError> {
+pub fn identify(record: &GameRecord, token: Option<&str>) -> Result<Caller, Error> {
     let Some(token) = token else {
         return Ok(Caller::Anonymous);
     };
@@ -98,13 +98,11 @@ pub fn identify(record: &GameRecord, token: Option<&str>) -> Result<Caller, ApiE
             }
         }
     }
-    caller.ok_or(ApiError::Unauthorized(
-        "the token is not valid for this game",
-    ))
+    caller.ok_or(Error::Unauthorized("the token is not valid for this game"))
 }
 
 /// A new message id (`webhook-id`): `msg_` and 128 random bits.
-pub fn new_message_id() -> Result<String, ApiError> {
+pub fn new_message_id() -> Result<String, Error> {
     Ok(format!(
         "msg_{}",
         URL_SAFE_NO_PAD.encode(random_bytes::<16>()?)

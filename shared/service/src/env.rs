@@ -1,0 +1,40 @@
+//! [`AppCtx::from_env`]: the context of a Lambda function, over DynamoDB.
+//!
+//! Read once per cold start from the function's environment (infra/template.yaml sets it):
+//! - `BEURS_TABLE` (required): the DynamoDB table.
+//! - `BEURS_FINISHED_TTL_DAYS` (optional): let DynamoDB delete a finished game's record this
+//!   many days after it finished; unset keeps finished games.
+//! - the usual AWS variables (region, credentials, `AWS_ENDPOINT_URL` for another endpoint).
+
+use crate::ctx::AppCtx;
+use std::sync::Arc;
+use std::time::Duration;
+use store::DynamoStore;
+
+/// Why a function's context could not be built from its environment.
+#[derive(Debug, thiserror::Error)]
+pub enum EnvError {
+    /// `BEURS_TABLE` is unset or empty.
+    #[error("BEURS_TABLE is not set: it names the DynamoDB table")]
+    MissingTable,
+    /// `BEURS_FINISHED_TTL_DAYS` is not a whole number of days.
+    #[error("BEURS_FINISHED_TTL_DAYS must be a whole number of days, not {0:?}")]
+    BadTtl(String),
+}
+
+impl AppCtx {
+    /// The context of a Lambda function: a [`DynamoStore`] on `BEURS_TABLE`, with every
+    /// registered game. Build it once per cold start, outside the handler.
+    pub async fn from_env() -> Result<AppCtx, EnvError> {
+        let table = std::env::var("BEURS_TABLE")
+            .ok()
+            .filter(|table| !table.is_empty())
+            .ok_or(EnvError::MissingTable)?;
+        let mut store = DynamoStore::from_env(table).await;
+        if let Ok(days) = std::env::var("BEURS_FINISHED_TTL_DAYS") {
+            let days: u64 = days.trim().parse().map_err(|_| EnvError::BadTtl(days))?;
+            store = store.with_finished_ttl(Duration::from_secs(days.saturating_mul(86_400)));
+        }
+        Ok(AppCtx::new(Arc::new(store)))
+    }
+}
