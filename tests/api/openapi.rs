@@ -34,11 +34,11 @@ async fn the_server_serves_the_spec_and_a_docs_page() {
     // The reference page runs the vendored Redoc over this server's spec.
     let page = docs.text();
     assert!(page.contains("Redoc.init('openapi.json'"), "{page}");
-    let script = format!("docs/assets/{}", api::routes::docs::bundle_file());
+    let script = format!("docs/assets/{}", api::pages::docs::bundle_file());
     assert!(page.contains(&script), "{page}");
     let bundle = app.get(&format!("/{script}"), None).await;
     assert_eq!(bundle.status, 200);
-    assert_eq!(bundle.body, api::routes::docs::REDOC_BUNDLE);
+    assert_eq!(bundle.body, api::pages::docs::REDOC_BUNDLE);
     let rulesets = app.get("/v1/rulesets", None).await.json();
     let tulipmania = rulesets["rulesets"]
         .as_array()

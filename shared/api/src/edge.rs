@@ -2,7 +2,7 @@
 //!
 //! From the outside in: gzip for clients that accept it, [`edge`] (a request id, one log
 //! line per request, problem bodies), CORS, a deadline for the whole request, a limit on the body, and a net that turns
-//! a panic into a 500 problem. [`app`] puts them around [`crate::router`].
+//! a panic into a 500 problem. [`app`] puts them around [`crate::pages::router`].
 
 use crate::error::{ApiError, Error, InternalDetail, PendingProblem};
 use crate::http::MAX_BODY_BYTES;
@@ -94,10 +94,10 @@ pub fn split_origins(list: &str) -> Vec<String> {
         .collect()
 }
 
-/// The whole API: every route of [`crate::router`] behind the edge's layers.
+/// The whole API: every route of [`crate::pages::router`] behind the edge's layers.
 pub fn app(ctx: Arc<AppCtx>, config: &EdgeConfig) -> Router {
     with_edge(
-        crate::routes::router()
+        crate::pages::router()
             .with_state(ctx)
             .fallback(|| async { ApiError::RouteNotFound }),
         config,

@@ -6,7 +6,7 @@
 //!   test (`tests/lambda/template.rs`) checks the template against this list: every entry is
 //!   one function with exactly these routes, policy and timeout, and no other function serves
 //!   a route;
-//! - [`tests`] below check that the list serves every route of [`crate::api_routes`] exactly
+//! - [`tests`] below check that the list serves every route of [`crate::routes::api_routes`] exactly
 //!   once;
 //! - the Lambda end-to-end test (`tests/api/lambda_e2e.rs`) routes each request as API
 //!   Gateway would, with [`function_for`], and fails unless every function answered.
@@ -280,7 +280,7 @@ mod tests {
                 routes.push((method, path.clone()));
             }
         }
-        routes.extend(crate::routes::PAGE_ROUTES.map(|path| (Method::Get, path.to_owned())));
+        routes.extend(crate::pages::PAGE_ROUTES.map(|path| (Method::Get, path.to_owned())));
         routes
     }
 

@@ -22,13 +22,15 @@ pub mod error;
 pub mod http;
 pub mod lambda;
 pub mod openapi;
+pub mod pages;
 pub mod reference;
 pub mod routes;
 
 #[cfg(feature = "dynamo")]
 pub use env::{init_lambda_logs, run_lambda};
-pub use routes::docs::{get_docs, get_openapi};
-pub use routes::{api_routes, router, PAGE_ROUTES};
+pub use pages::docs::{get_docs, get_openapi};
+pub use pages::{router, PAGE_ROUTES};
+pub use routes::api_routes;
 #[cfg(feature = "dynamo")]
 pub use service::EnvError;
 pub use service::{registry, AppCtx};

@@ -337,7 +337,7 @@ pub(crate) async fn play_one(
         .await;
         match outcome {
             Ok(Updated::Committed {
-                value: (_, engine),
+                value: game::Moved { engine, .. },
                 version,
                 ..
             }) => {

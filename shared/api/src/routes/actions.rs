@@ -15,8 +15,8 @@ use service::auth::{identify, Caller};
 use service::ctx::AppCtx;
 use service::dto::{ActionResult, Include, LegalActions, SubmitAction};
 use service::game::{
-    apply, engine_of, load_record, ruleset_of, seat_names, undo, update, Guard, Precondition,
-    Replay, Updated,
+    apply, engine_of, load_record, ruleset_of, seat_names, undo, update, Guard, Moved,
+    Precondition, Replay, Updated,
 };
 use std::sync::Arc;
 use store::GameRecord;
@@ -200,7 +200,7 @@ pub async fn submit_action(
     .await?;
     Ok(match updated {
         Updated::Committed {
-            value: (response, engine),
+            value: Moved { result, engine },
             version,
             record,
         } => {
@@ -212,7 +212,7 @@ pub async fn submit_action(
             } else {
                 None
             };
-            let mut reply = Reply::raw(200, response).header("etag", etag(version));
+            let mut reply = Reply::json(200, &result).header("etag", etag(version));
             let mut detail = bots_failed;
             if includes.legal_actions() {
                 // Bots may have answered: list what the seat may do now, not before them.
@@ -222,7 +222,7 @@ pub async fn submit_action(
             reply.detail(detail)
         }
         Updated::Replayed(first) => {
-            let mut reply = Reply::raw(200, first).header("idempotent-replay", "true".into());
+            let mut reply = Reply::json(200, &first).header("idempotent-replay", "true".into());
             let mut detail = None;
             if includes.legal_actions() {
                 reply = with_listing(&ctx, &id, None, seat, reply, &mut detail).await;

@@ -31,8 +31,9 @@ pub struct SubmitAction {
     pub action: Value,
 }
 
-/// An accepted move.
-#[derive(Debug, Serialize, ToSchema)]
+/// An accepted move. Also what an Idempotency-Key keeps: a retry is answered with the first
+/// one, read back.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct ActionResult {
     /// The game's ruleset (tells which view and events these are).
     pub ruleset: String,
@@ -59,6 +60,6 @@ pub struct ActionResult {
     /// The caller's legal actions now: present only when asked for with
     /// `include=legal_actions`. Their `version` is the game's version when the answer was
     /// made, which is later than this move's `version` if bots moved after it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default, skip_deserializing)]
     pub legal_actions: Option<LegalActions>,
 }

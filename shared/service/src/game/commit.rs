@@ -1,6 +1,7 @@
 //! The one optimistic-concurrency loop (DESIGN.md §4) and the preconditions of a change.
 
 use crate::ctx::AppCtx;
+use crate::dto::ActionResult;
 use crate::error::{Code, Error};
 use crate::log::{Entry, StoredAction};
 use crate::time::now_ms;
@@ -161,8 +162,9 @@ pub enum Updated<T> {
         /// The game as committed.
         record: Box<GameRecord>,
     },
-    /// The idempotency key had been used: the first response, unchanged.
-    Replayed(String),
+    /// The idempotency key had been used: the first move's answer, as it was kept (only
+    /// moves are made under a key).
+    Replayed(Box<ActionResult>),
 }
 
 /// The one optimistic-concurrency loop (DESIGN.md §4): checks the guard, computes the change
@@ -215,7 +217,10 @@ pub async fn update_in<T>(
                 .await?
             {
                 same_request(store, &record.id, &first, replay).await?;
-                return Ok(Updated::Replayed(first.response));
+                let answer = serde_json::from_str(&first.response).map_err(|error| {
+                    Error::Internal(format!("a kept answer does not read back: {error}"))
+                })?;
+                return Ok(Updated::Replayed(Box::new(answer)));
             }
         }
         if !guard.precondition.matches(&record) {

@@ -11,8 +11,13 @@ use game_core::adapter::LoggedJson;
 use game_core::{DynGame, Seat, SeatSet, Viewer};
 use store::{GameRecord, IdempotencyRecord, LogEntry, Status};
 
-/// What a committed move answers (the response body) and the state it made.
-pub type Moved = (String, Box<dyn DynGame>);
+/// What a committed move answers its mover, and the state it made.
+pub struct Moved {
+    /// The answer to the seat that moved (also kept under its Idempotency-Key).
+    pub result: ActionResult,
+    /// The state the move made.
+    pub engine: Box<dyn DynGame>,
+}
 
 /// Refuses a move on a game that is not being played: 409 `game-not-active` before it
 /// starts, `game-over` once it has ended.
@@ -85,12 +90,11 @@ pub(super) fn committed(
         outcome: engine.outcome(),
         legal_actions: None,
     };
-    let response = serde_json::to_string(&result).expect("serializes");
     let idempotency = key.map(|key| IdempotencyRecord {
         seat,
         key: key.to_string(),
         seq,
-        response: response.clone(),
+        response: serde_json::to_string(&result).expect("serializes"),
     });
     super::count_turns(&mut next, engine.as_ref(), waiting_before);
     let outbox = notifications(
@@ -112,7 +116,7 @@ pub(super) fn committed(
         entry: Some(entry),
         idempotency,
         outbox,
-        value: (response, engine),
+        value: Moved { result, engine },
         subscriptions_only: false,
     })
 }

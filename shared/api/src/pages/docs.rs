@@ -170,7 +170,7 @@ mod tests {
 
     async fn get(path: &str) -> (StatusCode, axum::http::HeaderMap, Vec<u8>) {
         let ctx = Arc::new(AppCtx::new(Arc::new(store::MemoryStore::new())));
-        let app = crate::routes::router().with_state(ctx);
+        let app = crate::pages::router().with_state(ctx);
         let reply = app
             .oneshot(Request::get(path).body(Body::empty()).unwrap())
             .await
