@@ -5,7 +5,6 @@
 use super::etag;
 use super::games::envelope;
 use super::problems::{problems, BadHeader, BadToken, RetiredRules};
-use super::seats::{require_own_seat, seat_in};
 use crate::error::{ApiError, Error};
 use crate::http::{Bearer, Params, Reply};
 use axum::extract::State;
@@ -13,6 +12,7 @@ use service::auth::{identify, Caller};
 use service::ctx::AppCtx;
 use service::dto::GameEnvelope;
 use service::game::pause::{change_clock, ClockChange};
+use service::game::seats::{require_own_seat, seat_in};
 use service::game::{load_record, ruleset_of, Guard};
 use service::time::now_ms;
 use std::sync::Arc;

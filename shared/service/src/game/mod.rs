@@ -15,6 +15,7 @@ mod narrate;
 mod notify;
 pub mod pause;
 mod play;
+pub mod seats;
 pub mod undo;
 
 pub use commit::{
@@ -109,4 +110,13 @@ pub fn on_record_change(
 ) -> Result<(), Error> {
     let engine = engine_of(ctx, record)?;
     crate::clock::on_commit(next, engine.as_deref(), None, now)
+}
+
+/// A change's answer, and what went wrong playing the bots that moved after it (for the
+/// request's log line: the change stands whatever the bots did).
+pub struct Done<T> {
+    /// The answer to the caller.
+    pub answer: T,
+    /// Why the bots did not all move, if they did not.
+    pub bots_failed: Option<String>,
 }

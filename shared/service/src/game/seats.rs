@@ -1,0 +1,478 @@
+//! Seats: a claim (for a player or a bot; the last one deals the game), a resignation
+//! (a bot plays on) and a replacement by the admin.
+
+use super::{
+    load_record, notifications, on_record_change, ruleset_of, update, Change, Done, Guard, Moment,
+    Updated,
+};
+use crate::auth::{identify, new_token, sha256_hex, Caller, SEAT_PREFIX};
+use crate::ctx::AppCtx;
+use crate::dto::{BotKind, ClaimSeat, ClaimedSeat, ReplaceSeat, ResignSeat, Resigned};
+use crate::error::{Code, Error};
+use crate::log::{state_hash, StoredAction};
+use crate::time::now_ms;
+use game_core::{SeatSet, Visibility};
+use serde_json::Value;
+use store::{GameRecord, LogEntry, Status};
+
+/// Claims seat `seat_param` of game `id` for the caller (`token`) as `body` asks: a player
+/// (who gets a token, shown once) or a bot. The last claim deals the game, and its bots move.
+pub async fn claim_seat(
+    ctx: &AppCtx,
+    id: String,
+    seat_param: &str,
+    token: Option<&str>,
+    body: ClaimSeat,
+) -> Result<Done<ClaimedSeat>, Error> {
+    let record = load_record(ctx, &id).await?;
+    let caller = identify(&record, token)?;
+    // The last claim deals with the rules: a retired rules version is refused at any claim.
+    ruleset_of(ctx, &record)?;
+    let name = match (body.name, body.bot) {
+        (Some(name), _) => check_name(name)?,
+        (None, Some(bot)) => bot_name(&record, bot),
+        (None, None) => {
+            return Err(Error::refused(
+                Code::InvalidName,
+                "a player needs a name (or claim the seat for a bot with \"bot\")",
+            ))
+        }
+    };
+    if body
+        .entropy
+        .as_ref()
+        .is_some_and(|entropy| entropy.chars().count() > 256)
+    {
+        return Err(Error::refused(
+            Code::EntropyTooLong,
+            "entropy must be at most 256 characters",
+        ));
+    }
+    let seat = seat_in(&record, seat_param)?;
+    // A bot seat has no token: nobody may read its hand or play for it.
+    let player_token = match body.bot {
+        Some(_) => None,
+        None => Some(new_token(SEAT_PREFIX, &id)?),
+    };
+    let claimant = match (body.bot, &player_token) {
+        (Some(bot), _) => Claimant::Bot(bot),
+        (None, Some(token)) => Claimant::Player(sha256_hex(token.as_bytes())),
+        (None, None) => return Err(Error::Internal("a player claim without a token".into())),
+    };
+    let mut bots = false;
+    let updated = update(ctx, record, &Guard::default(), |record| {
+        let change = claim(ctx, record, caller, seat, &name, &body.entropy, &claimant)?;
+        bots = crate::bots::has_bots(&change.next);
+        Ok(change)
+    })
+    .await?;
+    let Updated::Committed {
+        value: status,
+        version,
+        record,
+    } = updated
+    else {
+        return Err(Error::Internal(
+            "a claim has no idempotency key to replay".into(),
+        ));
+    };
+    let to_act = acting(ctx, &record)?;
+    let bots_failed = if status == Status::Active && bots {
+        crate::bots::drive_after_commit(ctx, &id).await
+    } else {
+        None
+    };
+    let claimed = ClaimedSeat {
+        game_id: id,
+        seat,
+        player_token,
+        bot: body.bot,
+        status: status.into(),
+        version,
+        to_act,
+    };
+    Ok(Done {
+        answer: claimed,
+        bots_failed,
+    })
+}
+
+/// The seat's own player (`token`) leaves game `id`; a bot (`random` unless `body` names
+/// another) plays on, and moves at once if the game waits on it.
+pub async fn resign_seat(
+    ctx: &AppCtx,
+    id: String,
+    seat_param: &str,
+    token: Option<&str>,
+    body: Option<ResignSeat>,
+) -> Result<Done<Resigned>, Error> {
+    let record = load_record(ctx, &id).await?;
+    let caller = identify(&record, token)?;
+    let seat = seat_in(&record, seat_param)?;
+    require_own_seat(
+        caller,
+        seat,
+        "resigning needs the seat's token (Authorization: Bearer bt_seat_…)",
+        "only the seat's own token may resign it",
+    )?;
+    ruleset_of(ctx, &record)?;
+    let bot = body.and_then(|body| body.bot).unwrap_or(BotKind::Random);
+    let updated = update(ctx, record, &Guard::default(), |record| {
+        match record.status {
+            Status::Open => {
+                return Err(Error::refused(
+                    Code::GameNotActive,
+                    "the game has not started: there is nothing to resign from",
+                ))
+            }
+            Status::Finished => return Err(Error::refused(Code::GameOver, "the game is over")),
+            Status::Active => {}
+        }
+        let seat_record = &record.seats[usize::from(seat)];
+        if seat_record.resigned || seat_record.bot.is_some() {
+            return Err(Error::refused(
+                Code::SeatResigned,
+                format!("seat {seat} already resigned"),
+            ));
+        }
+        let mut next = record.clone();
+        crate::bots::hand_over(&mut next, seat, bot);
+        on_record_change(ctx, record, &mut next, now_ms())?;
+        Ok(Change::record(next, ()))
+    })
+    .await?;
+    let Updated::Committed { version, .. } = updated else {
+        return Err(Error::Internal(
+            "a resignation has no idempotency key to replay".into(),
+        ));
+    };
+    // If the game was waiting on this seat, its bot moves now.
+    let bots_failed = crate::bots::drive_after_commit(ctx, &id).await;
+    let resigned = Resigned {
+        game_id: id,
+        seat,
+        bot,
+        version,
+    };
+    Ok(Done {
+        answer: resigned,
+        bots_failed,
+    })
+}
+
+/// The admin (`token`) gives a taken seat of game `id` to a new player or to a bot.
+pub async fn replace_seat(
+    ctx: &AppCtx,
+    id: String,
+    seat_param: &str,
+    token: Option<&str>,
+    body: ReplaceSeat,
+) -> Result<Done<ClaimedSeat>, Error> {
+    let record = load_record(ctx, &id).await?;
+    match identify(&record, token)? {
+        Caller::Admin => {}
+        Caller::Anonymous => {
+            return Err(Error::Unauthorized(
+                "replacing a player needs the admin token",
+            ))
+        }
+        Caller::Seat(_) => {
+            return Err(Error::Forbidden(
+                "only the admin token may replace a player",
+            ))
+        }
+    }
+    let seat = seat_in(&record, seat_param)?;
+    ruleset_of(ctx, &record)?;
+    let taker =
+        match (body.name, body.bot) {
+            (Some(name), None) => {
+                let name = check_name(name)?;
+                let token = new_token(SEAT_PREFIX, &id)?;
+                Taker::Player {
+                    name,
+                    token_hash: sha256_hex(token.as_bytes()),
+                    token,
+                }
+            }
+            (None, Some(bot)) => Taker::Bot(bot),
+            _ => return Err(Error::Malformed(
+                "give the seat to a new player (`name`) or to a bot (`bot`): exactly one of them"
+                    .into(),
+            )),
+        };
+    let updated = update(ctx, record, &Guard::default(), |record| {
+        if record.status == Status::Finished {
+            return Err(Error::refused(Code::GameOver, "the game is over"));
+        }
+        if !record.seats[usize::from(seat)].is_claimed() {
+            return Err(Error::refused(
+                Code::SeatFree,
+                format!("seat {seat} is free: claim it instead"),
+            ));
+        }
+        let mut next = record.clone();
+        let name = match &taker {
+            Taker::Player { name, .. } => name.clone(),
+            Taker::Bot(bot) => bot_name(record, *bot),
+        };
+        let seat_record = &mut next.seats[usize::from(seat)];
+        seat_record.name = Some(name);
+        match &taker {
+            Taker::Player { token_hash, .. } => {
+                seat_record.token_hash = Some(token_hash.clone());
+                seat_record.bot = None;
+                seat_record.resigned = false;
+            }
+            // A bot plays on for the seat (whether its player left or not).
+            Taker::Bot(bot) => {
+                seat_record.token_hash = None;
+                seat_record.bot = Some(bot.as_str().to_string());
+            }
+        }
+        // The old player's subscriptions would tell them the new player's hand.
+        next.hooks.retain(|hook| hook.seat != Some(seat));
+        on_record_change(ctx, record, &mut next, now_ms())?;
+        let status = next.status;
+        Ok(Change::record(next, status))
+    })
+    .await?;
+    let Updated::Committed {
+        value: status,
+        version,
+        record,
+    } = updated
+    else {
+        return Err(Error::Internal(
+            "a replacement has no idempotency key to replay".into(),
+        ));
+    };
+    let to_act = acting(ctx, &record)?;
+    // A bot given the seat moves now if the game waits on it.
+    let (player_token, bot, bots_failed) = match taker {
+        Taker::Player { token, .. } => (Some(token), None, None),
+        Taker::Bot(bot) => (
+            None,
+            Some(bot),
+            crate::bots::drive_after_commit(ctx, &id).await,
+        ),
+    };
+    let replaced = ClaimedSeat {
+        game_id: id,
+        seat,
+        player_token,
+        bot,
+        status: status.into(),
+        version,
+        to_act,
+    };
+    Ok(Done {
+        answer: replaced,
+        bots_failed,
+    })
+}
+
+/// Who takes a seat.
+pub enum Claimant {
+    /// A player, by the hash of their new token.
+    Player(String),
+    /// A server-side bot.
+    Bot(BotKind),
+}
+
+/// A display name within the limits the OpenAPI schema states (a pattern and lengths in
+/// characters), so a schema-valid name is never refused for its shape.
+fn check_name(name: String) -> Result<String, Error> {
+    if name.is_empty() || name.chars().count() > 64 || name.chars().any(char::is_control) {
+        return Err(Error::refused(
+            Code::InvalidName,
+            "the name must be 1 to 64 characters without control characters",
+        ));
+    }
+    Ok(name)
+}
+
+/// `random` → `Random`.
+fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+/// A seat number as the path gives it: decimal digits only (no sign, no spaces).
+fn parse_seat(text: &str) -> Option<u8> {
+    if text.is_empty() || text.len() > 3 || !text.bytes().all(|byte| byte.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
+/// The claim of `seat` on `record`, dealing the game if it is the last free seat.
+pub fn claim(
+    ctx: &AppCtx,
+    record: &GameRecord,
+    caller: Caller,
+    seat: u8,
+    name: &str,
+    entropy: &Option<String>,
+    claimant: &Claimant,
+) -> Result<Change<Status>, Error> {
+    if record.invite_only {
+        match caller {
+            Caller::Admin => {}
+            Caller::Anonymous => {
+                return Err(Error::Unauthorized(
+                    "this game is invite-only: claim seats with the admin token",
+                ))
+            }
+            Caller::Seat(_) => {
+                return Err(Error::Forbidden(
+                    "this game is invite-only: only the admin token may claim seats",
+                ))
+            }
+        }
+    }
+    if record.status != Status::Open {
+        return Err(Error::refused(
+            Code::GameNotOpen,
+            "every seat of this game is taken",
+        ));
+    }
+    if record.seats[usize::from(seat)].is_claimed() {
+        return Err(Error::refused(
+            Code::SeatTaken,
+            format!("seat {seat} is already taken"),
+        ));
+    }
+    let mut next = record.clone();
+    let now = now_ms();
+    let seat_record = &mut next.seats[usize::from(seat)];
+    seat_record.name = Some(name.to_string());
+    match claimant {
+        Claimant::Player(token_hash) => seat_record.token_hash = Some(token_hash.clone()),
+        Claimant::Bot(bot) => seat_record.bot = Some(bot.as_str().to_string()),
+    }
+    seat_record.entropy = entropy.clone();
+    next.version = record.version + 1;
+    next.updated_at = now;
+    if !next.seats.iter().all(|seat| seat.is_claimed()) {
+        let status = next.status;
+        return Ok(Change::record(next, status));
+    }
+    // The last claim: the seed is now fixed, so deal (log entry 0).
+    let seed = crate::seed::seed_of_record(&next)?;
+    let ruleset = ruleset_of(ctx, &next)?;
+    let dealt = ruleset
+        .deal(next.seats.len() as u8, &next.options, seed)
+        .map_err(|error| Error::Internal(format!("setup failed after validation: {error}")))?;
+    let game = dealt.game;
+    let state = game.state_json();
+    let setup = StoredAction {
+        action: Value::Null,
+        visibility: Visibility::Public,
+        by: None,
+    };
+    let entry = LogEntry {
+        seq: 0,
+        seat: None,
+        action: serde_json::to_value(setup).expect("serializes"),
+        events: serde_json::to_value(&dealt.events).expect("serializes"),
+        idempotency_key: None,
+        state_hash: state_hash(&state),
+        at: now,
+    };
+    next.state = Some(state);
+    next.log_len = 1;
+    next.status = if game.outcome().is_some() {
+        Status::Finished
+    } else {
+        Status::Active
+    };
+    // The clocks of the seats the game waits on start now.
+    crate::clock::on_commit(&mut next, Some(game.as_ref()), None, now)?;
+    // The start: every seat the game now waits on is notified of its turn.
+    super::count_turns(&mut next, game.as_ref(), SeatSet::default());
+    let outbox = notifications(
+        &Moment {
+            record: &next,
+            engine: game.as_ref(),
+            waiting_before: SeatSet::default(),
+            action: None,
+        },
+        now,
+    )?;
+    let status = next.status;
+    Ok(Change {
+        next,
+        entry: Some(entry),
+        idempotency: None,
+        outbox,
+        value: status,
+        subscriptions_only: false,
+    })
+}
+
+/// Refuses any caller but `seat`'s own token: 401 with `anonymous` without a token, 403 with
+/// `other` for another seat's or the admin's.
+pub fn require_own_seat(
+    caller: Caller,
+    seat: u8,
+    anonymous: &'static str,
+    other: &'static str,
+) -> Result<(), Error> {
+    match caller {
+        Caller::Seat(own) if own == seat => Ok(()),
+        Caller::Anonymous => Err(Error::Unauthorized(anonymous)),
+        Caller::Seat(_) | Caller::Admin => Err(Error::Forbidden(other)),
+    }
+}
+
+/// The seat a path names, if the game has it.
+pub fn seat_in(record: &GameRecord, seat_param: &str) -> Result<u8, Error> {
+    parse_seat(seat_param)
+        .filter(|&seat| usize::from(seat) < record.seats.len())
+        .ok_or_else(|| Error::SeatNotFound(seat_param.to_string()))
+}
+
+/// Who the admin gives a seat to.
+enum Taker {
+    /// A new player, and the token made for them (shown once).
+    Player {
+        name: String,
+        token_hash: String,
+        token: String,
+    },
+    /// A bot of this level.
+    Bot(BotKind),
+}
+
+/// A bot's name: "Basic bot", and "Basic bot 2", "Basic bot 3"… when the game already has one
+/// of that name, so that the log, the results and a buyer's choice tell two bots apart.
+fn bot_name(record: &GameRecord, bot: BotKind) -> String {
+    let base = format!("{} bot", capitalised(bot.as_str()));
+    let taken = |name: &str| {
+        record
+            .seats
+            .iter()
+            .any(|seat| seat.name.as_deref() == Some(name))
+    };
+    (1u32..)
+        .map(|n| {
+            if n == 1 {
+                base.clone()
+            } else {
+                format!("{base} {n}")
+            }
+        })
+        .find(|name| !taken(name))
+        .expect("a free name")
+}
+
+/// The seats that act in `record`'s game, or none before it started.
+fn acting(ctx: &AppCtx, record: &GameRecord) -> Result<Vec<u8>, Error> {
+    Ok(super::engine_of(ctx, record)?
+        .map(|engine| engine.to_act().iter().map(|seat| seat.0).collect())
+        .unwrap_or_default())
+}
