@@ -6,7 +6,7 @@
 //! between two connections. [`service::streams`] says how a deployment serves a stream (open,
 //! or one batch per request behind API Gateway) and how many one client may hold.
 
-use super::games::{envelope, wait_for_version};
+use super::games::wait_for_version;
 use super::log::log_items;
 use super::me::{my_game, token_game};
 use super::problems::{problems, NoSuchGame, RetiredRules};
@@ -20,6 +20,7 @@ use service::auth::{identify, sha256_hex, Caller};
 use service::clock::Clock;
 use service::ctx::AppCtx;
 use service::dto::MyGames;
+use service::game::games::envelope;
 use service::game::load_record;
 use service::streams::{Full, Holder, Slot, StreamMode, HEARTBEAT, MAX_BATCH_WAIT};
 use std::convert::Infallible;

@@ -3,7 +3,6 @@
 //! a game is in [`service::game::pause`].
 
 use super::etag;
-use super::games::envelope;
 use super::problems::{problems, BadHeader, BadToken, RetiredRules};
 use crate::error::{ApiError, Error};
 use crate::http::{Bearer, Params, Reply};
@@ -11,6 +10,7 @@ use axum::extract::State;
 use service::auth::{identify, Caller};
 use service::ctx::AppCtx;
 use service::dto::GameEnvelope;
+use service::game::games::envelope;
 use service::game::pause::{change_clock, ClockChange};
 use service::game::seats::{require_own_seat, seat_in};
 use service::game::{load_record, ruleset_of, Guard};

@@ -10,11 +10,13 @@
 //! into words ([`Narrator`]).
 
 mod commit;
+pub mod games;
 mod moved;
 mod narrate;
 mod notify;
 pub mod pause;
 mod play;
+pub mod rematch;
 pub mod seats;
 pub mod undo;
 

@@ -1,0 +1,111 @@
+//! A game as a whole: a new open record, and its envelope as a caller sees it.
+
+use super::{engine_of, seat_numbers};
+use crate::auth::Caller;
+use crate::ctx::AppCtx;
+use crate::dto::{BotKind, GameEnvelope, SeatInfo, You};
+use crate::error::Error;
+use crate::seed::{commitment_of, secret_hex};
+use crate::time::{now_ms, rfc3339};
+use store::{GameRecord, SeatRecord};
+
+/// A new open game of `ruleset`: version 1, a fresh server secret and its commitment, no
+/// log yet. Its creator adds what else it has (a clock, a link to the game it rematches).
+pub fn open_record(
+    dice: &crate::dice::Dice,
+    id: String,
+    ruleset: &dyn game_core::DynRuleset,
+    options: serde_json::Value,
+    seats: Vec<SeatRecord>,
+    invite_only: bool,
+    admin_token_hash: String,
+) -> Result<GameRecord, Error> {
+    let secret = dice.bytes::<32>()?;
+    Ok(GameRecord::open(store::NewGame {
+        id,
+        ruleset: ruleset.id().to_string(),
+        rules_version: ruleset.rules_version(),
+        options,
+        invite_only,
+        seats,
+        admin_token_hash,
+        server_secret: secret_hex(&secret),
+        seed_commitment: commitment_of(&secret),
+        now: now_ms(),
+    }))
+}
+
+/// JSON `null`, as a view before the game starts.
+fn null_raw() -> Box<serde_json::value::RawValue> {
+    serde_json::value::RawValue::from_string("null".into()).expect("null is JSON")
+}
+
+/// The envelope of `record` as `caller` may see it.
+pub fn envelope(ctx: &AppCtx, record: &GameRecord, caller: Caller) -> Result<GameEnvelope, Error> {
+    let viewer = caller.viewer();
+    let engine = engine_of(ctx, record)?;
+    let (view, to_act, waiting_on, outcome) = match &engine {
+        Some(engine) => (
+            engine.view_raw(viewer),
+            seat_numbers(engine.to_act()),
+            seat_numbers(engine.waiting_on()),
+            engine.outcome(),
+        ),
+        None => (null_raw(), Vec::new(), Vec::new(), None),
+    };
+    Ok(GameEnvelope {
+        id: record.id.clone(),
+        ruleset: record.ruleset.clone(),
+        rules_version: record.rules_version,
+        status: record.status.into(),
+        version: record.version,
+        seats: record
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(seat, seat_record)| SeatInfo {
+                seat: seat as u8,
+                name: seat_record.name.clone(),
+                claimed: seat_record.is_claimed(),
+                bot: seat_record.bot.as_deref().map(BotKind::from_stored),
+                resigned: seat_record.resigned,
+            })
+            .collect(),
+        you: viewer.seat().map(|seat| You { seat: seat.0 }),
+        to_act,
+        waiting_on,
+        seed_commitment: record.seed_commitment.clone(),
+        view,
+        outcome,
+        clock: crate::clock::Clock::of(record)?.map(|clock| clock.view()),
+        created_at: rfc3339(record.created_at),
+        updated_at: rfc3339(record.updated_at),
+        rematch: record.rematch.clone(),
+        rematch_of: record.rematch_of.clone(),
+        legal_actions: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use game_core::{Seat, Viewer};
+
+    /// What the API sends as a view ([`game_core::DynGame::view_raw`]) is the view the engine
+    /// describes, for every ruleset and viewer.
+    #[test]
+    fn a_sent_view_is_the_engines_view() {
+        for ruleset in crate::catalog::registry().iter() {
+            let options = ruleset.normalize_options(&serde_json::json!({})).unwrap();
+            let (_, most) = ruleset.seat_range();
+            let game = ruleset.deal(most, &options, [7; 32]).unwrap().game;
+            let viewers = (0..most)
+                .map(|seat| Viewer::Seat(Seat(seat)))
+                .chain([Viewer::Spectator]);
+            for viewer in viewers {
+                let sent: serde_json::Value =
+                    serde_json::from_str(game.view_raw(viewer).get()).unwrap();
+                assert_eq!(sent, game.view_json(viewer), "{} {viewer:?}", ruleset.id());
+            }
+        }
+    }
+}
