@@ -7,15 +7,15 @@ use crate::error::{ApiError, Code, Error};
 use crate::http::{limit_in, Bearer, IfNoneMatch, JsonBody, Params, QueryParams, Reply};
 use axum::extract::State;
 use serde::Deserialize;
-use service::auth::{identify, new_game_id, new_token, random_bytes, sha256_hex, ADMIN_PREFIX};
+use service::auth::identify;
 use service::ctx::AppCtx;
 use service::dto::{CreateGame, CreatedGame, GameEnvelope, GameList, GameSummary, Include};
-use service::game::games::{envelope, open_record};
+use service::game::games::envelope;
 use service::game::load_record;
 use service::time::rfc3339;
 use std::sync::Arc;
 use std::time::Duration;
-use store::{GameRecord, ListQuery, SeatRecord, Status};
+use store::{GameRecord, ListQuery};
 
 problems! {
     /// How `create_game` refuses a request, beyond the shared refusals it lists.
@@ -46,54 +46,12 @@ pub async fn create_game(
     State(ctx): State<Arc<AppCtx>>,
     JsonBody(body): JsonBody<CreateGame>,
 ) -> Result<Reply, ApiError> {
-    let ruleset = ctx.registry.get(&body.ruleset).ok_or_else(|| {
-        Error::refused(
-            Code::UnknownRuleset,
-            format!("there is no ruleset '{}'", body.ruleset),
-        )
-    })?;
-    if !body.options.is_null() && !body.options.is_object() {
-        return Err(Error::refused(Code::InvalidOptions, "options must be an object").into());
-    }
-    let options = ruleset.normalize_options(&body.options)?;
-    // A trial deal with a throwaway seed validates everything setup checks (seat count,
-    // boards given as data, ...), so a bad game is refused now rather than at the last claim.
-    ruleset.setup(body.seats, &options, random_bytes::<32>()?)?;
-
-    let clock = body
-        .clock
-        .as_ref()
-        .map(|clock| clock.rules())
-        .transpose()?
-        .map(|rules| service::clock::Clock::new(rules, usize::from(body.seats)));
-
-    let id = new_game_id(&ctx.dice)?;
-    let admin_token = new_token(ADMIN_PREFIX, &id)?;
-    let mut record = open_record(
-        &ctx.dice,
-        id,
-        ruleset,
-        options,
-        vec![SeatRecord::default(); usize::from(body.seats)],
-        body.invite_only,
-        sha256_hex(admin_token.as_bytes()),
-    )?;
-    if let Some(clock) = &clock {
-        clock.save(&mut record);
-    }
-    ctx.store.create(&record).await?;
-    let created = CreatedGame {
-        id: record.id.clone(),
-        ruleset: record.ruleset.clone(),
-        seats: body.seats,
-        status: Status::Open.into(),
-        version: record.version,
-        admin_token,
-        seed_commitment: record.seed_commitment.clone(),
-    };
+    let created = service::game::games::create_game(&ctx, body).await?;
+    let location = format!("/v1/games/{}", created.id);
+    let version = created.version;
     Ok(Reply::json(201, &created)
-        .header("location", format!("/v1/games/{}", record.id))
-        .header("etag", etag(record.version)))
+        .header("location", location)
+        .header("etag", etag(version)))
 }
 
 /// The lobby's query parameters.

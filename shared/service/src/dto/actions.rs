@@ -31,8 +31,8 @@ pub struct SubmitAction {
     pub action: Value,
 }
 
-/// An accepted move. Also what an Idempotency-Key keeps: a retry is answered with the first
-/// one, read back.
+/// An accepted move.
+// Also what an Idempotency-Key keeps: a retry is answered with the first one, read back.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct ActionResult {
     /// The game's ruleset (tells which view and events these are).

@@ -1,13 +1,67 @@
 //! A game as a whole: a new open record, and its envelope as a caller sees it.
 
 use super::{engine_of, seat_numbers};
-use crate::auth::Caller;
+use crate::auth::{new_game_id, new_token, random_bytes, sha256_hex, Caller, ADMIN_PREFIX};
 use crate::ctx::AppCtx;
-use crate::dto::{BotKind, GameEnvelope, SeatInfo, You};
-use crate::error::Error;
+use crate::dto::{BotKind, CreateGame, CreatedGame, GameEnvelope, SeatInfo, You};
+use crate::error::{Code, Error};
 use crate::seed::{commitment_of, secret_hex};
 use crate::time::{now_ms, rfc3339};
-use store::{GameRecord, SeatRecord};
+use store::{GameRecord, SeatRecord, Status};
+
+/// A new open game as `body` asks, with its admin token (shown once): refused now if the
+/// ruleset would refuse to deal it, rather than at the last claim.
+pub async fn create_game(ctx: &AppCtx, body: CreateGame) -> Result<CreatedGame, Error> {
+    let ruleset = ctx.registry.get(&body.ruleset).ok_or_else(|| {
+        Error::refused(
+            Code::UnknownRuleset,
+            format!("there is no ruleset '{}'", body.ruleset),
+        )
+    })?;
+    if !body.options.is_null() && !body.options.is_object() {
+        return Err(Error::refused(
+            Code::InvalidOptions,
+            "options must be an object",
+        ));
+    }
+    let options = ruleset.normalize_options(&body.options)?;
+    // A trial deal with a throwaway seed validates everything setup checks (seat count,
+    // boards given as data, ...), so a bad game is refused now rather than at the last claim.
+    ruleset.setup(body.seats, &options, random_bytes::<32>()?)?;
+
+    let clock = body
+        .clock
+        .as_ref()
+        .map(|clock| clock.rules())
+        .transpose()?
+        .map(|rules| crate::clock::Clock::new(rules, usize::from(body.seats)));
+
+    let id = new_game_id(&ctx.dice)?;
+    let admin_token = new_token(ADMIN_PREFIX, &id)?;
+    let mut record = open_record(
+        &ctx.dice,
+        id,
+        ruleset,
+        options,
+        vec![SeatRecord::default(); usize::from(body.seats)],
+        body.invite_only,
+        sha256_hex(admin_token.as_bytes()),
+    )?;
+    if let Some(clock) = &clock {
+        clock.save(&mut record);
+    }
+    ctx.store.create(&record).await?;
+    let created = CreatedGame {
+        id: record.id.clone(),
+        ruleset: record.ruleset.clone(),
+        seats: body.seats,
+        status: Status::Open.into(),
+        version: record.version,
+        admin_token,
+        seed_commitment: record.seed_commitment.clone(),
+    };
+    Ok(created)
+}
 
 /// A new open game of `ruleset`: version 1, a fresh server secret and its commitment, no
 /// log yet. Its creator adds what else it has (a clock, a link to the game it rematches).
