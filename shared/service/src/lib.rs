@@ -4,7 +4,8 @@
 //! - [`game`]: the commit loop ([`game::update`]) and the changes it commits: moves, undos,
 //!   pauses and vacations, seats, with the notifications each causes.
 //! - [`log`]: the typed log ([`log::Entry`]) and the one replayer; [`seed`] and [`audit`]:
-//!   the committed seed, the audit document and its offline verification.
+//!   the committed seed, the audit document and its offline verification; [`history`]: what
+//!   the log tells a reader (a page of it, the audit, the game after an entry).
 //! - [`bots`], [`clock`], [`deadlines`]: who else moves, and when a seat's time runs out.
 //! - [`delivery`] and [`webhooks`]: the outbox and signed webhook delivery.
 //! - [`dto`]: the typed results the service answers with (views, listings, log entries,
@@ -31,6 +32,7 @@ pub mod dto;
 mod env;
 pub mod error;
 pub mod game;
+pub mod history;
 pub mod log;
 pub mod seed;
 pub mod states;

@@ -7,7 +7,6 @@
 //! or one batch per request behind API Gateway) and how many one client may hold.
 
 use super::games::wait_for_version;
-use super::log::log_items;
 use super::me::{my_game, token_game};
 use super::problems::{problems, NoSuchGame, RetiredRules};
 use crate::error::{ApiError, Code, Error};
@@ -22,6 +21,7 @@ use service::ctx::AppCtx;
 use service::dto::MyGames;
 use service::game::games::envelope;
 use service::game::load_record;
+use service::history::log_items;
 use service::streams::{Full, Holder, Slot, StreamMode, HEARTBEAT, MAX_BATCH_WAIT};
 use std::convert::Infallible;
 use std::sync::Arc;

@@ -4,31 +4,14 @@ use super::problems::{problems, NoSuchGame};
 use crate::error::{ApiError, Error};
 use crate::http::{limit_in, Bearer, IfNoneMatch, Params, QueryParams, Reply};
 use axum::extract::State;
-use game_core::{Seat, Viewer, Visibility};
 use serde::Deserialize;
-use serde_json::Value;
-use service::audit::{Audit, AuditEntry};
+use service::audit::Audit;
 use service::auth::identify;
 use service::ctx::AppCtx;
-use service::dto::{LogItem, LogPage};
-use service::game::{engine_of, load_record, project_events, Narrator};
-use service::log::{stored_events, StoredAction};
-use service::time::rfc3339;
+use service::dto::LogPage;
+use service::game::load_record;
+use service::history;
 use std::sync::Arc;
-use store::{LogEntry, Status};
-
-/// The action of a stored entry, if `viewer` may read it (its author always may).
-fn visible_action(entry: &LogEntry, viewer: Viewer) -> Value {
-    let Ok(stored) = serde_json::from_value::<StoredAction>(entry.action.clone()) else {
-        return Value::Null;
-    };
-    let is_author = entry.seat.is_some() && entry.seat == viewer.seat().map(|seat| seat.0);
-    if is_author || stored.visibility.shows(viewer) {
-        stored.action
-    } else {
-        Value::Null
-    }
-}
 
 problems! {
     /// How `get_log` refuses a request, beyond the shared refusals it lists.
@@ -76,8 +59,8 @@ pub async fn get_log(
         return Ok(not_modified);
     }
     let entries = ctx.store.log(&id, after, limit).await?;
-    let next_after = next_after(&entries, &record);
-    let entries = log_items(&ctx, &record, &entries, viewer);
+    let next_after = history::next_after(&entries, &record);
+    let entries = history::log_items(&ctx, &record, &entries, viewer);
     Ok(Reply::json(
         200,
         &LogPage {
@@ -87,41 +70,6 @@ pub async fn get_log(
         },
     )
     .header("etag", super::etag(record.version)))
-}
-
-/// `entries` of `record`'s log as `viewer` may read them: what `GET /v1/games/{id}/log`
-/// lists and what a stream's `log` events carry.
-pub(crate) fn log_items(
-    ctx: &AppCtx,
-    record: &store::GameRecord,
-    entries: &[LogEntry],
-    viewer: Viewer,
-) -> Vec<LogItem> {
-    let narrator = Narrator::new(ctx, record);
-    entries
-        .iter()
-        .map(|entry| {
-            let action = visible_action(entry, viewer);
-            let events = project_events(&stored_events(&entry.events), viewer);
-            let by = serde_json::from_value::<StoredAction>(entry.action.clone())
-                .ok()
-                .and_then(|stored| stored.by);
-            let seat = entry.seat.map(Seat);
-            let (headline, details) = narrator.entry(seat, &action, &events, by);
-            LogItem {
-                seq: entry.seq,
-                seat: entry.seat,
-                action_text: seat.and_then(|seat| narrator.action(seat, &action)),
-                event_texts: narrator.events(&events),
-                headline,
-                details,
-                by,
-                action,
-                events,
-                at: rfc3339(entry.at),
-            }
-        })
-        .collect()
 }
 
 /// A page of a list ordered by `seq`: the entries after `after`, at most `limit`.
@@ -144,14 +92,6 @@ impl PageParams {
             after => Ok(after.map(|after| after as u64)),
         }
     }
-}
-
-/// The `after` of the next page: the last entry's seq, unless it is the log's last.
-fn next_after(entries: &[LogEntry], record: &store::GameRecord) -> Option<u64> {
-    entries
-        .last()
-        .map(|entry| entry.seq)
-        .filter(|&seq| seq + 1 < record.log_len)
 }
 
 /// Most audit entries one response carries (`limit`'s maximum; the default is 200).
@@ -192,66 +132,5 @@ pub async fn get_audit(
     let limit = limit_in(page.limit, 200, MAX_AUDIT_PAGE)?;
     let record = load_record(&ctx, &id).await?;
     let entries = ctx.store.log(&id, page.after()?, limit).await?;
-    let next_after = next_after(&entries, &record);
-    let finished = record.status == Status::Finished;
-    let entries = entries
-        .iter()
-        .map(|entry| {
-            if finished {
-                let stored: StoredAction =
-                    serde_json::from_value(entry.action.clone()).unwrap_or(StoredAction {
-                        action: Value::Null,
-                        visibility: Visibility::Public,
-                        by: None,
-                    });
-                AuditEntry {
-                    seq: entry.seq,
-                    seat: entry.seat,
-                    action: stored.action,
-                    events: entry.events.as_array().cloned().unwrap_or_default(),
-                    state_hash: Some(entry.state_hash.clone()),
-                }
-            } else {
-                AuditEntry {
-                    seq: entry.seq,
-                    seat: entry.seat,
-                    action: visible_action(entry, Viewer::Spectator),
-                    events: project_events(&stored_events(&entry.events), Viewer::Spectator),
-                    state_hash: None,
-                }
-            }
-        })
-        .collect();
-    let outcome = match &record.state {
-        // A game of a retired rules version keeps its audit, without the outcome only the
-        // rules can compute.
-        Some(_) if finished => match engine_of(&ctx, &record) {
-            Ok(engine) => engine.and_then(|engine| engine.outcome()),
-            Err(Error::RulesVersionRetired { .. }) => None,
-            Err(error) => return Err(error.into()),
-        },
-        _ => None,
-    };
-    let audit = Audit {
-        id: record.id.clone(),
-        ruleset: record.ruleset.clone(),
-        rules_version: record.rules_version,
-        status: record.status.into(),
-        seats: record.seats.len() as u8,
-        options: record.options.clone(),
-        seed_commitment: record.seed_commitment.clone(),
-        seed_scheme: record.seed_scheme,
-        server_secret: finished.then(|| record.server_secret.clone()),
-        entropies: finished.then(|| {
-            record
-                .seats
-                .iter()
-                .map(|seat| seat.entropy.clone())
-                .collect()
-        }),
-        entries,
-        outcome,
-        next_after,
-    };
-    Ok(Reply::json(200, &audit))
+    Ok(Reply::json(200, &history::audit(&ctx, &record, entries)?))
 }
