@@ -6,6 +6,7 @@
 //! - [`log`]: the typed log ([`log::Entry`]) and the one replayer; [`seed`] and [`audit`]:
 //!   the committed seed, the audit document and its offline verification; [`history`]: what
 //!   the log tells a reader (a page of it, the audit, the game after an entry).
+//! - [`seats`] and [`rematch`]: who sits where (and the bots that move once they sit).
 //! - [`bots`], [`clock`], [`deadlines`]: who else moves, and when a seat's time runs out.
 //! - [`delivery`] and [`webhooks`]: the outbox and signed webhook delivery.
 //! - [`dto`]: the typed results the service answers with (views, listings, log entries,
@@ -34,6 +35,8 @@ pub mod error;
 pub mod game;
 pub mod history;
 pub mod log;
+pub mod rematch;
+pub mod seats;
 pub mod seed;
 pub mod states;
 pub mod streams;

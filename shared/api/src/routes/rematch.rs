@@ -7,7 +7,7 @@
 //! asking again returns the same token. Bots take their seats at once. The new game is
 //! invite-only: only the old game's players (here) and its admin (whose token administers
 //! the new game too) may take its seats. The service does the work
-//! ([`service::game::rematch`]).
+//! ([`service::rematch`]).
 
 use super::problems::{problems, BadToken, NoSuchGame, RetiredRules};
 use crate::error::ApiError;
@@ -55,6 +55,6 @@ pub async fn rematch(
     Params(id): Params<String>,
     bearer: Bearer,
 ) -> Result<Reply, ApiError> {
-    let rematch = service::game::rematch::rematch(&ctx, id, bearer.token()).await?;
+    let rematch = service::rematch::rematch(&ctx, id, bearer.token()).await?;
     Ok(Reply::json(200, &rematch))
 }

@@ -1,6 +1,6 @@
 //! `POST /v1/games/{id}/seats/{seat}`: claiming seats (for a player or a bot); the last claim
 //! starts the game. `…/resign` hands a seat to a bot; `…/replace` gives it to a new player.
-//! The service does the work ([`service::game::seats`]).
+//! The service does the work ([`service::seats`]).
 
 use super::etag;
 use super::problems::{problems, BadHeader, BadToken, JsonBodyRefused, RetiredRules};
@@ -9,7 +9,7 @@ use crate::http::{Bearer, JsonBody, OptionalJsonBody, Params, Reply};
 use axum::extract::State;
 use service::ctx::AppCtx;
 use service::dto::{ClaimSeat, ClaimedSeat, ReplaceSeat, ResignSeat, Resigned};
-use service::game::seats;
+use service::seats;
 use std::sync::Arc;
 
 problems! {

@@ -16,8 +16,6 @@ mod narrate;
 mod notify;
 pub mod pause;
 mod play;
-pub mod rematch;
-pub mod seats;
 pub mod undo;
 
 pub use commit::{

@@ -1,14 +1,14 @@
 //! Seats: a claim (for a player or a bot; the last one deals the game), a resignation
 //! (a bot plays on) and a replacement by the admin.
 
-use super::{
-    load_record, notifications, on_record_change, ruleset_of, update, Change, Done, Guard, Moment,
-    Updated,
-};
 use crate::auth::{identify, new_token, sha256_hex, Caller, SEAT_PREFIX};
 use crate::ctx::AppCtx;
 use crate::dto::{BotKind, ClaimSeat, ClaimedSeat, ReplaceSeat, ResignSeat, Resigned};
 use crate::error::{Code, Error};
+use crate::game::{
+    load_record, notifications, on_record_change, ruleset_of, update, Change, Done, Guard, Moment,
+    Updated,
+};
 use crate::log::{state_hash, StoredAction};
 use crate::time::now_ms;
 use game_core::{SeatSet, Visibility};
@@ -393,7 +393,7 @@ pub fn claim(
     // The clocks of the seats the game waits on start now.
     crate::clock::on_commit(&mut next, Some(game.as_ref()), None, now)?;
     // The start: every seat the game now waits on is notified of its turn.
-    super::count_turns(&mut next, game.as_ref(), SeatSet::default());
+    crate::game::count_turns(&mut next, game.as_ref(), SeatSet::default());
     let outbox = notifications(
         &Moment {
             record: &next,
@@ -472,7 +472,7 @@ fn bot_name(record: &GameRecord, bot: BotKind) -> String {
 
 /// The seats that act in `record`'s game, or none before it started.
 fn acting(ctx: &AppCtx, record: &GameRecord) -> Result<Vec<u8>, Error> {
-    Ok(super::engine_of(ctx, record)?
+    Ok(crate::game::engine_of(ctx, record)?
         .map(|engine| engine.to_act().iter().map(|seat| seat.0).collect())
         .unwrap_or_default())
 }

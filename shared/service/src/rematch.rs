@@ -8,13 +8,13 @@
 //! invite-only: only the old game's players (here) and its admin (whose token administers
 //! the new game too) may take its seats.
 
-use super::games::open_record;
-use super::seats::{claim, Claimant};
-use super::{load_record, ruleset_of, update, Change, Guard, Updated};
 use crate::auth::{identify, sha256_hex, Caller, SEAT_PREFIX};
 use crate::ctx::AppCtx;
 use crate::dto::Rematch;
 use crate::error::{Code, Error};
+use crate::game::games::open_record;
+use crate::game::{load_record, ruleset_of, update, Change, Guard, Updated};
+use crate::seats::{claim, Claimant};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use sha2::{Digest, Sha256};
