@@ -8,7 +8,8 @@
 //!   the log tells a reader (a page of it, the audit, the game after an entry).
 //! - [`seats`] and [`rematch`]: who sits where (and the bots that move once they sit).
 //! - [`bots`], [`clock`], [`deadlines`]: who else moves, and when a seat's time runs out.
-//! - [`delivery`] and [`webhooks`]: the outbox and signed webhook delivery.
+//! - [`subscriptions`], [`delivery`] and [`webhooks`]: a game's webhook subscriptions, the
+//!   outbox and signed webhook delivery.
 //! - [`dto`]: the typed results the service answers with (views, listings, log entries,
 //!   notifications); [`error`]: its one error type, with stable codes and no HTTP statuses.
 //! - [`ctx`]: what every request and worker needs, built once per process.
@@ -40,6 +41,7 @@ pub mod seats;
 pub mod seed;
 pub mod states;
 pub mod streams;
+pub mod subscriptions;
 pub mod time;
 pub mod webhooks;
 

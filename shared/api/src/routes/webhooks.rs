@@ -1,56 +1,15 @@
-//! `/v1/games/{id}/webhooks`: subscriptions and their deliveries (DESIGN.md §6).
-//!
-//! Subscriptions live in the game record, so creating or deleting one is a version-conditioned
-//! commit like any other change (and bumps the version, the store's guard against lost
-//! updates); it is a [`Change::subscriptions`], so a move guarded by the version before it
-//! still applies. Each caller sees and manages only its
-//! own: a seat its seat's, the admin the admin's.
+//! `/v1/games/{id}/webhooks`: subscriptions and their deliveries (DESIGN.md §6). The service
+//! keeps them ([`service::subscriptions`]): each caller sees and manages only its own.
 
 use super::problems::{problems, BadHeader, BadToken, JsonBodyRefused, NoSuchGame};
-use crate::error::{ApiError, Code, Error};
+use crate::error::ApiError;
 use crate::http::{limit_in, Bearer, JsonBody, Params, QueryParams, Reply};
 use axum::extract::State;
 use serde::Deserialize;
-use service::auth::{identify, Caller};
 use service::ctx::AppCtx;
-use service::dto::{
-    CreateWebhook, CreatedWebhook, Delivery, DeliveryAttempt, DeliveryList, DeliveryStatus,
-    Webhook, WebhookEvent, WebhookList,
-};
-use service::game::{load_record, update, Change, Guard};
-use service::time::{now_ms, rfc3339};
-use service::webhooks::{chat, sign, url, MAX_HOOKS_PER_GAME};
+use service::dto::{CreateWebhook, CreatedWebhook, DeliveryList, WebhookList};
+use service::subscriptions;
 use std::sync::Arc;
-use store::{GameRecord, HookRecord, OutboxMessage, Status};
-
-/// The subscriber a caller is: its seat, or `None` for the admin.
-fn subscriber(caller: Caller) -> Result<Option<u8>, Error> {
-    match caller {
-        Caller::Seat(seat) => Ok(Some(seat)),
-        Caller::Admin => Ok(None),
-        Caller::Anonymous => Err(Error::Unauthorized(
-            "webhooks need a seat or admin token (Authorization: Bearer …)",
-        )),
-    }
-}
-
-fn webhook_of(hook: &HookRecord) -> Webhook {
-    let events = hook
-        .events
-        .iter()
-        .filter_map(|event| WebhookEvent::parse(event))
-        .collect();
-    Webhook {
-        id: hook.id.clone(),
-        url: hook.url.clone(),
-        events,
-        seat: hook.seat,
-        created_at: rfc3339(hook.created_at),
-        disabled: hook.disabled.clone(),
-        format: hook.format.into(),
-        link: hook.link.clone(),
-    }
-}
 
 problems! {
     /// How `create_webhook` refuses a request, beyond the shared refusals it lists.
@@ -93,101 +52,8 @@ pub async fn create_webhook(
     bearer: Bearer,
     JsonBody(body): JsonBody<CreateWebhook>,
 ) -> Result<Reply, ApiError> {
-    let record = load_record(&ctx, &id).await?;
-    let seat = subscriber(identify(&record, bearer.token())?)?;
-    let allowed = if seat.is_some() {
-        WebhookEvent::SEAT
-    } else {
-        WebhookEvent::ADMIN
-    };
-    let mut events: Vec<WebhookEvent> = match &body.events {
-        None => allowed.to_vec(),
-        Some(events) if events.is_empty() => {
-            return Err(Error::refused(
-                Code::InvalidEvents,
-                "events must name at least one notification type",
-            )
-            .into())
-        }
-        Some(events) => events.clone(),
-    };
-    // Kept in the order of their names, as before the types were an enum.
-    events.sort_unstable_by_key(|event| event.as_str());
-    events.dedup();
-    if let Some(refused) = events.iter().find(|event| !allowed.contains(event)) {
-        return Err(Error::refused(
-            Code::EventNotAllowed,
-            format!(
-                "{} may subscribe to {} only, not {}",
-                if seat.is_some() {
-                    "a seat"
-                } else {
-                    "the admin"
-                },
-                allowed
-                    .iter()
-                    .map(|event| event.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                refused.as_str()
-            ),
-        )
-        .into());
-    }
-    let dev = ctx.webhooks.dev;
-    let format = store::HookFormat::from(body.format);
-    let target = url::parse(&body.url, dev).map_err(url_problem)?;
-    chat::check_platform(&target, format, dev).map_err(url_problem)?;
-    let link = match &body.link {
-        Some(link) => Some(
-            chat::check_link(link, dev)
-                .map_err(|error| Error::refused(Code::InvalidLink, error.to_string()))?,
-        ),
-        None => None,
-    };
-    url::resolve(&target, dev).await.map_err(url_problem)?;
-
-    let hook = HookRecord {
-        id: sign::new_hook_id()?,
-        seat,
-        url: body.url.clone(),
-        events: events
-            .iter()
-            .map(|event| event.as_str().to_string())
-            .collect(),
-        secret: sign::new_secret()?,
-        created_at: now_ms(),
-        disabled: None,
-        format,
-        link,
-    };
-    update(&ctx, record, &Guard::default(), |record| {
-        if record.status == Status::Finished {
-            return Err(Error::refused(
-                Code::GameOver,
-                "the game is over: there is nothing left to notify",
-            ));
-        }
-        if record.hooks.len() >= MAX_HOOKS_PER_GAME {
-            return Err(Error::refused(
-                Code::TooManyWebhooks,
-                format!("a game has at most {MAX_HOOKS_PER_GAME} webhook subscriptions"),
-            ));
-        }
-        let mut next = record.clone();
-        next.hooks.push(hook.clone());
-        Ok(Change::subscriptions(next, ()))
-    })
-    .await?;
-    let created = CreatedWebhook {
-        webhook: webhook_of(&hook),
-        secret: hook.secret.clone(),
-    };
+    let created = subscriptions::create(&ctx, &id, bearer.token(), body).await?;
     Ok(Reply::json(201, &created))
-}
-
-fn url_problem(error: url::UrlError) -> Error {
-    Error::refused(error.code(), error.to_string())
 }
 
 /// List your subscriptions
@@ -211,28 +77,8 @@ pub async fn list_webhooks(
     Params(id): Params<String>,
     bearer: Bearer,
 ) -> Result<Reply, ApiError> {
-    let record = load_record(&ctx, &id).await?;
-    let seat = subscriber(identify(&record, bearer.token())?)?;
-    let webhooks = record
-        .hooks
-        .iter()
-        .filter(|hook| hook.seat == seat)
-        .map(webhook_of)
-        .collect();
-    Ok(Reply::json(200, &WebhookList { webhooks }))
-}
-
-/// The caller's subscription `hook` of the game, or 404.
-fn own_hook<'a>(
-    record: &'a GameRecord,
-    seat: Option<u8>,
-    hook: &str,
-) -> Result<&'a HookRecord, Error> {
-    record
-        .hooks
-        .iter()
-        .find(|candidate| candidate.id == hook && candidate.seat == seat)
-        .ok_or(Error::HookNotFound)
+    let list = subscriptions::list(&ctx, &id, bearer.token()).await?;
+    Ok(Reply::json(200, &list))
 }
 
 problems! {
@@ -267,15 +113,7 @@ pub async fn delete_webhook(
     Params((id, hook_id)): Params<(String, String)>,
     bearer: Bearer,
 ) -> Result<Reply, ApiError> {
-    let record = load_record(&ctx, &id).await?;
-    let seat = subscriber(identify(&record, bearer.token())?)?;
-    update(&ctx, record, &Guard::default(), |record| {
-        own_hook(record, seat, &hook_id)?;
-        let mut next = record.clone();
-        next.hooks.retain(|hook| hook.id != hook_id);
-        Ok(Change::subscriptions(next, ()))
-    })
-    .await?;
+    subscriptions::delete(&ctx, &id, bearer.token(), &hook_id).await?;
     Ok(Reply::empty(204))
 }
 
@@ -315,24 +153,9 @@ pub async fn list_deliveries(
     bearer: Bearer,
 ) -> Result<Reply, ApiError> {
     let limit = limit_in(params.limit, 50, 100)?;
-    let record = load_record(&ctx, &id).await?;
-    let seat = subscriber(identify(&record, bearer.token())?)?;
-    if !sign::is_hook_id(&hook_id) {
-        return Err(Error::HookNotFound.into());
-    }
-    own_hook(&record, seat, &hook_id)?;
-    let page = ctx
-        .store
-        .messages(&id, &hook_id, params.after.as_deref(), limit)
-        .await?;
-    let deliveries = page.messages.iter().map(delivery_of).collect();
-    Ok(Reply::json(
-        200,
-        &DeliveryList {
-            deliveries,
-            next_after: page.next_cursor,
-        },
-    ))
+    let after = params.after.as_deref();
+    let list = subscriptions::deliveries(&ctx, &id, bearer.token(), &hook_id, after, limit).await?;
+    Ok(Reply::json(200, &list))
 }
 
 /// The deliveries' query parameters.
@@ -341,30 +164,4 @@ pub async fn list_deliveries(
 pub struct DeliveryParams {
     after: Option<String>,
     limit: Option<u32>,
-}
-
-fn delivery_of(message: &OutboxMessage) -> Delivery {
-    Delivery {
-        id: message.id.clone(),
-        // Every stored notification was written with one of the three types.
-        kind: WebhookEvent::parse(&message.event).unwrap_or(WebhookEvent::Action),
-        status: match message.status {
-            store::DeliveryStatus::Pending => DeliveryStatus::Pending,
-            store::DeliveryStatus::Delivered => DeliveryStatus::Delivered,
-            store::DeliveryStatus::Failed => DeliveryStatus::Failed,
-            store::DeliveryStatus::Cancelled => DeliveryStatus::Cancelled,
-        },
-        created_at: rfc3339(message.created_at),
-        attempts: message
-            .attempts
-            .iter()
-            .map(|attempt| DeliveryAttempt {
-                attempt: attempt.attempt,
-                at: rfc3339(attempt.at),
-                status_code: attempt.status_code,
-                error: attempt.error.clone(),
-            })
-            .collect(),
-        next_attempt_at: message.next_attempt_at.map(rfc3339),
-    }
 }
