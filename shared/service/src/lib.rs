@@ -6,7 +6,8 @@
 //! - [`log`]: the typed log ([`log::Entry`]) and the one replayer; [`seed`] and [`audit`]:
 //!   the committed seed, the audit document and its offline verification; [`history`]: what
 //!   the log tells a reader (a page of it, the audit, the game after an entry).
-//! - [`seats`] and [`rematch`]: who sits where (and the bots that move once they sit).
+//! - [`moves`], [`seats`] and [`rematch`]: a seat's move, who sits where, a rematch (and the
+//!   bots that move after each).
 //! - [`bots`], [`clock`], [`deadlines`]: who else moves, and when a seat's time runs out.
 //! - [`subscriptions`], [`delivery`] and [`webhooks`]: a game's webhook subscriptions, the
 //!   outbox and signed webhook delivery.
@@ -36,6 +37,7 @@ pub mod error;
 pub mod game;
 pub mod history;
 pub mod log;
+pub mod moves;
 pub mod rematch;
 pub mod seats;
 pub mod seed;

@@ -2,37 +2,17 @@
 
 use super::etag;
 use super::problems::{problems, BadHeader, BadToken, JsonBodyRefused, NoSuchGame, RetiredRules};
-use crate::error::{ApiError, Code, Error};
+use crate::error::{ApiError, Error};
 use crate::http::{
     Bearer, IdempotencyKey, IfMatch, IfNoneMatch, JsonBody, Params, QueryParams, Reply,
 };
 use axum::extract::State;
-use game_core::words::Names;
-use game_core::Seat;
 use serde::Deserialize;
-use serde_json::Value;
-use service::auth::{identify, Caller};
 use service::ctx::AppCtx;
 use service::dto::{ActionResult, Include, LegalActions, SubmitAction};
-use service::game::{
-    apply, engine_of, load_record, ruleset_of, seat_names, undo, update, Guard, Moved,
-    Precondition, Replay, Updated,
-};
+use service::game::load_record;
+use service::moves;
 use std::sync::Arc;
-use store::GameRecord;
-
-/// The seat of a caller who must hold a seat token.
-pub(crate) fn seat_of(caller: Caller) -> Result<u8, Error> {
-    match caller {
-        Caller::Seat(seat) => Ok(seat),
-        Caller::Anonymous => Err(Error::Unauthorized(
-            "this route needs a seat token (Authorization: Bearer bt_seat_…)",
-        )),
-        Caller::Admin => Err(Error::Forbidden(
-            "the admin token cannot play; use a seat token",
-        )),
-    }
-}
 
 problems! {
     /// How `list_legal_actions` refuses a request, beyond the shared refusals it lists.
@@ -75,43 +55,11 @@ pub async fn list_legal_actions(
     if_none_match: IfNoneMatch,
 ) -> Result<Reply, ApiError> {
     let record = load_record(&ctx, &id).await?;
-    let seat = seat_of(identify(&record, bearer.token())?)?;
-    if record.status == store::Status::Open {
-        return Err(Error::refused(Code::GameNotActive, "the game has not started").into());
-    }
+    let seat = moves::lister(&record, bearer.token())?;
     if_none_match.answer(record.version, || {
-        let listing = legal_listing(&ctx, &record, seat)?
-            .ok_or_else(|| Error::refused(Code::GameNotActive, "the game has not started"))?;
+        let listing = moves::legal_listing(&ctx, &record, seat)?.ok_or_else(moves::not_started)?;
         Ok(Reply::json(200, &listing).header("etag", etag(record.version)))
     })
-}
-
-/// Everything `seat` may do in `record`, as `GET …/legal-actions` and `include=legal_actions`
-/// list it; `None` before the game starts.
-pub(crate) fn legal_listing(
-    ctx: &AppCtx,
-    record: &GameRecord,
-    seat: u8,
-) -> Result<Option<LegalActions>, Error> {
-    let Some(engine) = engine_of(ctx, record)? else {
-        return Ok(None);
-    };
-    // Each ready move carries its words, a label for a button, and whether it is sealed.
-    let names = seat_names(record);
-    let mut actions = engine.legal_actions_listed(Seat(seat), &Names::new(&names));
-    // The seat's last move, while it may still take it back (docs/api.md, "Undo").
-    if let Some(undo) = undo::legal_entry(record, seat) {
-        let mut listed: Vec<Value> = serde_json::from_str(actions.get())
-            .map_err(|error| Error::Internal(format!("legal actions: {error}")))?;
-        listed.push(undo);
-        actions = serde_json::value::to_raw_value(&listed).expect("serializes");
-    }
-    Ok(Some(LegalActions {
-        ruleset: record.ruleset.clone(),
-        version: record.version,
-        seat,
-        actions,
-    }))
 }
 
 /// The `include` query parameter of the routes that take it.
@@ -177,80 +125,28 @@ pub async fn submit_action(
     QueryParams(includes): QueryParams<Includes>,
     JsonBody(body): JsonBody<SubmitAction>,
 ) -> Result<Reply, ApiError> {
-    let record = load_record(&ctx, &id).await?;
-    let seat = seat_of(identify(&record, bearer.token())?)?;
-    // The action as the Idempotency-Key keeps it: an undo as sent (the service checks it,
-    // once), a game's action as this game parses it.
-    let action = if service::log::Entry::of(&body.action).is_undo() {
-        body.action.clone()
-    } else {
-        check_ruleset(&ctx, &record, &body)?
+    let submitted = moves::submit(&ctx, &id, bearer.token(), if_match.0, key, body).await?;
+    let reply = Reply::json(200, &submitted.result);
+    let mut reply = match submitted.made {
+        Some(version) => reply.header("etag", etag(version)),
+        None => reply.header("idempotent-replay", "true".into()),
     };
-    let guard = Guard {
-        precondition: Precondition::Tags(if_match.0),
-        replay: key.clone().map(|key| Replay {
-            seat,
-            key,
-            action: action.clone(),
-        }),
-    };
-    let updated = update(&ctx, record, &guard, |record| {
-        apply(&ctx, record, seat, &body, key.as_deref(), None)
-    })
-    .await?;
-    Ok(match updated {
-        Updated::Committed {
-            value: Moved { result, engine },
-            version,
-            record,
-        } => {
-            // The next read of this game (its players' GETs) finds the new state parsed.
-            ctx.states.insert(&id, version, Arc::from(engine));
-            let bots = service::bots::has_bots(&record);
-            let bots_failed = if bots {
-                service::bots::drive_after_commit(&ctx, &id).await
-            } else {
-                None
-            };
-            let mut reply = Reply::json(200, &result).header("etag", etag(version));
-            let mut detail = bots_failed;
-            if includes.legal_actions() {
-                // Bots may have answered: list what the seat may do now, not before them.
-                let now = if bots { None } else { Some(*record) };
-                reply = with_listing(&ctx, &id, now, seat, reply, &mut detail).await;
-            }
-            reply.detail(detail)
-        }
-        Updated::Replayed(first) => {
-            let mut reply = Reply::json(200, &first).header("idempotent-replay", "true".into());
-            let mut detail = None;
-            if includes.legal_actions() {
-                reply = with_listing(&ctx, &id, None, seat, reply, &mut detail).await;
-            }
-            reply.detail(detail)
-        }
-    })
+    let mut detail = submitted.bots_failed;
+    if includes.legal_actions() {
+        let listing = moves::listing_now(&ctx, &id, submitted.after, submitted.seat).await;
+        reply = with_listing(listing, reply, &mut detail);
+    }
+    Ok(reply.detail(detail))
 }
 
-/// `reply` (a move's answer) with the seat's legal actions in `record`, or in the game as the
-/// store has it now when `record` is `None`. The move is made whatever happens here: if the
-/// listing cannot be read, the answer goes without it (a client asks `GET …/legal-actions`)
-/// and what went wrong goes to the log as the reply's `detail`.
-async fn with_listing(
-    ctx: &AppCtx,
-    id: &str,
-    record: Option<GameRecord>,
-    seat: u8,
+/// `reply` (a move's answer) with the seat's legal actions. The move is made whatever
+/// happens here: if the listing could not be read, the answer goes without it (a client asks
+/// `GET …/legal-actions`) and what went wrong goes to the log as the reply's `detail`.
+fn with_listing(
+    listing: Result<Option<LegalActions>, Error>,
     reply: Reply,
     detail: &mut Option<String>,
 ) -> Reply {
-    let listing = match record {
-        Some(record) => legal_listing(ctx, &record, seat),
-        None => match load_record(ctx, id).await {
-            Ok(record) => legal_listing(ctx, &record, seat),
-            Err(error) => Err(error),
-        },
-    };
     match listing {
         Ok(Some(listing)) => reply.member("legal_actions", &listing),
         Ok(None) => reply,
@@ -263,39 +159,6 @@ async fn with_listing(
             reply
         }
     }
-}
-
-/// Refuses a body that is not an action of this game, whatever the version says: 422 if it
-/// is a well-formed action of another ruleset (the contract allows it, this game does not),
-/// 400 if it is no action at all. Returns the action normalised.
-fn check_ruleset(ctx: &AppCtx, record: &GameRecord, body: &SubmitAction) -> Result<Value, Error> {
-    let this_ruleset = ruleset_of(ctx, record)?;
-    let error = match this_ruleset.parse_action(&body.action) {
-        Ok(normalised) => return Ok(normalised),
-        Err(error) => error,
-    };
-    // Another game's action: it parses as one, or its `type` is one of that game's action
-    // types and none of this game's (its fields may still be wrong for that game).
-    let tag = body.action.get("type").and_then(serde_json::Value::as_str);
-    let is_tag_of = |ruleset: &dyn game_core::DynRuleset| {
-        tag.is_some_and(|tag| ruleset.action_types().contains(&tag))
-    };
-    let other_ruleset = ctx.registry.iter().find(|ruleset| {
-        ruleset.id() != record.ruleset
-            && (ruleset.parse_action(&body.action).is_ok()
-                || (is_tag_of(*ruleset) && !is_tag_of(this_ruleset)))
-    });
-    Err(match other_ruleset {
-        Some(other) => Error::refused(
-            Code::WrongRuleset,
-            format!(
-                "this is an action of {}, and this game is {}",
-                other.id(),
-                record.ruleset
-            ),
-        ),
-        None => Error::Malformed(error.to_string()),
-    })
 }
 
 #[cfg(test)]

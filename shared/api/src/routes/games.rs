@@ -1,6 +1,5 @@
 //! `POST /v1/games`, `GET /v1/games` (the lobby) and `GET /v1/games/{id}`.
 
-use super::actions::{legal_listing, seat_of};
 use super::etag;
 use super::problems::{problems, BadHeader, JsonBodyRefused, NoSuchGame, RetiredRules};
 use crate::error::{ApiError, Code, Error};
@@ -12,6 +11,7 @@ use service::ctx::AppCtx;
 use service::dto::{CreateGame, CreatedGame, GameEnvelope, GameList, GameSummary, Include};
 use service::game::games::envelope;
 use service::game::load_record;
+use service::moves::{legal_listing, seat_of};
 use service::time::rfc3339;
 use std::sync::Arc;
 use std::time::Duration;
