@@ -37,6 +37,7 @@ pub mod error;
 pub mod game;
 pub mod history;
 pub mod log;
+pub mod me;
 pub mod moves;
 pub mod rematch;
 pub mod seats;

@@ -6,8 +6,6 @@
 //! between two connections. [`service::streams`] says how a deployment serves a stream (open,
 //! or one batch per request behind API Gateway) and how many one client may hold.
 
-use super::games::wait_for_version;
-use super::me::{my_game, token_game};
 use super::problems::{problems, NoSuchGame, RetiredRules};
 use crate::error::{ApiError, Code, Error};
 use crate::http::{Bearer, Params};
@@ -20,8 +18,10 @@ use service::clock::Clock;
 use service::ctx::AppCtx;
 use service::dto::MyGames;
 use service::game::games::envelope;
+use service::game::games::wait_for_version;
 use service::game::load_record;
 use service::history::log_items;
+use service::me::{my_game, token_game};
 use service::streams::{Full, Holder, Slot, StreamMode, HEARTBEAT, MAX_BATCH_WAIT};
 use std::convert::Infallible;
 use std::sync::Arc;

@@ -2,20 +2,18 @@
 
 use super::etag;
 use super::problems::{problems, BadHeader, JsonBodyRefused, NoSuchGame, RetiredRules};
-use crate::error::{ApiError, Code, Error};
+use crate::error::{ApiError, Error};
 use crate::http::{limit_in, Bearer, IfNoneMatch, JsonBody, Params, QueryParams, Reply};
 use axum::extract::State;
 use serde::Deserialize;
 use service::auth::identify;
 use service::ctx::AppCtx;
-use service::dto::{CreateGame, CreatedGame, GameEnvelope, GameList, GameSummary, Include};
-use service::game::games::envelope;
+use service::dto::{CreateGame, CreatedGame, GameEnvelope, GameList, Include};
+use service::game::games::{envelope, wait_for_version};
 use service::game::load_record;
 use service::moves::{legal_listing, seat_of};
-use service::time::rfc3339;
 use std::sync::Arc;
 use std::time::Duration;
-use store::{GameRecord, ListQuery};
 
 problems! {
     /// How `create_game` refuses a request, beyond the shared refusals it lists.
@@ -94,51 +92,16 @@ pub async fn list_games(
     State(ctx): State<Arc<AppCtx>>,
     QueryParams(params): QueryParams<LobbyParams>,
 ) -> Result<Reply, ApiError> {
-    if params
-        .status
-        .as_deref()
-        .is_some_and(|status| status != "open")
-    {
-        return Err(Error::Malformed(
-            "the lobby lists open games only: status must be 'open'".into(),
-        )
-        .into());
-    }
-    if let Some(ruleset) = params.ruleset.as_deref() {
-        if ctx.registry.get(ruleset).is_none() {
-            return Err(Error::refused(
-                Code::UnknownRuleset,
-                format!("there is no ruleset '{ruleset}' (GET /v1/rulesets lists them)"),
-            )
-            .into());
-        }
-    }
-    let query = ListQuery {
-        ruleset: params.ruleset,
-        cursor: params.after,
-        limit: limit_in(params.limit, 20, 100)?,
-    };
-    let page = ctx.store.list_open(&query).await?;
-    let games = page
-        .games
-        .iter()
-        .map(|record| GameSummary {
-            id: record.id.clone(),
-            ruleset: record.ruleset.clone(),
-            seats: record.seats.len() as u8,
-            open_seats: (0..record.seats.len() as u8)
-                .filter(|&seat| !record.seats[usize::from(seat)].is_claimed())
-                .collect(),
-            created_at: rfc3339(record.created_at),
-        })
-        .collect();
-    Ok(Reply::json(
-        200,
-        &GameList {
-            games,
-            next_after: page.next_cursor,
-        },
-    ))
+    let limit = limit_in(params.limit, 20, 100)?;
+    let list = service::game::games::lobby(
+        &ctx,
+        params.ruleset.as_deref(),
+        params.status.as_deref(),
+        params.after.as_deref(),
+        limit,
+    )
+    .await?;
+    Ok(Reply::json(200, &list))
 }
 
 problems! {
@@ -211,10 +174,6 @@ pub async fn get_game(
 /// The longest long-poll: API Gateway answers 504 after 29 seconds.
 pub const MAX_WAIT_SECONDS: u32 = 25;
 
-/// How often a long-poll re-reads the store when no commit of this process says the game
-/// changed: a move may be committed by another process (another Lambda, another server).
-const POLL_INTERVAL: Duration = Duration::from_secs(1);
-
 /// The long-poll parameters of `GET /v1/games/{id}`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -244,41 +203,4 @@ impl LongPoll {
             ))),
         }
     }
-}
-
-/// Waits until the game's version is greater than `after` or `wait` runs out, and returns
-/// the game as it is then. Commits made by this process wake the wait at once; others are
-/// seen by re-reading the store every [`POLL_INTERVAL`].
-pub(crate) async fn wait_for_version(
-    ctx: &AppCtx,
-    mut record: GameRecord,
-    after: u64,
-    wait: Duration,
-) -> Result<GameRecord, Error> {
-    let deadline = tokio::time::Instant::now() + wait;
-    let mut changes = ctx.changes.subscribe();
-    let mut stopping = ctx.stopping.subscribe();
-    while record.version <= after && !*stopping.borrow() {
-        let now = tokio::time::Instant::now();
-        if now >= deadline {
-            break;
-        }
-        let next_read = (now + POLL_INTERVAL).min(deadline);
-        loop {
-            let changed = tokio::select! {
-                changed = tokio::time::timeout_at(next_read, changes.recv()) => changed,
-                // The server is stopping: answer with the game as it is.
-                _ = stopping.changed() => break,
-            };
-            match changed {
-                // A commit of this game, or commits missed while lagging: read again.
-                Ok(Ok(changed)) if changed == record.id => break,
-                Ok(Err(tokio::sync::broadcast::error::RecvError::Lagged(_))) => break,
-                Ok(Ok(_)) => continue,
-                Ok(Err(tokio::sync::broadcast::error::RecvError::Closed)) | Err(_) => break,
-            }
-        }
-        record = load_record(ctx, &record.id).await?;
-    }
-    Ok(record)
 }

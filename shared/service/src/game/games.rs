@@ -1,13 +1,16 @@
 //! A game as a whole: a new open record, and its envelope as a caller sees it.
 
-use super::{engine_of, seat_numbers};
+use super::{engine_of, load_record, seat_numbers};
 use crate::auth::{new_game_id, new_token, random_bytes, sha256_hex, Caller, ADMIN_PREFIX};
 use crate::ctx::AppCtx;
-use crate::dto::{BotKind, CreateGame, CreatedGame, GameEnvelope, SeatInfo, You};
+use crate::dto::{
+    BotKind, CreateGame, CreatedGame, GameEnvelope, GameList, GameSummary, SeatInfo, You,
+};
 use crate::error::{Code, Error};
 use crate::seed::{commitment_of, secret_hex};
 use crate::time::{now_ms, rfc3339};
-use store::{GameRecord, SeatRecord, Status};
+use std::time::Duration;
+use store::{GameRecord, ListQuery, SeatRecord, Status};
 
 /// A new open game as `body` asks, with its admin token (shown once): refused now if the
 /// ruleset would refuse to deal it, rather than at the last claim.
@@ -61,6 +64,53 @@ pub async fn create_game(ctx: &AppCtx, body: CreateGame) -> Result<CreatedGame, 
         seed_commitment: record.seed_commitment.clone(),
     };
     Ok(created)
+}
+
+/// One page of the lobby: open games (`status` may only say so), of `ruleset` if given,
+/// after the cursor `after`, at most `limit`.
+pub async fn lobby(
+    ctx: &AppCtx,
+    ruleset: Option<&str>,
+    status: Option<&str>,
+    after: Option<&str>,
+    limit: usize,
+) -> Result<GameList, Error> {
+    if status.is_some_and(|status| status != "open") {
+        return Err(Error::Malformed(
+            "the lobby lists open games only: status must be 'open'".into(),
+        ));
+    }
+    if let Some(ruleset) = ruleset {
+        if ctx.registry.get(ruleset).is_none() {
+            return Err(Error::refused(
+                Code::UnknownRuleset,
+                format!("there is no ruleset '{ruleset}' (GET /v1/rulesets lists them)"),
+            ));
+        }
+    }
+    let query = ListQuery {
+        ruleset: ruleset.map(str::to_string),
+        cursor: after.map(str::to_string),
+        limit,
+    };
+    let page = ctx.store.list_open(&query).await?;
+    let games = page
+        .games
+        .iter()
+        .map(|record| GameSummary {
+            id: record.id.clone(),
+            ruleset: record.ruleset.clone(),
+            seats: record.seats.len() as u8,
+            open_seats: (0..record.seats.len() as u8)
+                .filter(|&seat| !record.seats[usize::from(seat)].is_claimed())
+                .collect(),
+            created_at: rfc3339(record.created_at),
+        })
+        .collect();
+    Ok(GameList {
+        games,
+        next_after: page.next_cursor,
+    })
 }
 
 /// A new open game of `ruleset`: version 1, a fresh server secret and its commitment, no
@@ -138,6 +188,47 @@ pub fn envelope(ctx: &AppCtx, record: &GameRecord, caller: Caller) -> Result<Gam
         rematch_of: record.rematch_of.clone(),
         legal_actions: None,
     })
+}
+
+/// How often a long-poll re-reads the store when no commit of this process says the game
+/// changed: a move may be committed by another process (another Lambda, another server).
+const POLL_INTERVAL: Duration = Duration::from_secs(1);
+
+/// Waits until the game's version is greater than `after` or `wait` runs out, and returns
+/// the game as it is then. Commits made by this process wake the wait at once; others are
+/// seen by re-reading the store every [`POLL_INTERVAL`].
+pub async fn wait_for_version(
+    ctx: &AppCtx,
+    mut record: GameRecord,
+    after: u64,
+    wait: Duration,
+) -> Result<GameRecord, Error> {
+    let deadline = tokio::time::Instant::now() + wait;
+    let mut changes = ctx.changes.subscribe();
+    let mut stopping = ctx.stopping.subscribe();
+    while record.version <= after && !*stopping.borrow() {
+        let now = tokio::time::Instant::now();
+        if now >= deadline {
+            break;
+        }
+        let next_read = (now + POLL_INTERVAL).min(deadline);
+        loop {
+            let changed = tokio::select! {
+                changed = tokio::time::timeout_at(next_read, changes.recv()) => changed,
+                // The server is stopping: answer with the game as it is.
+                _ = stopping.changed() => break,
+            };
+            match changed {
+                // A commit of this game, or commits missed while lagging: read again.
+                Ok(Ok(changed)) if changed == record.id => break,
+                Ok(Err(tokio::sync::broadcast::error::RecvError::Lagged(_))) => break,
+                Ok(Ok(_)) => continue,
+                Ok(Err(tokio::sync::broadcast::error::RecvError::Closed)) | Err(_) => break,
+            }
+        }
+        record = load_record(ctx, &record.id).await?;
+    }
+    Ok(record)
 }
 
 #[cfg(test)]
