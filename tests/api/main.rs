@@ -6,6 +6,7 @@ mod bots;
 mod clocks;
 mod concurrency;
 mod contention;
+mod deletion;
 mod dynamo;
 mod edge;
 mod errors;

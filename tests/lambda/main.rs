@@ -6,6 +6,7 @@
 mod claim_seat;
 mod create_game;
 mod create_webhook;
+mod delete_game;
 mod delete_webhook;
 mod function_url;
 mod get_audit;

@@ -127,6 +127,12 @@ fn check_function(function: &RouteFunction, declared: &Declared, problems: &mut 
         "dynamodb:BatchGetItem",
     ];
     let writes_allowed = ["dynamodb:GetItem", "dynamodb:PutItem"];
+    let deletes_allowed = [
+        "dynamodb:GetItem",
+        "dynamodb:Query",
+        "dynamodb:DeleteItem",
+        "dynamodb:BatchWriteItem",
+    ];
     let actions: Vec<&str> = declared.actions.iter().map(String::as_str).collect();
     let fits = match function.access {
         TableAccess::None => actions.is_empty(),
@@ -134,6 +140,10 @@ fn check_function(function: &RouteFunction, declared: &Declared, problems: &mut 
         TableAccess::Write => {
             actions.contains(&"dynamodb:PutItem")
                 && actions.iter().all(|a| writes_allowed.contains(a))
+        }
+        TableAccess::Delete => {
+            actions.contains(&"dynamodb:DeleteItem")
+                && actions.iter().all(|a| deletes_allowed.contains(a))
         }
     };
     if !fits {

@@ -98,6 +98,15 @@ pub struct ServeArgs {
         value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..)
     )]
     pub header_timeout_ms: u64,
+    /// Delete a finished game, with everything stored under it, this many days after its
+    /// last change (the deadline worker does it). Unset: finished games are kept
+    #[arg(
+        long = "finished-retention-days",
+        env = "BEURS_FINISHED_RETENTION_DAYS",
+        value_name = "DAYS",
+        value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..=36_500)
+    )]
+    pub finished_retention_days: Option<u64>,
     /// The store.
     #[command(flatten)]
     pub store: StoreArgs,
@@ -256,6 +265,9 @@ impl ServeArgs {
                 header_timeout: Duration::from_millis(self.header_timeout_ms),
                 ..crate::serve::Limits::default()
             },
+            retention: self
+                .finished_retention_days
+                .map(|days| Duration::from_secs(days * 86_400)),
         })
     }
 }

@@ -36,6 +36,8 @@ pub struct Config {
     pub cors_origins: Vec<String>,
     /// What one client may hold.
     pub limits: Limits,
+    /// How long a finished game is kept after its last change; `None`: kept.
+    pub retention: Option<Duration>,
 }
 
 /// What the server lets connections hold.
@@ -78,7 +80,11 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         dev: config.dev,
         ..Default::default()
     };
-    let ctx = Arc::new(service::AppCtx::new(store).with_webhooks(webhooks));
+    let mut ctx = service::AppCtx::new(store).with_webhooks(webhooks);
+    if let Some(period) = config.retention {
+        ctx = ctx.with_retention(period);
+    }
+    let ctx = Arc::new(ctx);
     // The webhook worker drains the outbox in the background; notifications left pending by
     // an earlier run (a crash, a restart) are picked up on start.
     let delivery = tokio::spawn(ctx.deliverer().run(Duration::from_secs(1)));

@@ -3,7 +3,10 @@
 //! One Lambda function with two event sources:
 //!
 //! - **the table's stream** (filtered to `INSERT`s of `SK = OUT#…` items, the outbox rows a
-//!   move commits): each new notification gets its first attempt at once;
+//!   move commits, and `REMOVE`s of `META` items): each new notification gets its first
+//!   attempt at once; a game whose record was removed (the TTL forgot a finished game, or
+//!   its admin deleted it) has the rest of its items deleted
+//!   ([`store::DynamoStore::delete_partition`]);
 //! - **the retry queue** (SQS): a notification still pending after an attempt is sent back to
 //!   the queue as `{"pk", "sk"}` with `DelaySeconds` set to when its next attempt is due. SQS
 //!   delays stop at 15 minutes and the schedule goes to 6 hours, so a message that arrives
@@ -125,6 +128,8 @@ pub enum Outcome {
     },
     /// A retry message whose body is not a [`MessageKey`]: sent to the dead-letter queue.
     Rejected,
+    /// A game's record was removed: every item left of the game was deleted.
+    Forgotten,
 }
 
 /// The answer to a batch: the records to retry (`ReportBatchItemFailures`), by SQS message id
@@ -269,18 +274,22 @@ impl Notifier {
         serde_json::to_value(response).map_err(|error| NotifyError::Event(error.to_string()))
     }
 
-    /// A stream batch: the first attempt of every new notification in it, concurrently.
-    /// Records that are not inserts of OUT items are skipped (the event source's filter lets
-    /// none through; this is the second line).
+    /// A stream batch: the first attempt of every new notification in it, and the deletion
+    /// of what is left of every game whose record was removed, concurrently. Other records
+    /// are skipped (the event source's filter lets none through; this is the second line).
     pub async fn handle_stream(&self, event: dynamodb::Event) -> BatchResponse {
         let mut tasks = Tasks::default();
         for record in event.records {
             let id = record.change.sequence_number.clone().unwrap_or_default();
-            let Some(key) = outbox_insert(&record) else {
-                continue;
-            };
             let this = self.clone();
-            tasks.spawn(id, async move { this.advance(&key).await });
+            if let Some(key) = outbox_insert(&record) {
+                tasks.spawn(id, async move { this.advance(&key).await });
+            } else if let Some(game) = game_removed(&record) {
+                tasks.spawn(id, async move {
+                    this.messages.delete_partition(&game).await?;
+                    Ok(Outcome::Forgotten)
+                });
+            }
         }
         self.collect(tasks).await
     }
@@ -410,6 +419,21 @@ pub fn outbox_insert(record: &dynamodb::EventRecord) -> Option<MessageKey> {
         .then_some(MessageKey { pk, sk })
 }
 
+/// The game whose record (its `META` item) a stream record removed, or `None` for any other
+/// record: the TTL removed a finished game's record, or its admin deleted the game.
+pub fn game_removed(record: &dynamodb::EventRecord) -> Option<String> {
+    if record.event_name != "REMOVE" {
+        return None;
+    }
+    let keys = serde_json::to_value(&record.change.keys).ok()?;
+    let string = |name: &str| keys.get(name)?.get("S")?.as_str().map(str::to_owned);
+    let (pk, sk) = (string("PK")?, string("SK")?);
+    if sk != "META" {
+        return None;
+    }
+    pk.strip_prefix("GAME#").map(str::to_owned)
+}
+
 /// The SQS delay until `due` (Unix ms) from `now`: whole seconds rounded up, so that the
 /// message never arrives before it is due, and at most [`MAX_DELAY_SECONDS`] (a message due
 /// later is sent back again when it arrives).
@@ -489,9 +513,27 @@ mod tests {
             })
         );
         assert_eq!(outbox_insert(&stream_record("MODIFY", sk)), None);
+        assert_eq!(outbox_insert(&stream_record("REMOVE", "META")), None);
         assert_eq!(outbox_insert(&stream_record("INSERT", "META")), None);
         assert_eq!(
             outbox_insert(&stream_record("INSERT", "LOG#0000000001")),
+            None
+        );
+    }
+
+    #[test]
+    fn only_removals_of_a_record_forget_a_game() {
+        assert_eq!(
+            game_removed(&stream_record("REMOVE", "META")).as_deref(),
+            Some("g_1")
+        );
+        assert_eq!(game_removed(&stream_record("MODIFY", "META")), None);
+        assert_eq!(
+            game_removed(&stream_record("REMOVE", "LOG#0000000001")),
+            None
+        );
+        assert_eq!(
+            game_removed(&stream_record("INSERT", "OUT#wh_1#0001795316497000#msg_1")),
             None
         );
     }

@@ -508,3 +508,42 @@ async fn a_record_that_cannot_be_handled_is_reported_alone() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_whose_record_expires_is_deleted_whole_from_the_stream() {
+    bounded(async {
+        let world = World::new(&[5]).await;
+        world.move_once().await;
+        let id = world.game.id.clone();
+        testing::expire_record(&world.store, &id).await;
+        assert!(
+            !world.store.log(&id, None, 100).await.unwrap().is_empty()
+                && !world.messages().await.is_empty(),
+            "the TTL removes the record alone: the log and the outbox are left"
+        );
+
+        // The stream's removal of the record, alone (the move's OUT insert would attempt a
+        // delivery at the same time, which is another test's business).
+        let mut event = world.stream_event().await;
+        let records = event["Records"].as_array_mut().unwrap();
+        records.retain(|record| {
+            record["eventName"] == "REMOVE" && record["dynamodb"]["Keys"]["SK"]["S"] == "META"
+        });
+        assert_eq!(records.len(), 1, "one removal of the record: {event}");
+        world.invoke(event).await;
+
+        assert!(
+            world.store.load(&id).await.unwrap().is_none()
+                && world.store.log(&id, None, 100).await.unwrap().is_empty()
+                && world.messages().await.is_empty(),
+            "nothing of the game is left"
+        );
+        // A second removal (the stream delivers at least once) finds nothing to do.
+        let mut again = world.stream_event().await;
+        again["Records"].as_array_mut().unwrap().retain(|record| {
+            record["eventName"] == "REMOVE" && record["dynamodb"]["Keys"]["SK"]["S"] == "META"
+        });
+        world.invoke(again).await;
+    })
+    .await;
+}

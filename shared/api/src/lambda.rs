@@ -70,6 +70,8 @@ pub enum TableAccess {
     Read,
     /// Reads, and commits with conditional puts (GetItem, PutItem).
     Write,
+    /// Reads, and deletes a game's items (GetItem, Query, DeleteItem, BatchWriteItem).
+    Delete,
 }
 
 /// One Lambda function of the HTTP API.
@@ -198,6 +200,14 @@ pub const FUNCTIONS: &[RouteFunction] = &[
         &[Route {
             method: Method::Delete,
             path: "/v1/games/{id}/webhooks/{hook}",
+        }],
+    ),
+    function(
+        "delete-game",
+        TableAccess::Delete,
+        &[Route {
+            method: Method::Delete,
+            path: "/v1/games/{id}",
         }],
     ),
     function(

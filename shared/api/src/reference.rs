@@ -52,7 +52,7 @@ There are no accounts. Every token belongs to one game and is sent as a bearer t
 - A **seat token** (`bt_seat_…`) comes from claiming a seat. It reads that seat's own view
   (its hand, its sealed choices), lists its legal actions and submits its moves.
 - The **admin token** (`bt_admin_…`) comes from creating the game. It may claim seats in an
-  `invite_only` game and subscribe to game-wide webhooks, but it never plays.
+  `invite_only` game, subscribe to game-wide webhooks and delete the game, but it never plays.
 - **No token** is needed to create a game, claim a seat in an open game, list the lobby or
   read a game as a spectator (public information only).
 

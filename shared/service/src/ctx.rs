@@ -39,6 +39,9 @@ pub struct AppCtx {
     /// Where game ids, server secrets and bots' dice come from ([`dice::Dice::Os`] unless a
     /// test chooses a seed).
     pub dice: dice::Dice,
+    /// How long a finished game is kept after its last change before the deadline worker
+    /// deletes it whole; `None` keeps finished games.
+    pub retention: Option<std::time::Duration>,
 }
 
 /// How many change notices a slow long-poll may fall behind before it re-reads the store
@@ -65,6 +68,7 @@ impl AppCtx {
             stopping: tokio::sync::watch::channel(false).0,
             streams: streams::Streams::default(),
             dice: dice::Dice::Os,
+            retention: None,
         }
     }
 
@@ -113,6 +117,13 @@ impl AppCtx {
     /// The same context with another webhook configuration (dev mode, a test schedule).
     pub fn with_webhooks(mut self, config: webhooks::WebhookConfig) -> AppCtx {
         self.webhooks = config;
+        self
+    }
+
+    /// The same context deleting finished games `period` after their last change (the
+    /// deadline worker does it, [`crate::deadlines::sweep`]).
+    pub fn with_retention(mut self, period: std::time::Duration) -> AppCtx {
+        self.retention = Some(period);
         self
     }
 }

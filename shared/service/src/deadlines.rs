@@ -54,6 +54,8 @@ pub struct SweepReport {
     pub bot_moves: u32,
     /// Vacations ended because their allowance ran out.
     pub vacations_ended: usize,
+    /// Finished games deleted because their retention period had passed.
+    pub deleted: usize,
 }
 
 impl SweepReport {
@@ -64,6 +66,7 @@ impl SweepReport {
         self.reminders += other.reminders;
         self.bot_moves += other.bot_moves;
         self.vacations_ended += other.vacations_ended;
+        self.deleted += other.deleted;
     }
 }
 
@@ -77,7 +80,26 @@ pub async fn sweep(ctx: &AppCtx, now: u64) -> Result<SweepReport, Error> {
             Err(error) => tracing::error!(game = %id, %error, "the deadline worker failed"),
         }
     }
+    if let Some(period) = ctx.retention {
+        report.deleted += retire(ctx, now, period).await?;
+    }
     Ok(report)
+}
+
+/// Deletes the finished games last changed more than `period` before `now` (at most
+/// [`SWEEP_BATCH`] a sweep), and says how many. A game deleted meanwhile by its admin is
+/// not an error.
+pub async fn retire(ctx: &AppCtx, now: u64, period: Duration) -> Result<usize, Error> {
+    let before = now.saturating_sub(u64::try_from(period.as_millis()).unwrap_or(u64::MAX));
+    let mut deleted = 0;
+    for id in ctx.store.finished_before(before, SWEEP_BATCH).await? {
+        match crate::game::games::forget(ctx, &id).await {
+            Ok(()) => deleted += 1,
+            Err(Error::GameNotFound) => {}
+            Err(error) => tracing::error!(game = %id, %error, "a retention deletion failed"),
+        }
+    }
+    Ok(deleted)
 }
 
 /// Sweeps every `period` until the process ends: `beurs serve`'s deadline worker.
@@ -87,7 +109,10 @@ pub async fn run(ctx: std::sync::Arc<AppCtx>, period: Duration) {
     loop {
         ticks.tick().await;
         match sweep(&ctx, now_ms()).await {
-            Ok(report) if report.timeouts + report.reminders + report.vacations_ended > 0 => {
+            Ok(report)
+                if report.timeouts + report.reminders + report.vacations_ended + report.deleted
+                    > 0 =>
+            {
                 tracing::info!(?report, "deadline sweep");
             }
             Ok(_) => {}

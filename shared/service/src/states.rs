@@ -42,6 +42,11 @@ impl SeedCache {
         );
         Ok(seed)
     }
+
+    /// Forgets game `id`'s seed (the game was deleted).
+    pub fn forget(&self, id: &str) {
+        self.0.remove(id);
+    }
 }
 
 #[cfg(test)]

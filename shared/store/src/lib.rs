@@ -528,4 +528,14 @@ pub trait GameStore: Send + Sync {
         cursor: Option<&str>,
         limit: usize,
     ) -> Result<MessagePage, StoreError>;
+
+    /// Deletes game `id` and everything stored under it: its log, its idempotency records
+    /// and its outbox (its subscriptions live in the record). `NotFound` if there is no such
+    /// game. Once it returns, the game is not found by any read.
+    async fn delete(&self, id: &str) -> Result<(), StoreError>;
+
+    /// The ids of finished games last changed before `before` (Unix ms), oldest first, at
+    /// most `limit`: what a retention sweep deletes. Stores that forget finished games by
+    /// themselves (DynamoDB's TTL) may return none.
+    async fn finished_before(&self, before: u64, limit: usize) -> Result<Vec<String>, StoreError>;
 }

@@ -229,4 +229,31 @@ impl GameStore for MemoryStore {
         let found = found.into_iter().take(limit + 1).cloned().collect();
         Ok(message_page(found, limit))
     }
+
+    async fn delete(&self, id: &str) -> Result<(), StoreError> {
+        let mut inner = self.lock();
+        if inner.games.remove(id).is_none() {
+            return Err(StoreError::NotFound(id.to_owned()));
+        }
+        inner.log.retain(|(game, _), _| game != id);
+        inner.idempotency.retain(|(game, _, _), _| game != id);
+        inner.outbox.retain(|_, message| message.game_id != id);
+        Ok(())
+    }
+
+    async fn finished_before(&self, before: u64, limit: usize) -> Result<Vec<String>, StoreError> {
+        let inner = self.lock();
+        let mut finished: Vec<(u64, &String)> = inner
+            .games
+            .values()
+            .filter(|game| game.status == Status::Finished && game.updated_at < before)
+            .map(|game| (game.updated_at, &game.id))
+            .collect();
+        finished.sort();
+        Ok(finished
+            .into_iter()
+            .take(limit)
+            .map(|(_, id)| id.clone())
+            .collect())
+    }
 }

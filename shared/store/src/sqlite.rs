@@ -85,6 +85,8 @@ const MIGRATIONS: &[&str] = &[
     // 4: the version check of every read ([`VERSION_SQL`]) reads this index alone: two pages
     // after a commit has emptied a reader's page cache, where the table took about four.
     "CREATE INDEX games_version ON games (id, version);",
+    // 5: the retention sweep reads finished games oldest first.
+    "CREATE INDEX games_finished ON games (updated_at) WHERE status = 'finished';",
 ];
 
 /// A game's current version: the check that comes before every read of a record (decision
@@ -867,6 +869,43 @@ impl GameStore for SqliteStore {
                 .map(|json| from_json(json, || "decoding a notification"))
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(message_page(found, limit))
+        })
+        .await
+    }
+
+    async fn delete(&self, id: &str) -> Result<(), StoreError> {
+        let id = id.to_owned();
+        let inner = Arc::clone(&self.inner);
+        self.write(move |conn| {
+            // The log, idempotency and outbox rows go with it (ON DELETE CASCADE, with the
+            // connection's foreign keys on).
+            let deleted = conn
+                .prepare_cached("DELETE FROM games WHERE id = ?1")
+                .and_then(|mut stmt| stmt.execute(params![id]))
+                .context(|| format!("deleting game {id}"))?;
+            inner.records.remove(&id);
+            if deleted == 0 {
+                return Err(StoreError::NotFound(id.clone()));
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    async fn finished_before(&self, before: u64, limit: usize) -> Result<Vec<String>, StoreError> {
+        let before = i64::try_from(before).unwrap_or(i64::MAX);
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        self.read(move |conn| {
+            let mut stmt = conn
+                .prepare_cached(
+                    "SELECT id FROM games INDEXED BY games_finished
+                     WHERE status = 'finished' AND updated_at < ?1
+                     ORDER BY updated_at LIMIT ?2",
+                )
+                .context(|| "reading finished games")?;
+            stmt.query_map(params![before, limit], |row| row.get::<_, String>(0))
+                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+                .context(|| "reading finished games")
         })
         .await
     }

@@ -90,12 +90,15 @@ pub async fn contract(store: &dyn GameStore) {
     stale_commit_queues_no_notification(store, &run).await;
     delivery_updates_round_trip(store, &run).await;
     due_games_come_in_due_order_until_they_are_not_due(store, &run).await;
+    delete_removes_the_game_and_everything_under_it(store, &run).await;
 }
 
 /// The part of the contract for stores drained by a local worker (SqliteStore, MemoryStore):
-/// due notifications come back in due order and leave once they are no longer pending.
+/// due notifications come back in due order and leave once they are no longer pending, and
+/// finished games come back oldest first for the retention sweep.
 pub async fn polled_outbox_contract(store: &dyn GameStore) {
     let run = RunIds::new();
+    finished_games_come_oldest_first(store, &run).await;
     let record = sample_record(&run.game("due"));
     create(store, &record).await;
     let mut change = next(&record);
@@ -1115,4 +1118,101 @@ async fn join_all<F: Future>(futures: Vec<F>) -> Vec<F::Output> {
         .into_iter()
         .map(|output| output.expect("every future finished"))
         .collect()
+}
+
+async fn delete_removes_the_game_and_everything_under_it(store: &dyn GameStore, run: &RunIds) {
+    let record = sample_record(&run.game("deleted"));
+    create(store, &record).await;
+    let moved = step(&record, 1, "k_deleted");
+    commit(store, &moved).await;
+    let mut subscribed = next(&moved.record);
+    subscribed.log_len = moved.record.log_len;
+    subscribed.hooks = vec![hook("wh_deleted", Some(1))];
+    let pending = message(&record.id, "wh_deleted", &format!("msg_{}", record.id), 10);
+    commit(
+        store,
+        &with_outbox(subscribed.clone(), &moved.record, vec![pending]),
+    )
+    .await;
+    let neighbour = sample_record(&run.game("kept"));
+    create(store, &neighbour).await;
+    commit(store, &step(&neighbour, 0, "k_kept")).await;
+
+    store
+        .delete(&record.id)
+        .await
+        .unwrap_or_else(|e| panic!("deleting {}: {e}", record.id));
+    assert_eq!(
+        snapshot(store, &record.id, &[(1, "k_deleted")]).await,
+        Snapshot {
+            record: None,
+            log: Vec::new(),
+            keys: vec![None],
+        },
+        "nothing of a deleted game is read: record, log or idempotency key"
+    );
+    assert_eq!(
+        store
+            .messages(&record.id, "wh_deleted", None, 10)
+            .await
+            .unwrap()
+            .messages,
+        Vec::new(),
+        "a deleted game's notifications are gone"
+    );
+    assert!(
+        !store
+            .due_messages(u64::MAX, 10_000)
+            .await
+            .unwrap()
+            .iter()
+            .any(|message| message.game_id == record.id),
+        "nothing of a deleted game is due"
+    );
+    assert!(
+        matches!(store.delete(&record.id).await, Err(StoreError::NotFound(_))),
+        "a game is deleted once"
+    );
+    assert!(
+        matches!(
+            store.commit(&step(&subscribed, 0, "k_after")).await,
+            Err(StoreError::NotFound(_))
+        ),
+        "a deleted game takes no commit"
+    );
+    let kept = snapshot(store, &neighbour.id, &[(0, "k_kept")]).await;
+    assert!(
+        kept.record.is_some() && kept.log.len() == 1 && kept.keys[0].is_some(),
+        "another game is untouched: {kept:?}"
+    );
+}
+
+async fn finished_games_come_oldest_first(store: &dyn GameStore, run: &RunIds) {
+    let game = |name: &str, status: Status, updated_at: u64| {
+        let mut record = sample_record(&run.game(name));
+        record.status = status;
+        record.updated_at = updated_at;
+        record
+    };
+    let old = game("finished_old", Status::Finished, 1_000);
+    let newer = game("finished_newer", Status::Finished, 2_000);
+    let active = game("active_old", Status::Active, 500);
+    for record in [&newer, &active, &old] {
+        create(store, record).await;
+    }
+    let ours = |ids: Vec<String>| -> Vec<String> {
+        ids.into_iter()
+            .filter(|id| [&old.id, &newer.id, &active.id].contains(&id))
+            .collect()
+    };
+    assert_eq!(
+        ours(store.finished_before(1_500, 100).await.unwrap()),
+        std::slice::from_ref(&old.id),
+        "only finished games last changed before the time"
+    );
+    assert_eq!(
+        ours(store.finished_before(u64::MAX, 100).await.unwrap()),
+        [old.id.clone(), newer.id.clone()],
+        "oldest first, never a live game"
+    );
 }

@@ -1,7 +1,7 @@
 //! `POST /v1/games`, `GET /v1/games` (the lobby) and `GET /v1/games/{id}`.
 
 use super::etag;
-use super::problems::{problems, BadHeader, JsonBodyRefused, NoSuchGame, RetiredRules};
+use super::problems::{problems, BadHeader, BadToken, JsonBodyRefused, NoSuchGame, RetiredRules};
 use crate::error::{ApiError, Error};
 use crate::http::{limit_in, Bearer, IfNoneMatch, JsonBody, Params, QueryParams, Reply};
 use axum::extract::State;
@@ -203,4 +203,40 @@ impl LongPoll {
             ))),
         }
     }
+}
+
+problems! {
+    /// How `delete_game` refuses a request, beyond the shared refusals it lists.
+    DeleteGameRefused {
+        403 => "A seat's token: only the admin token deletes a game",
+    }
+}
+
+/// Delete a game
+///
+/// Deletes the game and everything stored under it: its log and audit, the kept answers of
+/// its moves, its webhook subscriptions and the notifications not yet delivered. Only the
+/// game's admin token may, at any point of its life. From then on the game is not found
+/// (404) by anyone, and a move in flight finds it gone.
+#[utoipa::path(
+    delete,
+    path = "/v1/games/{id}",
+    tag = "games",
+    params(("id" = String, Path, description = "The game id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 204, description = "Deleted, with everything under it"),
+        DeleteGameRefused,
+        BadHeader,
+        BadToken,
+        NoSuchGame,
+    )
+)]
+pub async fn delete_game(
+    State(ctx): State<Arc<AppCtx>>,
+    Params(id): Params<String>,
+    bearer: Bearer,
+) -> Result<Reply, ApiError> {
+    service::game::games::delete_game(&ctx, &id, bearer.token()).await?;
+    Ok(Reply::empty(204))
 }

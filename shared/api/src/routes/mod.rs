@@ -26,7 +26,7 @@ pub fn api_routes() -> OpenApiRouter<Arc<AppCtx>> {
     OpenApiRouter::new()
         .routes(routes!(rulesets::list_rulesets))
         .routes(routes!(games::create_game, games::list_games))
-        .routes(routes!(games::get_game))
+        .routes(routes!(games::get_game, games::delete_game))
         .routes(routes!(events::game_events))
         .routes(routes!(me::my_games))
         .routes(routes!(events::my_events))

@@ -1,7 +1,9 @@
 //! A game as a whole: a new open record, and its envelope as a caller sees it.
 
 use super::{engine_of, load_record, seat_numbers};
-use crate::auth::{new_game_id, new_token, random_bytes, sha256_hex, Caller, ADMIN_PREFIX};
+use crate::auth::{
+    identify, new_game_id, new_token, random_bytes, sha256_hex, Caller, ADMIN_PREFIX,
+};
 use crate::ctx::AppCtx;
 use crate::dto::{
     BotKind, CreateGame, CreatedGame, GameEnvelope, GameList, GameSummary, SeatInfo, You,
@@ -111,6 +113,38 @@ pub async fn lobby(
         games,
         next_after: page.next_cursor,
     })
+}
+
+/// Deletes game `id` and everything stored under it (its log, idempotency keys, pending
+/// notifications and subscriptions), at the request of its admin (`token`): from then on it
+/// is not found by anyone, and a move in flight finds it gone.
+pub async fn delete_game(ctx: &AppCtx, id: &str, token: Option<&str>) -> Result<(), Error> {
+    let record = load_record(ctx, id).await?;
+    match identify(&record, token)? {
+        Caller::Admin => {}
+        Caller::Anonymous => {
+            return Err(Error::Unauthorized(
+                "deleting a game needs its admin token (Authorization: Bearer bt_admin_…)",
+            ))
+        }
+        Caller::Seat(_) => {
+            return Err(Error::Forbidden(
+                "only the game's admin token may delete it",
+            ))
+        }
+    }
+    forget(ctx, id).await
+}
+
+/// Deletes game `id` from the store and from this process's caches, and wakes whoever waits
+/// on it (a long-poll then finds it gone).
+pub async fn forget(ctx: &AppCtx, id: &str) -> Result<(), Error> {
+    ctx.store.delete(id).await?;
+    ctx.states.remove(id);
+    ctx.seeds.forget(id);
+    // No receiver is not an error: nobody waits.
+    let _ = ctx.changes.send(id.to_owned());
+    Ok(())
 }
 
 /// A new open game of `ruleset`: version 1, a fresh server secret and its commitment, no

@@ -21,10 +21,10 @@ use std::time::Duration;
 use aws_sdk_dynamodb::error::{DisplayErrorContext, SdkError};
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::{
-    AttributeDefinition, AttributeValue, BillingMode, GlobalSecondaryIndex, KeySchemaElement,
-    KeyType, Projection, ProjectionType, Put, ReturnValuesOnConditionCheckFailure,
-    ScalarAttributeType, StreamSpecification, StreamViewType, TableStatus, TimeToLiveSpecification,
-    TransactWriteItem,
+    AttributeDefinition, AttributeValue, BillingMode, DeleteRequest, GlobalSecondaryIndex,
+    KeySchemaElement, KeyType, Projection, ProjectionType, Put,
+    ReturnValuesOnConditionCheckFailure, ScalarAttributeType, StreamSpecification, StreamViewType,
+    TableStatus, TimeToLiveSpecification, TransactWriteItem, WriteRequest,
 };
 use aws_sdk_dynamodb::Client;
 
@@ -562,9 +562,108 @@ impl GameStore for DynamoStore {
             .collect::<Result<Vec<_>, _>>()?;
         Ok(message_page(found, limit))
     }
+
+    async fn delete(&self, id: &str) -> Result<(), StoreError> {
+        // The META item first, on the condition that it is there: from then on every read
+        // of the game is `NotFound`, whatever is left of its partition.
+        let removed = self
+            .client
+            .delete_item()
+            .table_name(&self.table)
+            .key(keys::PK, AttributeValue::S(keys::game_pk(id)))
+            .key(keys::SK, AttributeValue::S(keys::meta_sk().to_owned()))
+            .condition_expression("attribute_exists(PK)")
+            .send()
+            .await;
+        match removed {
+            Ok(_) => {}
+            Err(error)
+                if error
+                    .as_service_error()
+                    .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
+            {
+                return Err(StoreError::NotFound(id.to_owned()))
+            }
+            Err(error) => return Err(backend(&format!("deleting game {id}"), error)),
+        }
+        self.delete_partition(id).await
+    }
+
+    async fn finished_before(
+        &self,
+        _before: u64,
+        _limit: usize,
+    ) -> Result<Vec<String>, StoreError> {
+        // DynamoDB forgets a finished game by itself: the TTL removes its META item, and the
+        // table's stream tells `notify` to delete the rest ([`DynamoStore::delete_partition`]).
+        Ok(Vec::new())
+    }
 }
 
 impl DynamoStore {
+    /// Deletes every item left in game `id`'s partition (its log, idempotency and outbox
+    /// items), a page of keys at a time in batches of 25; the META item, if still there, too.
+    /// What a deletion does after removing the META item, and what `notify` does when the
+    /// TTL has removed it. Deleting what is already gone is not an error.
+    pub async fn delete_partition(&self, id: &str) -> Result<(), StoreError> {
+        let failed = |error| backend(&format!("deleting the items of game {id}"), error);
+        let mut start_key: Option<Item> = None;
+        loop {
+            let page = self
+                .client
+                .query()
+                .table_name(&self.table)
+                .key_condition_expression("PK = :pk")
+                .expression_attribute_values(":pk", AttributeValue::S(keys::game_pk(id)))
+                .projection_expression("PK, SK")
+                .consistent_read(true)
+                .set_exclusive_start_key(start_key.take())
+                .send()
+                .await
+                .map_err(|error| backend(&format!("listing the items of game {id}"), error))?;
+            for batch in page.items().chunks(25) {
+                let mut requests = batch
+                    .iter()
+                    .map(|key| {
+                        DeleteRequest::builder()
+                            .set_key(Some(key.clone()))
+                            .build()
+                            .map(|delete| WriteRequest::builder().delete_request(delete).build())
+                    })
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(|error| backend("building a delete request", error))?;
+                // What DynamoDB leaves unprocessed (throttling) is sent again, after a pause.
+                for attempt in 0u32.. {
+                    let written = self
+                        .client
+                        .batch_write_item()
+                        .request_items(&self.table, requests)
+                        .send()
+                        .await
+                        .map_err(failed)?;
+                    requests = written
+                        .unprocessed_items()
+                        .and_then(|items| items.get(&self.table))
+                        .cloned()
+                        .unwrap_or_default();
+                    if requests.is_empty() {
+                        break;
+                    }
+                    if attempt >= 8 {
+                        return Err(StoreError::Backend(format!(
+                            "deleting the items of game {id}: still throttled after {attempt} retries"
+                        )));
+                    }
+                    tokio::time::sleep(Duration::from_millis(50 << attempt.min(5))).await;
+                }
+            }
+            match page.last_evaluated_key() {
+                Some(key) => start_key = Some(key.clone()),
+                None => return Ok(()),
+            }
+        }
+    }
+
     /// `PutItem` of `item` if `condition` holds: `Ok(false)` when the condition failed (nothing
     /// was written), the SDK's error otherwise.
     async fn conditional_put(

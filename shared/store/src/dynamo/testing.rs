@@ -24,6 +24,7 @@ use aws_sdk_dynamodb::config::{
     BehaviorVersion, ConfigBag, Credentials, Intercept, Region, RuntimeComponents,
 };
 use aws_sdk_dynamodb::error::BoxError;
+use aws_sdk_dynamodb::types::AttributeValue;
 use aws_sdk_dynamodb::Client;
 
 use super::DynamoStore;
@@ -219,4 +220,21 @@ impl Intercept for CallCounter {
             .push(operation);
         Ok(())
     }
+}
+
+/// Removes game `id`'s record (its `META` item) alone, as DynamoDB's TTL does when a finished
+/// game expires: moto and DynamoDB Local do not run the TTL on their own schedule.
+pub async fn expire_record(store: &DynamoStore, id: &str) {
+    store
+        .client
+        .delete_item()
+        .table_name(store.table())
+        .key(super::keys::PK, AttributeValue::S(super::keys::game_pk(id)))
+        .key(
+            super::keys::SK,
+            AttributeValue::S(super::keys::meta_sk().to_owned()),
+        )
+        .send()
+        .await
+        .unwrap_or_else(|error| panic!("expiring game {id}: {error}"));
 }
