@@ -12,6 +12,7 @@
 //! change is one atomic commit conditioned on the version the caller loaded: a lost race is
 //! [`StoreError::VersionConflict`], never a silent overwrite.
 
+mod apps;
 pub mod cache;
 mod common;
 #[cfg(feature = "dynamo")]
@@ -21,6 +22,7 @@ mod memory;
 mod sqlite;
 pub mod testing;
 
+pub use apps::{AppRecord, CreationWindow, KeyRecord, Scope};
 pub use cache::VersionCache;
 #[cfg(feature = "dynamo")]
 pub use dynamo::DynamoStore;
@@ -172,6 +174,9 @@ pub struct GameRecord {
     /// The game's rematch, once someone asked for one (`POST /v1/games/{id}/rematch`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rematch: Option<String>,
+    /// The app the game belongs to (`a_…`), if an app's key created it (docs/apps.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub app: Option<String>,
     /// The game this one is the rematch of.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rematch_of: Option<String>,
@@ -213,8 +218,8 @@ pub struct NewGame {
 
 impl GameRecord {
     /// The record of a new open game, the one place a record is built whole: version 1, the
-    /// current seed scheme, no state and no log, no clock, subscriptions, takebacks, notes or
-    /// rematch. Its creator adds what else it has (a clock, the game it rematches).
+    /// current seed scheme, no state and no log, no clock, subscriptions, takebacks, notes,
+    /// rematch or app. Its creator adds what else it has (a clock, the game it rematches).
     pub fn open(new: NewGame) -> GameRecord {
         GameRecord {
             id: new.id,
@@ -240,6 +245,7 @@ impl GameRecord {
             undone: 0,
             notes: 0,
             rematch: None,
+            app: None,
             rematch_of: None,
             played_at: 0,
         }
@@ -538,4 +544,24 @@ pub trait GameStore: Send + Sync {
     /// most `limit`: what a retention sweep deletes. Stores that forget finished games by
     /// themselves (DynamoDB's TTL) may return none.
     async fn finished_before(&self, before: u64, limit: usize) -> Result<Vec<String>, StoreError>;
+
+    /// The games of app `app` that are not finished (open and under way, invite-only ones
+    /// too), oldest first, paginated like the lobby; `query.ruleset` narrows them.
+    async fn list_app(&self, app: &str, query: &ListQuery) -> Result<ListPage, StoreError>;
+
+    /// How many games of app `app` are not finished: what its live-games quota counts.
+    async fn live_games(&self, app: &str) -> Result<u64, StoreError>;
+
+    /// Stores a new app. `AlreadyExists` if the id is taken.
+    async fn create_app(&self, app: &AppRecord) -> Result<(), StoreError>;
+
+    /// Loads an app, or `None`.
+    async fn load_app(&self, id: &str) -> Result<Option<AppRecord>, StoreError>;
+
+    /// Saves a changed app if and only if the stored version is `expected_version` (else
+    /// `VersionConflict`); `NotFound` if there is no such app.
+    async fn save_app(&self, app: &AppRecord, expected_version: u64) -> Result<(), StoreError>;
+
+    /// Every app, oldest first (an operator's listing: deployments have few apps).
+    async fn apps(&self) -> Result<Vec<AppRecord>, StoreError>;
 }

@@ -5,8 +5,8 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::common::{check_commit, lobby_limit, log_start, message_page, PageCursor};
 use crate::{
-    Commit, DeliveryStatus, GameRecord, GameStore, IdempotencyRecord, ListPage, ListQuery,
-    LogEntry, MessagePage, OutboxMessage, Status, StoreError,
+    AppRecord, Commit, DeliveryStatus, GameRecord, GameStore, IdempotencyRecord, ListPage,
+    ListQuery, LogEntry, MessagePage, OutboxMessage, Status, StoreError,
 };
 
 /// A store that keeps everything in memory and forgets it when dropped. For unit tests; it
@@ -28,12 +28,49 @@ struct Inner {
     idempotency: BTreeMap<(String, u8, String), IdempotencyRecord>,
     /// The outbox, keyed by message id.
     outbox: BTreeMap<String, OutboxMessage>,
+    /// Apps, by id.
+    apps: BTreeMap<String, AppRecord>,
 }
 
 impl MemoryStore {
     /// An empty store.
     pub fn new() -> MemoryStore {
         MemoryStore::default()
+    }
+
+    /// One page of the games `wanted` keeps, oldest first, in `query`'s ruleset and after its
+    /// cursor. A full scan is fine for a test store; SqliteStore uses an index.
+    fn page(
+        &self,
+        query: &ListQuery,
+        wanted: impl Fn(&GameRecord) -> bool,
+    ) -> Result<ListPage, StoreError> {
+        // Validate the cursor before looking at any data, as the SQLite store does.
+        let after = query.cursor.as_deref().map(PageCursor::parse).transpose()?;
+        let limit = lobby_limit(query.limit);
+
+        let inner = self.lock();
+        let mut listed: Vec<&GameRecord> = inner
+            .games
+            .values()
+            .filter(|g| wanted(g))
+            .filter(|g| query.ruleset.as_ref().is_none_or(|r| *r == g.ruleset))
+            .filter(|g| {
+                after
+                    .as_ref()
+                    .is_none_or(|c| (g.created_at, g.id.as_str()) > (c.created_at, c.id.as_str()))
+            })
+            .collect();
+        listed.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
+
+        let more = listed.len() > limit;
+        let games: Vec<GameRecord> = listed.into_iter().take(limit).cloned().collect();
+        let next_cursor = if more {
+            games.last().map(|g| PageCursor::of(g).to_string())
+        } else {
+            None
+        };
+        Ok(ListPage { games, next_cursor })
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {
@@ -138,33 +175,7 @@ impl GameStore for MemoryStore {
     }
 
     async fn list_open(&self, query: &ListQuery) -> Result<ListPage, StoreError> {
-        // Validate the cursor before looking at any data, as the SQLite store does.
-        let after = query.cursor.as_deref().map(PageCursor::parse).transpose()?;
-        let limit = lobby_limit(query.limit);
-
-        let inner = self.lock();
-        // A full scan is fine for a test store; SqliteStore uses an index.
-        let mut open: Vec<&GameRecord> = inner
-            .games
-            .values()
-            .filter(|g| g.status == Status::Open && !g.invite_only)
-            .filter(|g| query.ruleset.as_ref().is_none_or(|r| *r == g.ruleset))
-            .filter(|g| {
-                after
-                    .as_ref()
-                    .is_none_or(|c| (g.created_at, g.id.as_str()) > (c.created_at, c.id.as_str()))
-            })
-            .collect();
-        open.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
-
-        let more = open.len() > limit;
-        let games: Vec<GameRecord> = open.into_iter().take(limit).cloned().collect();
-        let next_cursor = if more {
-            games.last().map(|g| PageCursor::of(g).to_string())
-        } else {
-            None
-        };
-        Ok(ListPage { games, next_cursor })
+        self.page(query, |g| g.status == Status::Open && !g.invite_only)
     }
 
     async fn due_messages(&self, now: u64, limit: usize) -> Result<Vec<OutboxMessage>, StoreError> {
@@ -255,5 +266,56 @@ impl GameStore for MemoryStore {
             .take(limit)
             .map(|(_, id)| id.clone())
             .collect())
+    }
+
+    async fn list_app(&self, app: &str, query: &ListQuery) -> Result<ListPage, StoreError> {
+        self.page(query, |g| {
+            g.app.as_deref() == Some(app) && g.status != Status::Finished
+        })
+    }
+
+    async fn live_games(&self, app: &str) -> Result<u64, StoreError> {
+        let inner = self.lock();
+        Ok(inner
+            .games
+            .values()
+            .filter(|g| g.app.as_deref() == Some(app) && g.status != Status::Finished)
+            .count() as u64)
+    }
+
+    async fn create_app(&self, app: &AppRecord) -> Result<(), StoreError> {
+        let mut inner = self.lock();
+        if inner.apps.contains_key(&app.id) {
+            return Err(StoreError::AlreadyExists(app.id.clone()));
+        }
+        inner.apps.insert(app.id.clone(), app.clone());
+        Ok(())
+    }
+
+    async fn load_app(&self, id: &str) -> Result<Option<AppRecord>, StoreError> {
+        Ok(self.lock().apps.get(id).cloned())
+    }
+
+    async fn save_app(&self, app: &AppRecord, expected_version: u64) -> Result<(), StoreError> {
+        let mut inner = self.lock();
+        let stored = inner
+            .apps
+            .get_mut(&app.id)
+            .ok_or_else(|| StoreError::NotFound(app.id.clone()))?;
+        if stored.version != expected_version {
+            return Err(StoreError::VersionConflict {
+                id: app.id.clone(),
+                expected: expected_version,
+            });
+        }
+        *stored = app.clone();
+        Ok(())
+    }
+
+    async fn apps(&self) -> Result<Vec<AppRecord>, StoreError> {
+        let inner = self.lock();
+        let mut apps: Vec<AppRecord> = inner.apps.values().cloned().collect();
+        apps.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
+        Ok(apps)
     }
 }

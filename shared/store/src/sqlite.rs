@@ -21,8 +21,8 @@ use rusqlite::{
 use crate::cache::VersionCache;
 use crate::common::{check_commit, lobby_limit, log_start, message_page, PageCursor};
 use crate::{
-    Commit, DeliveryStatus, GameRecord, GameStore, IdempotencyRecord, ListPage, ListQuery,
-    LogEntry, MessagePage, OutboxMessage, StoreError,
+    AppRecord, Commit, DeliveryStatus, GameRecord, GameStore, IdempotencyRecord, ListPage,
+    ListQuery, LogEntry, MessagePage, OutboxMessage, StoreError,
 };
 
 /// How long a statement waits for another process's write lock before failing. Our own
@@ -87,6 +87,17 @@ const MIGRATIONS: &[&str] = &[
     "CREATE INDEX games_version ON games (id, version);",
     // 5: the retention sweep reads finished games oldest first.
     "CREATE INDEX games_finished ON games (updated_at) WHERE status = 'finished';",
+    // 6: apps (docs/apps.md), and the games an app owns: its listing and its live-games
+    // quota read the app's unfinished games in lobby order.
+    "ALTER TABLE games ADD COLUMN app TEXT;
+    CREATE INDEX games_app ON games (app, created_at, id)
+        WHERE app IS NOT NULL AND status != 'finished';
+    CREATE TABLE apps (
+        id         TEXT PRIMARY KEY NOT NULL,
+        version    INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        record     TEXT NOT NULL
+    ) STRICT;",
 ];
 
 /// A game's current version: the check that comes before every read of a record (decision
@@ -279,6 +290,57 @@ impl SqliteStore {
 
     /// Runs `work` in its own savepoint of the writer's next group transaction, and answers
     /// once that transaction is durable.
+    /// One page of `listing`, in (created_at, id) order after `query`'s cursor.
+    async fn page(&self, query: &ListQuery, listing: Listing) -> Result<ListPage, StoreError> {
+        let after = query.cursor.as_deref().map(PageCursor::parse).transpose()?;
+        let limit = lobby_limit(query.limit);
+
+        let mut args: Vec<SqlValue> = Vec::new();
+        if let Listing::App(app) = &listing {
+            args.push(SqlValue::Text(app.clone()));
+        }
+        if let Some(ruleset) = &query.ruleset {
+            args.push(SqlValue::Text(ruleset.clone()));
+        }
+        if let Some(after) = &after {
+            // A cursor beyond i64 cannot come from a stored game; every game sorts before it.
+            let Ok(created_at) = i64::try_from(after.created_at) else {
+                return Ok(ListPage {
+                    games: Vec::new(),
+                    next_cursor: None,
+                });
+            };
+            args.push(SqlValue::Integer(created_at));
+            args.push(SqlValue::Text(after.id.clone()));
+        }
+        // One extra row tells whether another page exists, so the last page has no cursor.
+        args.push(SqlValue::Integer(
+            i64::try_from(limit + 1).unwrap_or(i64::MAX),
+        ));
+
+        let sql = lobby_sql(&listing, query.ruleset.is_some(), after.is_some());
+        self.read(move |conn| {
+            let mut stmt = conn.prepare_cached(&sql).context(|| "listing the lobby")?;
+            let rows = stmt
+                .query_map(params_from_iter(args), |row| row.get::<_, String>(0))
+                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+                .context(|| "listing the lobby")?;
+            let mut games: Vec<GameRecord> = rows
+                .iter()
+                .map(|json| from_json(json, || "decoding a lobby game"))
+                .collect::<Result<Vec<_>, _>>()?;
+            let more = games.len() > limit;
+            games.truncate(limit);
+            let next_cursor = if more {
+                games.last().map(|g| PageCursor::of(g).to_string())
+            } else {
+                None
+            };
+            Ok(ListPage { games, next_cursor })
+        })
+        .await
+    }
+
     async fn write<F>(&self, work: F) -> Result<(), StoreError>
     where
         F: FnOnce(&Connection) -> Result<(), StoreError> + Send + 'static,
@@ -719,50 +781,7 @@ impl GameStore for SqliteStore {
     }
 
     async fn list_open(&self, query: &ListQuery) -> Result<ListPage, StoreError> {
-        let after = query.cursor.as_deref().map(PageCursor::parse).transpose()?;
-        let limit = lobby_limit(query.limit);
-
-        let mut args: Vec<SqlValue> = Vec::new();
-        if let Some(ruleset) = &query.ruleset {
-            args.push(SqlValue::Text(ruleset.clone()));
-        }
-        if let Some(after) = &after {
-            // A cursor beyond i64 cannot come from a stored game; every game sorts before it.
-            let Ok(created_at) = i64::try_from(after.created_at) else {
-                return Ok(ListPage {
-                    games: Vec::new(),
-                    next_cursor: None,
-                });
-            };
-            args.push(SqlValue::Integer(created_at));
-            args.push(SqlValue::Text(after.id.clone()));
-        }
-        // One extra row tells whether another page exists, so the last page has no cursor.
-        args.push(SqlValue::Integer(
-            i64::try_from(limit + 1).unwrap_or(i64::MAX),
-        ));
-
-        let sql = lobby_sql(query.ruleset.is_some(), after.is_some());
-        self.read(move |conn| {
-            let mut stmt = conn.prepare_cached(&sql).context(|| "listing the lobby")?;
-            let rows = stmt
-                .query_map(params_from_iter(args), |row| row.get::<_, String>(0))
-                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-                .context(|| "listing the lobby")?;
-            let mut games: Vec<GameRecord> = rows
-                .iter()
-                .map(|json| from_json(json, || "decoding a lobby game"))
-                .collect::<Result<Vec<_>, _>>()?;
-            let more = games.len() > limit;
-            games.truncate(limit);
-            let next_cursor = if more {
-                games.last().map(|g| PageCursor::of(g).to_string())
-            } else {
-                None
-            };
-            Ok(ListPage { games, next_cursor })
-        })
-        .await
+        self.page(query, Listing::Lobby).await
     }
 
     async fn due_messages(&self, now: u64, limit: usize) -> Result<Vec<OutboxMessage>, StoreError> {
@@ -909,6 +928,100 @@ impl GameStore for SqliteStore {
         })
         .await
     }
+
+    async fn list_app(&self, app: &str, query: &ListQuery) -> Result<ListPage, StoreError> {
+        self.page(query, Listing::App(app.to_owned())).await
+    }
+
+    async fn live_games(&self, app: &str) -> Result<u64, StoreError> {
+        let app = app.to_owned();
+        self.read(move |conn| {
+            let count: i64 = conn
+                .prepare_cached(
+                    "SELECT COUNT(*) FROM games INDEXED BY games_app
+                     WHERE app = ?1 AND app IS NOT NULL AND status != 'finished'",
+                )
+                .and_then(|mut stmt| stmt.query_row([&app], |row| row.get(0)))
+                .context(|| format!("counting the live games of app {app}"))?;
+            Ok(u64::try_from(count).unwrap_or(0))
+        })
+        .await
+    }
+
+    async fn create_app(&self, app: &AppRecord) -> Result<(), StoreError> {
+        let id = app.id.clone();
+        let version = to_sql(app.version, "version")?;
+        let created_at = to_sql(app.created_at, "created_at")?;
+        let record = to_json(app, "app")?;
+        self.write(move |conn| {
+            match conn
+                .prepare_cached(
+                    "INSERT INTO apps (id, version, created_at, record) VALUES (?1, ?2, ?3, ?4)",
+                )
+                .and_then(|mut stmt| stmt.execute(params![id, version, created_at, record]))
+            {
+                Ok(_) => Ok(()),
+                Err(e) if is_duplicate_key(&e) => Err(StoreError::AlreadyExists(id)),
+                Err(e) => Err(backend(format!("creating app {id}"), e)),
+            }
+        })
+        .await
+    }
+
+    async fn load_app(&self, id: &str) -> Result<Option<AppRecord>, StoreError> {
+        let id = id.to_owned();
+        self.read(move |conn| {
+            let json: Option<String> =
+                game_column(conn, "SELECT record FROM apps WHERE id = ?1", &id)?;
+            json.map(|json| from_json(&json, || format!("decoding app {id}")))
+                .transpose()
+        })
+        .await
+    }
+
+    async fn save_app(&self, app: &AppRecord, expected_version: u64) -> Result<(), StoreError> {
+        let id = app.id.clone();
+        let version = to_sql(app.version, "version")?;
+        let expected = to_sql(expected_version, "version")?;
+        let record = to_json(app, "app")?;
+        self.write(move |conn| {
+            let updated = conn
+                .prepare_cached(
+                    "UPDATE apps SET version = ?2, record = ?3 WHERE id = ?1 AND version = ?4",
+                )
+                .and_then(|mut stmt| stmt.execute(params![id, version, record, expected]))
+                .context(|| format!("saving app {id}"))?;
+            if updated == 1 {
+                return Ok(());
+            }
+            let exists: Option<i64> =
+                game_column(conn, "SELECT version FROM apps WHERE id = ?1", &id)?;
+            Err(match exists {
+                None => StoreError::NotFound(id),
+                Some(_) => StoreError::VersionConflict {
+                    id,
+                    expected: expected_version,
+                },
+            })
+        })
+        .await
+    }
+
+    async fn apps(&self) -> Result<Vec<AppRecord>, StoreError> {
+        self.read(move |conn| {
+            let mut stmt = conn
+                .prepare_cached("SELECT record FROM apps ORDER BY created_at, id")
+                .context(|| "listing apps")?;
+            let rows = stmt
+                .query_map([], |row| row.get::<_, String>(0))
+                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+                .context(|| "listing apps")?;
+            rows.iter()
+                .map(|json| from_json(json, || "decoding an app"))
+                .collect()
+        })
+        .await
+    }
 }
 
 /// A notification as stored: the columns the worker queries on, and the full JSON.
@@ -945,9 +1058,22 @@ impl OutboxRow {
 /// The lobby query; its parameters are the ruleset (if filtered), the cursor's `created_at` and
 /// `id` (if resuming), then the limit. The status and invite-only tests are literals, not
 /// parameters, so that SQLite can prove the partial lobby indexes apply (see the query plan test).
-fn lobby_sql(by_ruleset: bool, after_cursor: bool) -> String {
-    let mut sql =
-        String::from("SELECT record FROM games WHERE status = 'open' AND invite_only = 0");
+/// Which games a page lists.
+enum Listing {
+    /// The lobby: open, public games.
+    Lobby,
+    /// The unfinished games of one app.
+    App(String),
+}
+
+fn lobby_sql(listing: &Listing, by_ruleset: bool, after_cursor: bool) -> String {
+    let mut sql = String::from(match listing {
+        Listing::Lobby => "SELECT record FROM games WHERE status = 'open' AND invite_only = 0",
+        Listing::App(_) => {
+            "SELECT record FROM games INDEXED BY games_app
+             WHERE app = ? AND app IS NOT NULL AND status != 'finished'"
+        }
+    });
     if by_ruleset {
         sql.push_str(" AND ruleset = ?");
     }
@@ -968,6 +1094,7 @@ struct GameRow {
     created_at: i64,
     updated_at: i64,
     due_at: Option<i64>,
+    app: Option<String>,
     record: String,
 }
 
@@ -977,8 +1104,8 @@ impl GameRow {
         conn.prepare_cached(
             "INSERT INTO games
                  (id, ruleset, status, invite_only, version, created_at, updated_at, record,
-                  due_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                  due_at, app)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
         )?
         .execute(params![
             self.id,
@@ -989,7 +1116,8 @@ impl GameRow {
             self.created_at,
             self.updated_at,
             self.record,
-            self.due_at
+            self.due_at,
+            self.app
         ])
     }
 
@@ -1006,6 +1134,7 @@ impl GameRow {
                 .due_at
                 .map(|due_at| to_sql(due_at, "due_at"))
                 .transpose()?,
+            app: record.app.clone(),
             record: to_json(record, "game record")?,
         })
     }
@@ -1120,12 +1249,20 @@ mod tests {
         let store = SqliteStore::open_in_memory().unwrap();
         store
             .on_writer(|conn| {
-                for (by_ruleset, after_cursor) in
+                let listings = [Listing::Lobby, Listing::App("a_1".to_owned())];
+                for (listing, by_ruleset, after_cursor) in listings.iter().flat_map(|listing| {
                     [(false, false), (false, true), (true, false), (true, true)]
-                {
-                    let sql = format!("EXPLAIN QUERY PLAN {}", lobby_sql(by_ruleset, after_cursor));
+                        .map(|(by_ruleset, after_cursor)| (listing, by_ruleset, after_cursor))
+                }) {
+                    let sql = format!(
+                        "EXPLAIN QUERY PLAN {}",
+                        lobby_sql(listing, by_ruleset, after_cursor)
+                    );
                     let mut stmt = conn.prepare(&sql).unwrap();
-                    let params = usize::from(by_ruleset) + 2 * usize::from(after_cursor) + 1;
+                    let params = usize::from(matches!(listing, Listing::App(_)))
+                        + usize::from(by_ruleset)
+                        + 2 * usize::from(after_cursor)
+                        + 1;
                     let plan: Vec<String> = stmt
                         .query_map(
                             params_from_iter((0..params).map(|_| SqlValue::Integer(1))),
@@ -1135,10 +1272,10 @@ mod tests {
                         .collect::<Result<_, _>>()
                         .unwrap();
                     let plan = plan.join("; ");
-                    let index = if by_ruleset {
-                        "games_lobby_ruleset"
-                    } else {
-                        "games_lobby"
+                    let index = match (listing, by_ruleset) {
+                        (Listing::App(_), _) => "games_app",
+                        (Listing::Lobby, true) => "games_lobby_ruleset",
+                        (Listing::Lobby, false) => "games_lobby",
                     };
                     assert!(
                         plan.split([' ', ';']).any(|word| word == index),
@@ -1195,7 +1332,26 @@ mod tests {
                 conn.execute_batch(sql).unwrap();
             }
             conn.pragma_update(None, "user_version", 3).unwrap();
-            GameRow::new(&record).unwrap().insert(&conn).unwrap();
+            // The row as a build of schema 3 wrote it: without the columns added since.
+            let row = GameRow::new(&record).unwrap();
+            conn.execute(
+                "INSERT INTO games
+                     (id, ruleset, status, invite_only, version, created_at, updated_at,
+                      record, due_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                params![
+                    row.id,
+                    row.ruleset,
+                    row.status,
+                    row.invite_only,
+                    row.version,
+                    row.created_at,
+                    row.updated_at,
+                    row.record,
+                    row.due_at
+                ],
+            )
+            .unwrap();
         }
         let store = SqliteStore::open(&path).unwrap();
         assert_eq!(store.load(&record.id).await.unwrap(), Some(record.clone()));

@@ -91,6 +91,8 @@ pub async fn contract(store: &dyn GameStore) {
     delivery_updates_round_trip(store, &run).await;
     due_games_come_in_due_order_until_they_are_not_due(store, &run).await;
     delete_removes_the_game_and_everything_under_it(store, &run).await;
+    apps_are_created_loaded_saved_and_listed(store, &run).await;
+    an_apps_unfinished_games_are_listed_and_counted(store, &run).await;
 }
 
 /// The part of the contract for stores drained by a local worker (SqliteStore, MemoryStore):
@@ -1215,4 +1217,180 @@ async fn finished_games_come_oldest_first(store: &dyn GameStore, run: &RunIds) {
         [old.id.clone(), newer.id.clone()],
         "oldest first, never a live game"
     );
+}
+
+fn app(id: &str, created_at: u64) -> crate::AppRecord {
+    crate::AppRecord {
+        id: id.to_owned(),
+        name: format!("the app {id} ✿"),
+        version: 1,
+        created_at,
+        keys: vec![crate::KeyRecord {
+            id: "k_first".to_owned(),
+            hash: "ab".repeat(32),
+            scopes: vec![crate::Scope::GamesCreate, crate::Scope::GamesRead],
+            created_at,
+            revoked_at: None,
+        }],
+        creations: crate::CreationWindow::default(),
+    }
+}
+
+async fn apps_are_created_loaded_saved_and_listed(store: &dyn GameStore, run: &RunIds) {
+    let first = app(&format!("a_{}_first", run.0), 1_000);
+    let second = app(&format!("a_{}_second", run.0), 2_000);
+    store.create_app(&second).await.unwrap();
+    store.create_app(&first).await.unwrap();
+    assert!(
+        matches!(
+            store.create_app(&first).await,
+            Err(StoreError::AlreadyExists(_))
+        ),
+        "an app id is taken once"
+    );
+    assert_eq!(
+        store.load_app(&first.id).await.unwrap(),
+        Some(first.clone())
+    );
+    assert_eq!(
+        store.load_app(&format!("a_{}_none", run.0)).await.unwrap(),
+        None
+    );
+
+    // A save under the stored version wins; under any other it changes nothing.
+    let mut rotated = first.clone();
+    rotated.version = 2;
+    rotated.keys[0].revoked_at = Some(3_000);
+    rotated.creations = crate::CreationWindow {
+        hour: 7,
+        created: 3,
+    };
+    store.save_app(&rotated, 1).await.unwrap();
+    let mut stale = first.clone();
+    stale.version = 2;
+    stale.name = "lost".to_owned();
+    assert!(
+        matches!(
+            store.save_app(&stale, 1).await,
+            Err(StoreError::VersionConflict { .. })
+        ),
+        "a save under an old version conflicts"
+    );
+    assert_eq!(
+        store.load_app(&first.id).await.unwrap(),
+        Some(rotated.clone())
+    );
+    let mut nobody = app(&format!("a_{}_nobody", run.0), 1);
+    nobody.version = 2;
+    assert!(
+        matches!(
+            store.save_app(&nobody, 1).await,
+            Err(StoreError::NotFound(_))
+        ),
+        "saving an app that does not exist is NotFound"
+    );
+
+    // Listed oldest first (other apps of other runs may be listed too).
+    let ours: Vec<String> = store
+        .apps()
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|listed| listed.id.starts_with(&format!("a_{}_", run.0)))
+        .map(|listed| listed.id)
+        .collect();
+    assert_eq!(ours, [first.id.clone(), second.id.clone()]);
+}
+
+async fn an_apps_unfinished_games_are_listed_and_counted(store: &dyn GameStore, run: &RunIds) {
+    let owner = format!("a_{}_owner", run.0);
+    let ruleset = run.ruleset("app");
+    let mut expected = Vec::new();
+    for (i, (status, invite_only)) in [
+        (Status::Open, false),
+        (Status::Open, true),
+        (Status::Active, true),
+        (Status::Active, false),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut game = sample_record(&run.game(&format!("app-{i}")));
+        game.ruleset = ruleset.clone();
+        game.app = Some(owner.clone());
+        game.status = status;
+        game.invite_only = invite_only;
+        game.created_at = 1_650_000_000_000 + (4 - i as u64) * 1_000;
+        create(store, &game).await;
+        expected.push(game.id);
+    }
+    expected.reverse();
+    // Not the app's: finished, another app's, nobody's.
+    let mut finished = sample_record(&run.game("app-finished"));
+    finished.ruleset = ruleset.clone();
+    finished.app = Some(owner.clone());
+    finished.status = Status::Finished;
+    create(store, &finished).await;
+    let mut other = sample_record(&run.game("app-other"));
+    other.ruleset = ruleset.clone();
+    other.app = Some(format!("a_{}_other", run.0));
+    create(store, &other).await;
+    let mut nobodys = sample_record(&run.game("app-nobody"));
+    nobodys.ruleset = ruleset.clone();
+    create(store, &nobodys).await;
+
+    assert_eq!(store.live_games(&owner).await.unwrap(), 4);
+    // Paged by two, with and without the ruleset.
+    for filter in [None, Some(ruleset.clone())] {
+        let mut listed = Vec::new();
+        let mut cursor = None;
+        loop {
+            let page = store
+                .list_app(
+                    &owner,
+                    &ListQuery {
+                        ruleset: filter.clone(),
+                        cursor: cursor.take(),
+                        limit: 2,
+                    },
+                )
+                .await
+                .unwrap();
+            listed.extend(page.games.iter().map(|g| g.id.clone()));
+            match page.next_cursor {
+                Some(next) => cursor = Some(next),
+                None => break,
+            }
+        }
+        assert_eq!(listed, expected, "the app's unfinished games, oldest first");
+    }
+    let elsewhere = store
+        .list_app(
+            &owner,
+            &ListQuery {
+                ruleset: Some(run.ruleset("none")),
+                cursor: None,
+                limit: 10,
+            },
+        )
+        .await
+        .unwrap();
+    assert!(elsewhere.games.is_empty());
+
+    // A game that finishes leaves the listing and the count.
+    let first = store.load(&expected[0]).await.unwrap().unwrap();
+    let mut done = next(&first);
+    done.status = Status::Finished;
+    commit(
+        store,
+        &Commit {
+            record: done,
+            expected_version: first.version,
+            entry: Some(entry(first.log_len, Some(0), None)),
+            idempotency: None,
+            outbox: Vec::new(),
+        },
+    )
+    .await;
+    assert_eq!(store.live_games(&owner).await.unwrap(), 3);
 }

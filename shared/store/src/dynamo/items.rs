@@ -11,7 +11,9 @@ use std::time::Duration;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::keys;
-use crate::{GameRecord, IdempotencyRecord, LogEntry, OutboxMessage, Status, StoreError};
+use crate::{
+    AppRecord, GameRecord, IdempotencyRecord, LogEntry, OutboxMessage, Status, StoreError,
+};
 
 /// A DynamoDB item.
 pub(crate) type Item = HashMap<String, AttributeValue>;
@@ -67,6 +69,13 @@ pub(crate) fn meta_item(
         );
         item.insert(keys::GSI2SK.into(), s(lobby_sk));
     }
+    if let (Some(app), false) = (&record.app, record.status == Status::Finished) {
+        item.insert(keys::GSI4PK.into(), s(keys::app_games_pk(app)));
+        item.insert(
+            keys::GSI4SK.into(),
+            s(keys::lobby_sk(record.created_at, &record.id)),
+        );
+    }
     if let Some(due_at) = record.due_at {
         item.insert(keys::GSI3PK.into(), s(keys::due_pk()));
         item.insert(keys::GSI3SK.into(), s(keys::due_sk(due_at, &record.id)));
@@ -76,6 +85,21 @@ pub(crate) fn meta_item(
         item.insert(keys::TTL_ATTRIBUTE.into(), n(expires_at));
     }
     Ok(item)
+}
+
+/// The item of app `app`.
+pub(crate) fn app_item(app: &AppRecord) -> Result<Item, StoreError> {
+    let mut item = Item::new();
+    item.insert(keys::PK.into(), s(keys::apps_pk()));
+    item.insert(keys::SK.into(), s(keys::app_sk(&app.id)));
+    item.insert(VERSION.into(), n(app.version));
+    item.insert(DATA.into(), s(to_json(app, "app")?));
+    Ok(item)
+}
+
+/// The app in an app item.
+pub(crate) fn app_of(item: &Item) -> Result<AppRecord, StoreError> {
+    data_of(item, "app")
 }
 
 /// The record in a META item.

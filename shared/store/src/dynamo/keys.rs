@@ -19,6 +19,9 @@
 //! | 10 | record a delivery attempt | `PutItem` of that OUT item, `attribute_exists(SK)` |
 //! | 11 | a subscription's recent deliveries | `Query` `PK=GAME#<id>`, `begins_with(SK, OUT#<hook>#)`, descending |
 //! | 12 | games the deadline worker must visit | `Query` index `GSI3` (keys only): `GSI3PK=DUE`, `GSI3SK <= <now:020>#~`, ascending |
+//! | 13 | an app's unfinished games, and how many | `Query` index `GSI4`: `GSI4PK=APP#<app>`, `GSI4SK > <cursor>`, ascending (`Select=COUNT` for the quota) |
+//! | 14 | load, create or save an app | `GetItem`/`PutItem` `PK=APPS`, `SK=APP#<id>` (`version` conditions a save) |
+//! | 15 | every app | `Query` `PK=APPS` |
 //!
 //! Both lobby indexes are sparse: only the META item of an open, public game carries their
 //! attributes, so a game leaves them (in the same `Put`) as soon as it starts or is found to be
@@ -33,6 +36,29 @@
 //! deployment past DynamoDB's 1,000 writes a second per partition would shard its key.
 //!
 //! There is no `Scan` anywhere: every pattern above is a key lookup or a `Query`.
+
+/// The index of each app's unfinished games: its name and key attributes. Sparse like the
+/// lobby: a game leaves it (in the same `Put`) when it finishes.
+pub const GSI4: &str = "GSI4";
+/// Partition key of [`GSI4`].
+pub const GSI4PK: &str = "GSI4PK";
+/// Sort key of [`GSI4`].
+pub const GSI4SK: &str = "GSI4SK";
+
+/// `APP#<app>`: an app's partition of [`GSI4`].
+pub fn app_games_pk(app: &str) -> String {
+    format!("APP#{app}")
+}
+
+/// `APPS`: the one partition of every app's record (an operator's handful of items).
+pub fn apps_pk() -> &'static str {
+    "APPS"
+}
+
+/// `APP#<id>`: an app's record in [`apps_pk`].
+pub fn app_sk(id: &str) -> String {
+    format!("APP#{id}")
+}
 
 /// The index of games that need the deadline worker: its name and key attributes.
 pub const GSI3: &str = "GSI3";

@@ -23,15 +23,15 @@ use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, AttributeValue, BillingMode, DeleteRequest, GlobalSecondaryIndex,
     KeySchemaElement, KeyType, Projection, ProjectionType, Put,
-    ReturnValuesOnConditionCheckFailure, ScalarAttributeType, StreamSpecification, StreamViewType,
-    TableStatus, TimeToLiveSpecification, TransactWriteItem, WriteRequest,
+    ReturnValuesOnConditionCheckFailure, ScalarAttributeType, Select, StreamSpecification,
+    StreamViewType, TableStatus, TimeToLiveSpecification, TransactWriteItem, WriteRequest,
 };
 use aws_sdk_dynamodb::Client;
 
 use crate::common::{check_commit, lobby_limit, log_start, message_page, PageCursor};
 use crate::{
-    Commit, GameRecord, GameStore, IdempotencyRecord, ListPage, ListQuery, LogEntry, MessagePage,
-    OutboxMessage, StoreError,
+    AppRecord, Commit, GameRecord, GameStore, IdempotencyRecord, ListPage, ListQuery, LogEntry,
+    MessagePage, OutboxMessage, StoreError,
 };
 use items::Item;
 
@@ -150,6 +150,12 @@ impl DynamoStore {
                 keys::GSI3SK,
                 ProjectionType::KeysOnly,
             )?)
+            .global_secondary_indexes(index(
+                keys::GSI4,
+                keys::GSI4PK,
+                keys::GSI4SK,
+                ProjectionType::All,
+            )?)
             .stream_specification(
                 StreamSpecification::builder()
                     .stream_enabled(true)
@@ -166,6 +172,8 @@ impl DynamoStore {
             keys::GSI2SK,
             keys::GSI3PK,
             keys::GSI3SK,
+            keys::GSI4PK,
+            keys::GSI4SK,
         ] {
             request = request.attribute_definitions(string_attribute(name)?);
         }
@@ -265,6 +273,7 @@ impl DynamoStore {
         &self,
         index: (&str, &str, &str),
         pk: String,
+        ruleset: Option<&str>,
         after: Option<&PageCursor>,
         limit: usize,
     ) -> Result<Vec<GameRecord>, StoreError> {
@@ -292,6 +301,12 @@ impl DynamoStore {
                     ),
                 None => query.key_condition_expression("#pk = :pk"),
             };
+            if let Some(ruleset) = ruleset {
+                query = query
+                    .filter_expression("#ruleset = :ruleset")
+                    .expression_attribute_names("#ruleset", "ruleset")
+                    .expression_attribute_values(":ruleset", AttributeValue::S(ruleset.into()));
+            }
             let page = query
                 .send()
                 .await
@@ -440,6 +455,7 @@ impl GameStore for DynamoStore {
                 self.lobby_query(
                     (keys::GSI2, keys::GSI2PK, keys::GSI2SK),
                     keys::lobby_ruleset_pk(ruleset),
+                    None,
                     after.as_ref(),
                     limit,
                 )
@@ -449,6 +465,7 @@ impl GameStore for DynamoStore {
                 self.lobby_query(
                     (keys::GSI1, keys::GSI1PK, keys::GSI1SK),
                     keys::lobby_pk().to_owned(),
+                    None,
                     after.as_ref(),
                     limit,
                 )
@@ -597,6 +614,139 @@ impl GameStore for DynamoStore {
         // DynamoDB forgets a finished game by itself: the TTL removes its META item, and the
         // table's stream tells `notify` to delete the rest ([`DynamoStore::delete_partition`]).
         Ok(Vec::new())
+    }
+
+    async fn list_app(&self, app: &str, query: &ListQuery) -> Result<ListPage, StoreError> {
+        let after = query.cursor.as_deref().map(PageCursor::parse).transpose()?;
+        let limit = lobby_limit(query.limit);
+        let mut games = self
+            .lobby_query(
+                (keys::GSI4, keys::GSI4PK, keys::GSI4SK),
+                keys::app_games_pk(app),
+                query.ruleset.as_deref(),
+                after.as_ref(),
+                limit,
+            )
+            .await?;
+        let more = games.len() > limit;
+        games.truncate(limit);
+        let next_cursor = if more {
+            games.last().map(|game| PageCursor::of(game).to_string())
+        } else {
+            None
+        };
+        Ok(ListPage { games, next_cursor })
+    }
+
+    async fn live_games(&self, app: &str) -> Result<u64, StoreError> {
+        let mut count = 0u64;
+        let mut start: Option<Item> = None;
+        loop {
+            let page = self
+                .client
+                .query()
+                .table_name(&self.table)
+                .index_name(keys::GSI4)
+                .key_condition_expression("#pk = :pk")
+                .expression_attribute_names("#pk", keys::GSI4PK)
+                .expression_attribute_values(":pk", AttributeValue::S(keys::app_games_pk(app)))
+                .select(Select::Count)
+                .set_exclusive_start_key(start.take())
+                .send()
+                .await
+                .map_err(|error| backend(&format!("counting the games of app {app}"), error))?;
+            count += u64::try_from(page.count()).unwrap_or(0);
+            match page.last_evaluated_key() {
+                Some(key) => start = Some(key.clone()),
+                None => return Ok(count),
+            }
+        }
+    }
+
+    async fn create_app(&self, app: &AppRecord) -> Result<(), StoreError> {
+        let item = items::app_item(app)?;
+        match self.conditional_put(item, "attribute_not_exists(PK)").await {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(StoreError::AlreadyExists(app.id.clone())),
+            Err(error) => Err(backend(&format!("creating app {}", app.id), error)),
+        }
+    }
+
+    async fn load_app(&self, id: &str) -> Result<Option<AppRecord>, StoreError> {
+        let found = self
+            .client
+            .get_item()
+            .table_name(&self.table)
+            .key(keys::PK, AttributeValue::S(keys::apps_pk().into()))
+            .key(keys::SK, AttributeValue::S(keys::app_sk(id)))
+            .consistent_read(true)
+            .send()
+            .await
+            .map_err(|error| backend(&format!("loading app {id}"), error))?;
+        found.item().map(items::app_of).transpose()
+    }
+
+    async fn save_app(&self, app: &AppRecord, expected_version: u64) -> Result<(), StoreError> {
+        let result = self
+            .client
+            .put_item()
+            .table_name(&self.table)
+            .set_item(Some(items::app_item(app)?))
+            .condition_expression("#version = :expected")
+            .expression_attribute_names("#version", items::VERSION)
+            .expression_attribute_values(
+                ":expected",
+                AttributeValue::N(expected_version.to_string()),
+            )
+            .send()
+            .await;
+        match result {
+            Ok(_) => Ok(()),
+            Err(error)
+                if error
+                    .as_service_error()
+                    .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
+            {
+                // No version to compare: the app does not exist (the condition fails on a
+                // missing item too).
+                match self.load_app(&app.id).await? {
+                    None => Err(StoreError::NotFound(app.id.clone())),
+                    Some(_) => Err(StoreError::VersionConflict {
+                        id: app.id.clone(),
+                        expected: expected_version,
+                    }),
+                }
+            }
+            Err(error) => Err(backend(&format!("saving app {}", app.id), error)),
+        }
+    }
+
+    async fn apps(&self) -> Result<Vec<AppRecord>, StoreError> {
+        let mut apps = Vec::new();
+        let mut start: Option<Item> = None;
+        loop {
+            let page = self
+                .client
+                .query()
+                .table_name(&self.table)
+                .key_condition_expression("#pk = :pk")
+                .expression_attribute_names("#pk", keys::PK)
+                .expression_attribute_values(":pk", AttributeValue::S(keys::apps_pk().into()))
+                .consistent_read(true)
+                .set_exclusive_start_key(start.take())
+                .send()
+                .await
+                .map_err(|error| backend("listing apps", error))?;
+            for item in page.items() {
+                apps.push(items::app_of(item)?);
+            }
+            match page.last_evaluated_key() {
+                Some(key) => start = Some(key.clone()),
+                None => break,
+            }
+        }
+        apps.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
+        Ok(apps)
     }
 }
 
