@@ -126,7 +126,7 @@ fn check_function(function: &RouteFunction, declared: &Declared, problems: &mut 
         "dynamodb:Query",
         "dynamodb:BatchGetItem",
     ];
-    let writes_allowed = ["dynamodb:GetItem", "dynamodb:PutItem"];
+    let writes_allowed = ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query"];
     let deletes_allowed = [
         "dynamodb:GetItem",
         "dynamodb:Query",

@@ -515,7 +515,14 @@ impl Server {
             None => std::process::Command::new(bin),
         };
         command
-            .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+            .args([
+                "serve",
+                "--addr",
+                "127.0.0.1:0",
+                "--requests-per-second",
+                "0",
+                "--db",
+            ])
             .arg(&db)
             .stdin(std::process::Stdio::null())
             .stdout(std::fs::File::create(&log)?)

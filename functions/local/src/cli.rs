@@ -37,8 +37,68 @@ pub enum Command {
     Bench(BenchArgs),
     /// One bot against three others, many games per ruleset: win rates and move times
     Bots(BotsArgs),
+    /// Create, list, rotate and revoke apps' API keys (docs/apps.md)
+    Apps(AppsArgs),
     /// Print the OpenAPI document
     Openapi,
+}
+
+/// `beurs apps`.
+#[derive(Clone, Debug, Args)]
+pub struct AppsArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub action: AppsAction,
+    /// The SQLite file (with --store sqlite)
+    #[arg(
+        long,
+        env = "BEURS_DB",
+        hide_env_values = true,
+        value_name = "PATH",
+        default_value = "beurs.sqlite",
+        global = true
+    )]
+    pub db: PathBuf,
+    /// The store.
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+/// What `beurs apps` does.
+#[derive(Clone, Debug, Subcommand)]
+pub enum AppsAction {
+    /// Create an app and its first key (printed once)
+    Create {
+        /// The app's name
+        name: String,
+        /// A scope of the key (repeatable): games:create, games:admin, bots:seat,
+        /// webhooks:manage, games:read. None: every scope
+        #[arg(long, value_parser = parse_scope)]
+        scope: Vec<store::Scope>,
+    },
+    /// List the apps and their keys (never the keys themselves)
+    List,
+    /// Issue another key to an app (at most two live): move its clients, then revoke the old
+    Rotate {
+        /// The app id (a_…)
+        app: String,
+        /// The new key's scopes (repeatable); none: the newest live key's
+        #[arg(long, value_parser = parse_scope)]
+        scope: Vec<store::Scope>,
+    },
+    /// Revoke one of an app's keys: from now on it is refused
+    Revoke {
+        /// The app id (a_…)
+        app: String,
+        /// The key's id (k_…), as `beurs apps list` shows it
+        key: String,
+    },
+}
+
+fn parse_scope(scope: &str) -> Result<store::Scope, String> {
+    scope.parse().map_err(|_| {
+        format!("{scope:?} is not a scope: games:create, games:admin, bots:seat, webhooks:manage or games:read")
+    })
 }
 
 /// `beurs serve`.
@@ -107,6 +167,39 @@ pub struct ServeArgs {
         value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..=36_500)
     )]
     pub finished_retention_days: Option<u64>,
+    /// Only app keys may create games (a deployment shared by several apps; docs/apps.md).
+    /// Off: anyone may create games, under the per-address request limit
+    #[arg(long = "require-app-key", env = "BEURS_REQUIRE_APP_KEY")]
+    pub require_app_key: bool,
+    /// Requests per second each app key, and each client address without a key, may keep
+    /// up (0: unlimited)
+    #[arg(
+        long = "requests-per-second",
+        env = "BEURS_REQUESTS_PER_SECOND",
+        default_value_t = 100
+    )]
+    pub requests_per_second: u32,
+    /// Requests at once each key or address may burst to
+    #[arg(
+        long = "request-burst",
+        env = "BEURS_REQUEST_BURST",
+        default_value_t = 200
+    )]
+    pub request_burst: u32,
+    /// Games one app may create per clock hour
+    #[arg(
+        long = "app-creations-per-hour",
+        env = "BEURS_APP_CREATIONS_PER_HOUR",
+        default_value_t = 1_000
+    )]
+    pub app_creations_per_hour: u32,
+    /// Games of one app that may be unfinished at once
+    #[arg(
+        long = "app-live-games",
+        env = "BEURS_APP_LIVE_GAMES",
+        default_value_t = 500
+    )]
+    pub app_live_games: u32,
     /// The store.
     #[command(flatten)]
     pub store: StoreArgs,
@@ -268,6 +361,20 @@ impl ServeArgs {
             retention: self
                 .finished_retention_days
                 .map(|days| Duration::from_secs(days * 86_400)),
+            apps: service::apps::Limits {
+                require_app_key: self.require_app_key,
+                creations_per_hour: self.app_creations_per_hour,
+                live_games: self.app_live_games,
+            },
+            requests: (self.requests_per_second > 0).then_some(api::edge::RequestRate {
+                per_second: self.requests_per_second,
+                burst: self.request_burst.max(self.requests_per_second),
+            }),
+            // Read from the environment only: a key on the command line shows in `ps`.
+            operator_key: std::env::var("BEURS_OPERATOR_KEY")
+                .ok()
+                .map(|key| key.trim().to_owned())
+                .filter(|key| !key.is_empty()),
         })
     }
 }

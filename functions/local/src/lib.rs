@@ -6,6 +6,7 @@
 //! the `lambda_http` requests the API handlers take and calls `api::route`, the same code
 //! the Lambda functions run.
 
+pub mod apps;
 pub mod arena;
 pub mod bench;
 pub mod cli;

@@ -60,6 +60,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             let config = bots.into_config();
             tokio::task::spawn_blocking(move || local::arena::run(&config)).await?
         }
+        Command::Apps(args) => local::apps::run(args).await,
         Command::Openapi => {
             let spec = api::openapi::spec(&service::registry());
             println!("{}", serde_json::to_string_pretty(&spec)?);

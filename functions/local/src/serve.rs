@@ -38,6 +38,12 @@ pub struct Config {
     pub limits: Limits,
     /// How long a finished game is kept after its last change; `None`: kept.
     pub retention: Option<Duration>,
+    /// Whether games need app keys, and the apps' quotas.
+    pub apps: service::apps::Limits,
+    /// The request rate per app key and per client address; `None`: unlimited.
+    pub requests: Option<api::edge::RequestRate>,
+    /// The operator's key, which manages apps over HTTP; `None`: those routes are off.
+    pub operator_key: Option<String>,
 }
 
 /// What the server lets connections hold.
@@ -84,6 +90,10 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     if let Some(period) = config.retention {
         ctx = ctx.with_retention(period);
     }
+    ctx = ctx.with_limits(config.apps);
+    if let Some(key) = &config.operator_key {
+        ctx = ctx.with_operator_key(key);
+    }
     let ctx = Arc::new(ctx);
     // The webhook worker drains the outbox in the background; notifications left pending by
     // an earlier run (a crash, a restart) are picked up on start.
@@ -96,6 +106,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     ));
     let edge = api::edge::EdgeConfig {
         cors_origins: config.cors_origins.clone(),
+        requests: config.requests,
     };
     let stopping = {
         let ctx = ctx.clone();
@@ -187,8 +198,8 @@ pub async fn serve_until(
             accepted = listener.accept() => accepted,
             () = &mut stop => break,
         };
-        let stream = match accepted {
-            Ok((stream, _)) => stream,
+        let (stream, peer) = match accepted {
+            Ok(accepted) => accepted,
             Err(error) => {
                 drop(slot);
                 tracing::warn!(%error, "accept failed; accepting again shortly");
@@ -197,7 +208,7 @@ pub async fn serve_until(
                 continue;
             }
         };
-        let service = TowerToHyperService::new(app.clone());
+        let service = TowerToHyperService::new(api::edge::for_peer(app.clone(), peer));
         let builder = builder.clone();
         let watcher = graceful.watcher();
         tokio::spawn(async move {

@@ -16,6 +16,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use service::auth::random_bytes;
 use service::ctx::AppCtx;
+use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tower_http::catch_panic::CatchPanicLayer;
@@ -39,6 +40,18 @@ pub struct EdgeConfig {
     /// tokens, never cookies, so a page on another origin gains nothing a script of its own
     /// could not do (docs/api.md, CORS).
     pub cors_origins: Vec<String>,
+    /// The request rate each app key, and each client address without a key, may keep up;
+    /// `None`: no request limit.
+    pub requests: Option<RequestRate>,
+}
+
+/// A request rate: `per_second` on average, with bursts of up to `burst` at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RequestRate {
+    /// Requests per second, on average.
+    pub per_second: u32,
+    /// Requests at once, after a quiet spell.
+    pub burst: u32,
 }
 
 impl EdgeConfig {
@@ -48,6 +61,9 @@ impl EdgeConfig {
             cors_origins: std::env::var("BEURS_CORS_ORIGINS")
                 .map(|origins| split_origins(&origins))
                 .unwrap_or_default(),
+            // On Lambda, API Gateway's stage throttling holds the request rate across
+            // instances (docs/aws.md); a per-instance limiter would not.
+            requests: None,
         }
     }
 
@@ -104,6 +120,16 @@ pub fn app(ctx: Arc<AppCtx>, config: &EdgeConfig) -> Router {
     )
 }
 
+/// `app` for one connection from `peer`: requests without an app key draw on the peer's
+/// address's request bucket ([`EdgeConfig::requests`]).
+pub fn for_peer(
+    app: Router,
+    peer: std::net::SocketAddr,
+) -> axum::middleware::AddExtension<Router, axum::extract::ConnectInfo<std::net::SocketAddr>> {
+    use tower::Layer;
+    axum::Extension(axum::extract::ConnectInfo(peer)).layer(app)
+}
+
 /// `routes` behind the edge's layers.
 fn with_edge(routes: Router, config: &EdgeConfig) -> Router {
     routes
@@ -115,6 +141,10 @@ fn with_edge(routes: Router, config: &EdgeConfig) -> Router {
         .layer(TimeoutLayer::with_status_code(
             StatusCode::SERVICE_UNAVAILABLE,
             REQUEST_TIMEOUT,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            config.requests.map(|rate| Arc::new(Limiter::new(rate))),
+            limit_requests,
         ))
         .layer(config.cors())
         .layer(axum::middleware::from_fn(edge))
@@ -175,6 +205,84 @@ async fn edge(request: Request, next: Next) -> Response {
         None => tracing::info!(%request_id, %method, %route, status, latency_ms, "answered"),
     }
     response
+}
+
+/// The request limiter: one GCRA bucket per app key and per client address.
+struct Limiter {
+    buckets: governor::DefaultKeyedRateLimiter<String>,
+    rate: RequestRate,
+}
+
+impl Limiter {
+    fn new(rate: RequestRate) -> Limiter {
+        let per_second =
+            std::num::NonZeroU32::new(rate.per_second.max(1)).unwrap_or(NonZeroU32::MIN);
+        let burst = std::num::NonZeroU32::new(rate.burst.max(1)).unwrap_or(NonZeroU32::MIN);
+        Limiter {
+            buckets: governor::RateLimiter::keyed(
+                governor::Quota::per_second(per_second).allow_burst(burst),
+            ),
+            rate,
+        }
+    }
+}
+
+/// Whose bucket a request draws on: its app key's (by the key's hash, so a key never sits in
+/// memory), else its client address (the peer, when the server knows it).
+fn bucket_of(request: &Request) -> String {
+    let key = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.split_once(' '))
+        .map(|(_, token)| token.trim())
+        .filter(|token| service::apps::is_app_key(token));
+    match key {
+        Some(key) => format!("key:{}", service::auth::sha256_hex(key.as_bytes())),
+        None => match request
+            .extensions()
+            .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        {
+            Some(peer) => format!("addr:{}", peer.0.ip()),
+            None => "addr:unknown".to_owned(),
+        },
+    }
+}
+
+/// Refuses a request over its bucket's rate with 429 (`Retry-After`, `RateLimit`,
+/// `RateLimit-Policy`); nothing behind it runs, so nothing changes.
+async fn limit_requests(
+    axum::extract::State(limiter): axum::extract::State<Option<Arc<Limiter>>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let Some(limiter) = limiter else {
+        return next.run(request).await;
+    };
+    let bucket = bucket_of(&request);
+    if let Err(not_until) = limiter.buckets.check_key(&bucket) {
+        use governor::clock::Clock;
+        let wait = not_until.wait_time_from(governor::clock::DefaultClock::default().now());
+        return ApiError::from(Error::Limited(Box::new(service::apps::Limited {
+            code: service::Code::RateLimited,
+            policy: "requests",
+            quota: limiter.rate.burst,
+            window: Some(Duration::from_secs(
+                u64::from(limiter.rate.burst.div_ceil(limiter.rate.per_second.max(1))).max(1),
+            )),
+            retry_after: wait,
+            message: format!(
+                "too many requests: at most {} a second, in bursts of {}",
+                limiter.rate.per_second, limiter.rate.burst
+            ),
+        })))
+        .into_response();
+    }
+    // Forget buckets that have refilled, now and then, so idle clients cost no memory.
+    if limiter.buckets.len() > 10_000 {
+        limiter.buckets.retain_recent();
+    }
+    next.run(request).await
 }
 
 /// Writes the problem body of a failed response: ours (a [`PendingProblem`]) or one that a

@@ -52,6 +52,12 @@ pub fn status_of(code: Code) -> u16 {
         Code::ForbiddenWebhookUrl => 422,
         Code::UnresolvableWebhookUrl => 422,
         Code::TooManyStreams => 429,
+        Code::MissingScope => 403,
+        Code::AppNotFound => 404,
+        Code::KeyNotFound => 404,
+        Code::TooManyKeys => 422,
+        Code::RateLimited => 429,
+        Code::QuotaExceeded => 429,
         Code::Internal => 500,
         Code::Timeout => 503,
     }
@@ -244,6 +250,9 @@ impl axum::response::IntoResponse for ApiError {
                 response.headers_mut().insert(axum::http::header::ETAG, tag);
             }
         }
+        if let ApiError::Service(Error::Limited(limited)) = &self {
+            limit_headers(response.headers_mut(), limited);
+        }
         if let ApiError::Service(Error::Internal(detail)) = self {
             // 5xx: the detail goes to the log only, on the edge's line for this request (so
             // with its request id). Client errors are not logged as errors.
@@ -251,6 +260,27 @@ impl axum::response::IntoResponse for ApiError {
         }
         response.extensions_mut().insert(PendingProblem(problem));
         response
+    }
+}
+
+/// The headers of a 429: `Retry-After` (whole seconds, rounded up), and the policy and what
+/// is left of it in the structured fields of the IETF draft "RateLimit header fields for
+/// HTTP" (`RateLimit-Policy: "requests";q=20;w=1`, `RateLimit: "requests";r=0;t=1`).
+fn limit_headers(headers: &mut axum::http::HeaderMap, limited: &service::apps::Limited) {
+    let retry = limited.retry_after.as_millis().div_ceil(1_000).max(1);
+    let mut policy = format!("\"{}\";q={}", limited.policy, limited.quota);
+    if let Some(window) = limited.window {
+        policy.push_str(&format!(";w={}", window.as_secs().max(1)));
+    }
+    let left = format!("\"{}\";r=0;t={retry}", limited.policy);
+    for (name, value) in [
+        ("retry-after", retry.to_string()),
+        ("ratelimit-policy", policy),
+        ("ratelimit", left),
+    ] {
+        if let Ok(value) = axum::http::HeaderValue::from_str(&value) {
+            headers.insert(axum::http::HeaderName::from_static(name), value);
+        }
     }
 }
 

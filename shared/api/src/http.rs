@@ -6,13 +6,17 @@
 
 use crate::error::{ApiError, Error, InternalDetail};
 use axum::body::Bytes;
+use axum::extract::FromRef;
 use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request};
 use axum::http::request::Parts;
 use axum::http::{HeaderName, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use service::auth::Credential;
 use service::game::VersionTags;
+use service::AppCtx;
+use std::sync::Arc;
 
 /// Bodies larger than this are refused with 413 (DESIGN.md §5).
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
@@ -250,33 +254,58 @@ fn header<'a>(parts: &'a Parts, name: &str) -> Result<Option<&'a str>, Error> {
     }
 }
 
-/// The bearer token of the request, if it sent an `Authorization` header.
-pub struct Bearer(pub Option<String>);
+/// What the request presented in its `Authorization` header: nothing, a game's token, or an
+/// app key, which is checked here against its app (a revoked or unknown key is 401 before
+/// the route runs).
+pub struct Bearer(pub Credential);
 
-impl<S: Send + Sync> FromRequestParts<S> for Bearer {
+impl<S> FromRequestParts<S> for Bearer
+where
+    S: Send + Sync,
+    Arc<AppCtx>: FromRef<S>,
+{
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
-        match header(parts, "authorization")? {
-            None => Ok(Bearer(None)),
-            Some(value) => {
-                let (scheme, token) = value.split_once(' ').unwrap_or((value, ""));
-                if !scheme.eq_ignore_ascii_case("bearer") || token.trim().is_empty() {
-                    return Err(Error::Unauthorized(
-                        "the Authorization header must be 'Bearer <token>'",
-                    )
-                    .into());
-                }
-                Ok(Bearer(Some(token.trim().to_string())))
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let Some(token) = bearer_token(parts)? else {
+            return Ok(Bearer(Credential::Anonymous));
+        };
+        if !service::apps::is_app_key(&token) {
+            return Ok(Bearer(Credential::Token(token)));
+        }
+        let ctx = Arc::<AppCtx>::from_ref(state);
+        let key = service::apps::authenticate(ctx.store.as_ref(), &token).await?;
+        Ok(Bearer(Credential::App(key)))
+    }
+}
+
+/// The token of an `Authorization: Bearer <token>` header, if the request sent one; any
+/// other `Authorization` is 401.
+pub fn bearer_token(parts: &Parts) -> Result<Option<String>, ApiError> {
+    match header(parts, "authorization")? {
+        None => Ok(None),
+        Some(value) => {
+            let (scheme, token) = value.split_once(' ').unwrap_or((value, ""));
+            if !scheme.eq_ignore_ascii_case("bearer") || token.trim().is_empty() {
+                return Err(Error::Unauthorized(
+                    "the Authorization header must be 'Bearer <token>'",
+                )
+                .into());
             }
+            Ok(Some(token.trim().to_string()))
         }
     }
 }
 
 impl Bearer {
-    /// The token, if any.
+    /// The game token, if the request sent one (not an app key).
     pub fn token(&self) -> Option<&str> {
-        self.0.as_deref()
+        self.0.token()
+    }
+
+    /// What the request presented.
+    pub fn who(&self) -> &Credential {
+        &self.0
     }
 }
 

@@ -68,7 +68,8 @@ pub enum TableAccess {
     None,
     /// Reads only (GetItem, and Query where it lists).
     Read,
-    /// Reads, and commits with conditional puts (GetItem, PutItem).
+    /// Reads, and commits with conditional puts (GetItem, PutItem; Query where it counts an
+    /// app's games or lists apps).
     Write,
     /// Reads, and deletes a game's items (GetItem, Query, DeleteItem, BatchWriteItem).
     Delete,
@@ -214,6 +215,19 @@ pub const FUNCTIONS: &[RouteFunction] = &[
         "list-deliveries",
         TableAccess::Read,
         &[get("/v1/games/{id}/webhooks/{hook}/deliveries")],
+    ),
+    function(
+        "manage-apps",
+        TableAccess::Write,
+        &[
+            post("/v1/apps"),
+            get("/v1/apps"),
+            post("/v1/apps/{app}/keys"),
+            Route {
+                method: Method::Delete,
+                path: "/v1/apps/{app}/keys/{key}",
+            },
+        ],
     ),
     function("list-rulesets", TableAccess::None, &[get("/v1/rulesets")]),
     function(

@@ -1,11 +1,12 @@
 //! Bearer tokens, game ids and secrets: random, prefixed, stored only as SHA-256.
 
+use crate::apps::{AppKey, Scopes};
 use crate::dice::Dice;
 use crate::error::Error;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use sha2::{Digest, Sha256};
-use store::GameRecord;
+use store::{GameRecord, Scope};
 use subtle::ConstantTimeEq;
 
 /// Prefix of admin tokens.
@@ -59,6 +60,37 @@ pub fn sha256_hex(data: &[u8]) -> String {
     hex::encode(Sha256::digest(data))
 }
 
+/// What a request presented: nothing, a game's token (seat or admin), or a checked app key.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Credential {
+    /// No `Authorization` header.
+    #[default]
+    Anonymous,
+    /// A bearer token that is not an app key: a seat's or a game's admin token, checked
+    /// against each game's record.
+    Token(String),
+    /// A live app key (already checked against its app).
+    App(AppKey),
+}
+
+impl Credential {
+    /// The game token, if the credential is one.
+    pub fn token(&self) -> Option<&str> {
+        match self {
+            Credential::Token(token) => Some(token),
+            _ => None,
+        }
+    }
+
+    /// The app key, if the credential is one.
+    pub fn app(&self) -> Option<&AppKey> {
+        match self {
+            Credential::App(key) => Some(key),
+            _ => None,
+        }
+    }
+}
+
 /// Who a request's token says it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Caller {
@@ -68,6 +100,26 @@ pub enum Caller {
     Admin,
     /// A seat's token.
     Seat(u8),
+    /// A key of the app the game belongs to, with its scopes: the game's admin where its
+    /// scopes allow, a spectator otherwise.
+    App(Scopes),
+}
+
+impl Caller {
+    /// `Ok` if the caller administers the game: its admin token, or its app's key with
+    /// `scope` (`games:admin`, or the narrower scope a route names). Otherwise the refusal:
+    /// 401 for no token, 403 naming the scope for a key without it, `seat` (a 403's words)
+    /// for a seat's token.
+    pub fn administers(self, scope: Scope, seat: &'static str) -> Result<(), Error> {
+        match self {
+            Caller::Admin => Ok(()),
+            Caller::App(scopes) => scopes.require(scope),
+            Caller::Anonymous => Err(Error::Unauthorized(
+                "this needs the game's admin token or its app's key",
+            )),
+            Caller::Seat(_) => Err(Error::Forbidden(seat)),
+        }
+    }
 }
 
 impl Caller {
@@ -75,16 +127,24 @@ impl Caller {
     pub fn viewer(self) -> game_core::Viewer {
         match self {
             Caller::Seat(seat) => game_core::Viewer::Seat(game_core::Seat(seat)),
-            Caller::Admin | Caller::Anonymous => game_core::Viewer::Spectator,
+            Caller::Admin | Caller::Anonymous | Caller::App(_) => game_core::Viewer::Spectator,
         }
     }
 }
 
-/// Identifies the caller of `record` from its bearer token. A token that matches nothing is 401.
-/// Every stored hash is compared, in constant time, so timing reveals nothing about which.
-pub fn identify(record: &GameRecord, token: Option<&str>) -> Result<Caller, Error> {
-    let Some(token) = token else {
-        return Ok(Caller::Anonymous);
+/// Identifies the caller of `record` from what the request presented. A token that matches
+/// nothing is 401. Every stored hash is compared, in constant time, so timing reveals nothing
+/// about which. An app key acts only on its own app's games: any other game is, to it, a
+/// game that does not exist (404), so that it cannot even learn of another app's
+/// invite-only games.
+pub fn identify(record: &GameRecord, who: &Credential) -> Result<Caller, Error> {
+    let token = match who {
+        Credential::Anonymous => return Ok(Caller::Anonymous),
+        Credential::App(key) if record.app.as_deref() == Some(key.app.as_str()) => {
+            return Ok(Caller::App(key.scopes))
+        }
+        Credential::App(_) => return Err(Error::GameNotFound),
+        Credential::Token(token) => token,
     };
     let hash = sha256_hex(token.as_bytes());
     let mut caller = None;

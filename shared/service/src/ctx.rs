@@ -42,6 +42,11 @@ pub struct AppCtx {
     /// How long a finished game is kept after its last change before the deadline worker
     /// deletes it whole; `None` keeps finished games.
     pub retention: Option<std::time::Duration>,
+    /// Whether games need app keys, and the apps' quotas ([`crate::apps::Limits`]).
+    pub limits: crate::apps::Limits,
+    /// SHA-256 (hex) of the operator's key (`BEURS_OPERATOR_KEY`), which manages apps over
+    /// HTTP; `None` turns those routes off.
+    pub operator_key_hash: Option<String>,
 }
 
 /// How many change notices a slow long-poll may fall behind before it re-reads the store
@@ -69,6 +74,8 @@ impl AppCtx {
             streams: streams::Streams::default(),
             dice: dice::Dice::Os,
             retention: None,
+            limits: crate::apps::Limits::default(),
+            operator_key_hash: None,
         }
     }
 
@@ -124,6 +131,18 @@ impl AppCtx {
     /// deadline worker does it, [`crate::deadlines::sweep`]).
     pub fn with_retention(mut self, period: std::time::Duration) -> AppCtx {
         self.retention = Some(period);
+        self
+    }
+
+    /// The same context with an operator key, which manages apps over HTTP.
+    pub fn with_operator_key(mut self, key: &str) -> AppCtx {
+        self.operator_key_hash = Some(crate::auth::sha256_hex(key.as_bytes()));
+        self
+    }
+
+    /// The same context under `limits` (app keys required or not, the apps' quotas).
+    pub fn with_limits(mut self, limits: crate::apps::Limits) -> AppCtx {
+        self.limits = limits;
         self
     }
 }

@@ -4,6 +4,9 @@
 //! - `BEURS_TABLE` (required): the DynamoDB table.
 //! - `BEURS_FINISHED_TTL_DAYS` (optional): let DynamoDB delete a finished game's record this
 //!   many days after it finished; unset keeps finished games.
+//! - `BEURS_OPERATOR_KEY` (optional): the operator's key, which manages apps over HTTP.
+//! - `BEURS_REQUIRE_APP_KEY` (optional, `true`): only app keys create games.
+//! - `BEURS_APP_CREATIONS_PER_HOUR`, `BEURS_APP_LIVE_GAMES` (optional): the apps' quotas.
 //! - the usual AWS variables (region, credentials, `AWS_ENDPOINT_URL` for another endpoint).
 
 use crate::ctx::AppCtx;
@@ -20,6 +23,9 @@ pub enum EnvError {
     /// `BEURS_FINISHED_TTL_DAYS` is not a whole number of days.
     #[error("BEURS_FINISHED_TTL_DAYS must be a whole number of days, not {0:?}")]
     BadTtl(String),
+    /// A limit that is not a whole number.
+    #[error("{0} must be a whole number, not {1:?}")]
+    BadLimit(&'static str, String),
 }
 
 impl AppCtx {
@@ -35,6 +41,32 @@ impl AppCtx {
             let days: u64 = days.trim().parse().map_err(|_| EnvError::BadTtl(days))?;
             store = store.with_finished_ttl(Duration::from_secs(days.saturating_mul(86_400)));
         }
-        Ok(AppCtx::new(Arc::new(store)))
+        let mut limits = crate::apps::Limits {
+            require_app_key: std::env::var("BEURS_REQUIRE_APP_KEY")
+                .is_ok_and(|value| matches!(value.trim(), "1" | "true" | "yes")),
+            ..crate::apps::Limits::default()
+        };
+        for (name, limit) in [
+            (
+                "BEURS_APP_CREATIONS_PER_HOUR",
+                &mut limits.creations_per_hour,
+            ),
+            ("BEURS_APP_LIVE_GAMES", &mut limits.live_games),
+        ] {
+            if let Ok(value) = std::env::var(name) {
+                *limit = value
+                    .trim()
+                    .parse()
+                    .map_err(|_| EnvError::BadLimit(name, value))?;
+            }
+        }
+        let mut ctx = AppCtx::new(Arc::new(store)).with_limits(limits);
+        if let Some(key) = std::env::var("BEURS_OPERATOR_KEY")
+            .ok()
+            .filter(|key| !key.trim().is_empty())
+        {
+            ctx = ctx.with_operator_key(key.trim());
+        }
+        Ok(ctx)
     }
 }

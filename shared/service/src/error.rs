@@ -92,6 +92,18 @@ pub enum Code {
     UnresolvableWebhookUrl,
     /// The caller holds as many event streams as it may.
     TooManyStreams,
+    /// An app key without the scope the request needs.
+    MissingScope,
+    /// No such app.
+    AppNotFound,
+    /// No such key of the app.
+    KeyNotFound,
+    /// An app already has as many live keys as it may.
+    TooManyKeys,
+    /// Too many requests from one key or address: wait for `Retry-After`.
+    RateLimited,
+    /// An app's (or an address's) quota of games is used up.
+    QuotaExceeded,
     /// Something failed on our side.
     Internal,
     /// The request was not answered in time.
@@ -183,6 +195,12 @@ pub enum Error {
         /// The version new games get.
         current: u32,
     },
+    /// An app key without the scope the request needs.
+    #[error("this API key lacks the scope {0}, which this request needs")]
+    MissingScope(store::Scope),
+    /// Over a rate limit or a quota.
+    #[error("{}", .0.message)]
+    Limited(Box<crate::apps::Limited>),
     /// Something failed on our side. The detail goes to the log, never to the client.
     #[error("internal error: {0}")]
     Internal(String),
@@ -202,6 +220,8 @@ impl Error {
             Error::NotNow { .. } | Error::Illegal { .. } => return None,
             Error::StaleVersion { .. } | Error::WeakIfMatch { .. } => Code::StaleVersion,
             Error::RulesVersionRetired { .. } => Code::RulesVersionRetired,
+            Error::MissingScope(_) => Code::MissingScope,
+            Error::Limited(limited) => limited.code,
             Error::Internal(_) => Code::Internal,
         })
     }

@@ -21,6 +21,7 @@
 //! audit of a finished game.
 
 pub mod allowance;
+pub mod apps;
 pub mod audit;
 pub mod auth;
 pub mod bots;

@@ -1,7 +1,7 @@
 //! A token's own games: the game a seat or admin token names, and that game as a "my games"
 //! entry.
 
-use crate::auth::{game_of_token, identify, Caller};
+use crate::auth::{game_of_token, identify, Caller, Credential};
 use crate::clock::Clock;
 use crate::ctx::AppCtx;
 use crate::dto::MyGame;
@@ -26,10 +26,12 @@ pub async fn token_game(
         Err(Error::GameNotFound) => return Err(Error::Unauthorized(UNKNOWN)),
         other => other?,
     };
-    let seat = match identify(&record, Some(token)) {
+    let seat = match identify(&record, &Credential::Token(token.to_owned())) {
         Ok(Caller::Seat(seat)) => Some(seat),
         Ok(Caller::Admin) => None,
-        Ok(Caller::Anonymous) | Err(_) => return Err(Error::Unauthorized(UNKNOWN)),
+        Ok(Caller::Anonymous | Caller::App(_)) | Err(_) => {
+            return Err(Error::Unauthorized(UNKNOWN))
+        }
     };
     Ok((record, seat))
 }

@@ -2,7 +2,7 @@
 //! ruleset, committed under the client's version tags and Idempotency-Key, and the bots the
 //! game then waits on played; and a seat's legal actions.
 
-use crate::auth::{identify, Caller};
+use crate::auth::{identify, Caller, Credential};
 use crate::ctx::AppCtx;
 use crate::dto::{ActionResult, LegalActions, SubmitAction};
 use crate::error::{Code, Error};
@@ -26,6 +26,7 @@ pub fn seat_of(caller: Caller) -> Result<u8, Error> {
         Caller::Admin => Err(Error::Forbidden(
             "the admin token cannot play; use a seat token",
         )),
+        Caller::App(_) => Err(Error::Forbidden("an app key cannot play; use a seat token")),
     }
 }
 
@@ -49,13 +50,13 @@ pub struct Submitted {
 pub async fn submit(
     ctx: &AppCtx,
     id: &str,
-    token: Option<&str>,
+    who: &Credential,
     tags: VersionTags,
     key: Option<String>,
     body: SubmitAction,
 ) -> Result<Submitted, Error> {
     let record = load_record(ctx, id).await?;
-    let seat = seat_of(identify(&record, token)?)?;
+    let seat = seat_of(identify(&record, who)?)?;
     // The action as the Idempotency-Key keeps it: an undo as sent (the service checks it,
     // once), a game's action as this game parses it.
     let action = if crate::log::Entry::of(&body.action).is_undo() {
@@ -151,8 +152,8 @@ pub fn legal_listing(
 
 /// The seat of `token` in game `record`, which may list its legal actions: refused
 /// without a seat's token, and before the game starts.
-pub fn lister(record: &GameRecord, token: Option<&str>) -> Result<u8, Error> {
-    let seat = seat_of(identify(record, token)?)?;
+pub fn lister(record: &GameRecord, who: &Credential) -> Result<u8, Error> {
+    let seat = seat_of(identify(record, who)?)?;
     if record.status == store::Status::Open {
         return Err(not_started());
     }

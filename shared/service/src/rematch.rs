@@ -8,7 +8,7 @@
 //! invite-only: only the old game's players (here) and its admin (whose token administers
 //! the new game too) may take its seats.
 
-use crate::auth::{identify, sha256_hex, Caller, SEAT_PREFIX};
+use crate::auth::{identify, sha256_hex, Caller, Credential, SEAT_PREFIX};
 use crate::ctx::AppCtx;
 use crate::dto::Rematch;
 use crate::error::{Code, Error};
@@ -18,13 +18,14 @@ use crate::seats::{claim, Claimant};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use sha2::{Digest, Sha256};
+use store::Scope;
 use store::{GameRecord, SeatRecord, Status, StoreError};
 
 /// The rematch of finished game `id` for the caller (`token`): created once, whoever asks
 /// first; the caller is seated in it with a token derived from theirs.
-pub async fn rematch(ctx: &AppCtx, id: String, token: Option<&str>) -> Result<Rematch, Error> {
+pub async fn rematch(ctx: &AppCtx, id: String, who: &Credential) -> Result<Rematch, Error> {
     let old = load_record(ctx, &id).await?;
-    let caller = identify(&old, token)?;
+    let caller = identify(&old, who)?;
     let old_seat = match caller {
         Caller::Anonymous => {
             return Err(Error::Unauthorized(
@@ -38,6 +39,10 @@ pub async fn rematch(ctx: &AppCtx, id: String, token: Option<&str>) -> Result<Re
         }
         Caller::Seat(seat) => Some(seat),
         Caller::Admin => None,
+        Caller::App(scopes) => {
+            scopes.require(Scope::GamesAdmin)?;
+            None
+        }
     };
     if old.status != Status::Finished {
         return Err(Error::refused(
@@ -82,7 +87,7 @@ pub async fn rematch(ctx: &AppCtx, id: String, token: Option<&str>) -> Result<Re
     };
     let n = old.seats.len() as u8;
     let seat = (old_seat + n - 1) % n;
-    let token = rematch_token(token.unwrap_or_default(), &new_id);
+    let token = rematch_token(who.token().unwrap_or_default(), &new_id);
     let token_hash = sha256_hex(token.as_bytes());
     let seat_record = &created.seats[usize::from(seat)];
     if seat_record.token_hash.as_deref() == Some(token_hash.as_str()) {
@@ -190,6 +195,8 @@ fn new_game(ctx: &AppCtx, old: &GameRecord, id: &str) -> Result<GameRecord, Erro
         old.admin_token_hash.clone(),
     )?;
     record.rematch_of = Some(old.id.clone());
+    // A rematch belongs to the app the game did: its key administers both.
+    record.app = old.app.clone();
     if let Some(clock) = crate::clock::Clock::of(old)? {
         crate::clock::Clock::new(clock.rules, n).save(&mut record);
     }

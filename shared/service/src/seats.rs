@@ -1,7 +1,7 @@
 //! Seats: a claim (for a player or a bot; the last one deals the game), a resignation
 //! (a bot plays on) and a replacement by the admin.
 
-use crate::auth::{identify, new_token, sha256_hex, Caller, SEAT_PREFIX};
+use crate::auth::{identify, new_token, sha256_hex, Caller, Credential, SEAT_PREFIX};
 use crate::ctx::AppCtx;
 use crate::dto::{BotKind, ClaimSeat, ClaimedSeat, ReplaceSeat, ResignSeat, Resigned};
 use crate::error::{Code, Error};
@@ -13,6 +13,7 @@ use crate::log::{state_hash, StoredAction};
 use crate::time::now_ms;
 use game_core::{SeatSet, Visibility};
 use serde_json::Value;
+use store::Scope;
 use store::{GameRecord, LogEntry, Status};
 
 /// Claims seat `seat_param` of game `id` for the caller (`token`) as `body` asks: a player
@@ -21,11 +22,11 @@ pub async fn claim_seat(
     ctx: &AppCtx,
     id: String,
     seat_param: &str,
-    token: Option<&str>,
+    who: &Credential,
     body: ClaimSeat,
 ) -> Result<Done<ClaimedSeat>, Error> {
     let record = load_record(ctx, &id).await?;
-    let caller = identify(&record, token)?;
+    let caller = identify(&record, who)?;
     // The last claim deals with the rules: a retired rules version is refused at any claim.
     ruleset_of(ctx, &record)?;
     let name = match (body.name, body.bot) {
@@ -103,11 +104,11 @@ pub async fn resign_seat(
     ctx: &AppCtx,
     id: String,
     seat_param: &str,
-    token: Option<&str>,
+    who: &Credential,
     body: Option<ResignSeat>,
 ) -> Result<Done<Resigned>, Error> {
     let record = load_record(ctx, &id).await?;
-    let caller = identify(&record, token)?;
+    let caller = identify(&record, who)?;
     let seat = seat_in(&record, seat_param)?;
     require_own_seat(
         caller,
@@ -165,12 +166,13 @@ pub async fn replace_seat(
     ctx: &AppCtx,
     id: String,
     seat_param: &str,
-    token: Option<&str>,
+    who: &Credential,
     body: ReplaceSeat,
 ) -> Result<Done<ClaimedSeat>, Error> {
     let record = load_record(ctx, &id).await?;
-    match identify(&record, token)? {
+    match identify(&record, who)? {
         Caller::Admin => {}
+        Caller::App(scopes) => scopes.require(Scope::GamesAdmin)?,
         Caller::Anonymous => {
             return Err(Error::Unauthorized(
                 "replacing a player needs the admin token",
@@ -319,9 +321,15 @@ pub fn claim(
     entropy: &Option<String>,
     claimant: &Claimant,
 ) -> Result<Change<Status>, Error> {
-    if record.invite_only {
+    if let Caller::App(scopes) = caller {
+        // An app seats bots with `bots:seat`; players, as the game's admin.
+        scopes.require(match claimant {
+            Claimant::Bot(_) => Scope::BotsSeat,
+            _ => Scope::GamesAdmin,
+        })?;
+    } else if record.invite_only {
         match caller {
-            Caller::Admin => {}
+            Caller::Admin | Caller::App(_) => {}
             Caller::Anonymous => {
                 return Err(Error::Unauthorized(
                     "this game is invite-only: claim seats with the admin token",
@@ -425,7 +433,7 @@ pub fn require_own_seat(
     match caller {
         Caller::Seat(own) if own == seat => Ok(()),
         Caller::Anonymous => Err(Error::Unauthorized(anonymous)),
-        Caller::Seat(_) | Caller::Admin => Err(Error::Forbidden(other)),
+        Caller::Seat(_) | Caller::Admin | Caller::App(_) => Err(Error::Forbidden(other)),
     }
 }
 

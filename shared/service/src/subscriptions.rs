@@ -6,7 +6,7 @@
 //! updates); it is a [`Change::subscriptions`], so a move guarded by the version before it
 //! still applies.
 
-use crate::auth::{identify, Caller};
+use crate::auth::{identify, Caller, Credential};
 use crate::ctx::AppCtx;
 use crate::dto::{
     CreateWebhook, CreatedWebhook, Delivery, DeliveryAttempt, DeliveryList, DeliveryStatus,
@@ -16,6 +16,7 @@ use crate::error::{Code, Error};
 use crate::game::{load_record, update, Change, Guard};
 use crate::time::{now_ms, rfc3339};
 use crate::webhooks::{chat, sign, url, MAX_HOOKS_PER_GAME};
+use store::Scope;
 use store::{GameRecord, HookRecord, OutboxMessage, Status};
 
 /// Subscribes the caller (`token`) to game `id`'s notifications as `body` asks, once its URL
@@ -23,11 +24,11 @@ use store::{GameRecord, HookRecord, OutboxMessage, Status};
 pub async fn create(
     ctx: &AppCtx,
     id: &str,
-    token: Option<&str>,
+    who: &Credential,
     body: CreateWebhook,
 ) -> Result<CreatedWebhook, Error> {
     let record = load_record(ctx, id).await?;
-    let seat = subscriber(identify(&record, token)?)?;
+    let seat = subscriber(identify(&record, who)?)?;
     let allowed = if seat.is_some() {
         WebhookEvent::SEAT
     } else {
@@ -118,9 +119,9 @@ pub async fn create(
 }
 
 /// The caller's own subscriptions in game `id`, without secrets.
-pub async fn list(ctx: &AppCtx, id: &str, token: Option<&str>) -> Result<WebhookList, Error> {
+pub async fn list(ctx: &AppCtx, id: &str, who: &Credential) -> Result<WebhookList, Error> {
     let record = load_record(ctx, id).await?;
-    let seat = subscriber(identify(&record, token)?)?;
+    let seat = subscriber(identify(&record, who)?)?;
     let webhooks = record
         .hooks
         .iter()
@@ -132,14 +133,9 @@ pub async fn list(ctx: &AppCtx, id: &str, token: Option<&str>) -> Result<Webhook
 
 /// Deletes the caller's subscription `hook_id` of game `id`; what it had not delivered is
 /// cancelled.
-pub async fn delete(
-    ctx: &AppCtx,
-    id: &str,
-    token: Option<&str>,
-    hook_id: &str,
-) -> Result<(), Error> {
+pub async fn delete(ctx: &AppCtx, id: &str, who: &Credential, hook_id: &str) -> Result<(), Error> {
     let record = load_record(ctx, id).await?;
-    let seat = subscriber(identify(&record, token)?)?;
+    let seat = subscriber(identify(&record, who)?)?;
     update(ctx, record, &Guard::default(), |record| {
         own_hook(record, seat, hook_id)?;
         let mut next = record.clone();
@@ -154,13 +150,13 @@ pub async fn delete(
 pub async fn deliveries(
     ctx: &AppCtx,
     id: &str,
-    token: Option<&str>,
+    who: &Credential,
     hook_id: &str,
     after: Option<&str>,
     limit: usize,
 ) -> Result<DeliveryList, Error> {
     let record = load_record(ctx, id).await?;
-    let seat = subscriber(identify(&record, token)?)?;
+    let seat = subscriber(identify(&record, who)?)?;
     if !sign::is_hook_id(hook_id) {
         return Err(Error::HookNotFound);
     }
@@ -178,6 +174,7 @@ fn subscriber(caller: Caller) -> Result<Option<u8>, Error> {
     match caller {
         Caller::Seat(seat) => Ok(Some(seat)),
         Caller::Admin => Ok(None),
+        Caller::App(scopes) => scopes.require(Scope::WebhooksManage).map(|()| None),
         Caller::Anonymous => Err(Error::Unauthorized(
             "webhooks need a seat or admin token (Authorization: Bearer …)",
         )),

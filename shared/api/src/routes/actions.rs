@@ -55,7 +55,7 @@ pub async fn list_legal_actions(
     if_none_match: IfNoneMatch,
 ) -> Result<Reply, ApiError> {
     let record = load_record(&ctx, &id).await?;
-    let seat = moves::lister(&record, bearer.token())?;
+    let seat = moves::lister(&record, bearer.who())?;
     if_none_match.answer(record.version, || {
         let listing = moves::legal_listing(&ctx, &record, seat)?.ok_or_else(moves::not_started)?;
         Ok(Reply::json(200, &listing).header("etag", etag(record.version)))
@@ -125,7 +125,7 @@ pub async fn submit_action(
     QueryParams(includes): QueryParams<Includes>,
     JsonBody(body): JsonBody<SubmitAction>,
 ) -> Result<Reply, ApiError> {
-    let submitted = moves::submit(&ctx, &id, bearer.token(), if_match.0, key, body).await?;
+    let submitted = moves::submit(&ctx, &id, bearer.who(), if_match.0, key, body).await?;
     let reply = Reply::json(200, &submitted.result);
     let mut reply = match submitted.made {
         Some(version) => reply.header("etag", etag(version)),

@@ -13,7 +13,7 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use service::auth::{identify, sha256_hex, Caller};
+use service::auth::{identify, sha256_hex, Caller, Credential};
 use service::clock::Clock;
 use service::ctx::AppCtx;
 use service::dto::MyGames;
@@ -201,21 +201,23 @@ pub async fn game_events(
     bearer: Bearer,
 ) -> Result<Response, ApiError> {
     let record = load_record(&ctx, &id).await?;
-    identify(&record, bearer.token())?;
+    identify(&record, bearer.who())?;
     let resume = last_event_id(&headers)?
         .map(|sent| Cursor::parse(sent, &record, false))
         .transpose()?
         .map(|(cursor, _)| cursor);
-    let holder = match bearer.token() {
-        Some(token) => Holder::Token(sha256_hex(token.as_bytes())),
-        None => Holder::Anonymous(record.id.clone()),
+    let holder = match bearer.who() {
+        Credential::Token(token) => Holder::Token(sha256_hex(token.as_bytes())),
+        // An app key's streams count against the key.
+        Credential::App(key) => Holder::Token(key.key.clone()),
+        Credential::Anonymous => Holder::Anonymous(record.id.clone()),
     };
     // The place first: a client at its limit costs no reading of the log.
     let slot = open_slot(&ctx, holder)?;
     // The first batch is gathered here, so that a game that cannot be shown (retired rules)
     // is refused with a problem rather than in the middle of a stream.
     let mut reader = Reader::Game {
-        token: bearer.0.clone(),
+        who: bearer.0.clone(),
     };
     let first = reader.batch(&ctx, &record, resume).await?;
     Ok(stream(slot, ctx.clone(), record, first, reader))
@@ -272,7 +274,7 @@ pub async fn my_events(
         }
         None => (None, None),
     };
-    let token = bearer.0.clone().unwrap_or_default();
+    let token = bearer.token().unwrap_or_default().to_owned();
     let slot = open_slot(&ctx, Holder::Token(sha256_hex(token.as_bytes())))?;
     let mut reader = Reader::Me { token, seen };
     let first = reader.batch(&ctx, &record, resume).await?;
@@ -329,7 +331,7 @@ type Batch = (Vec<Event>, Cursor);
 /// Who reads a stream, and what it has been told.
 enum Reader {
     /// `GET /v1/games/{id}/events`, with the caller's token (none: a spectator).
-    Game { token: Option<String> },
+    Game { who: Credential },
     /// `GET /v1/me/events`, with the caller's token and what the last batch told it.
     Me { token: String, seen: Option<Seen> },
 }
@@ -349,7 +351,7 @@ impl Reader {
             (Reader::Game { .. }, Some(from)) if from.version == record.version => {
                 Ok(Some((Vec::new(), from)))
             }
-            (Reader::Game { token }, _) => game_batch(ctx, record, token.as_deref(), from).await,
+            (Reader::Game { who }, _) => game_batch(ctx, record, who, from).await,
             // What the reader was told is learnt even when nothing is sent, so that the
             // next change's `turn` or `finished` is told.
             (Reader::Me { token, seen }, from) => {
@@ -369,10 +371,10 @@ impl Reader {
 async fn game_batch(
     ctx: &AppCtx,
     record: &GameRecord,
-    token: Option<&str>,
+    who: &Credential,
     from: Option<Cursor>,
 ) -> Result<Option<Batch>, Error> {
-    let Ok(caller) = identify(record, token) else {
+    let Ok(caller) = identify(record, who) else {
         return Ok(None);
     };
     let mut events = Vec::new();
@@ -418,10 +420,10 @@ fn my_batch(
     token: &str,
     seen: &mut Option<Seen>,
 ) -> Result<Option<Batch>, Error> {
-    let seat = match identify(record, Some(token)) {
+    let seat = match identify(record, &Credential::Token(token.to_owned())) {
         Ok(Caller::Seat(seat)) => Some(seat),
         Ok(Caller::Admin) => None,
-        Ok(Caller::Anonymous) | Err(_) => return Ok(None),
+        Ok(Caller::Anonymous | Caller::App(_)) | Err(_) => return Ok(None),
     };
     let game = my_game(ctx, record, seat)?;
     let seat_clock = match (seat, Clock::of(record)?) {

@@ -42,9 +42,10 @@ problems! {
 )]
 pub async fn create_game(
     State(ctx): State<Arc<AppCtx>>,
+    bearer: Bearer,
     JsonBody(body): JsonBody<CreateGame>,
 ) -> Result<Reply, ApiError> {
-    let created = service::game::games::create_game(&ctx, body).await?;
+    let created = service::game::games::create_game(&ctx, bearer.who(), body).await?;
     let location = format!("/v1/games/{}", created.id);
     let version = created.version;
     Ok(Reply::json(201, &created)
@@ -90,11 +91,13 @@ problems! {
 )]
 pub async fn list_games(
     State(ctx): State<Arc<AppCtx>>,
+    bearer: Bearer,
     QueryParams(params): QueryParams<LobbyParams>,
 ) -> Result<Reply, ApiError> {
     let limit = limit_in(params.limit, 20, 100)?;
     let list = service::game::games::lobby(
         &ctx,
+        bearer.who(),
         params.ruleset.as_deref(),
         params.status.as_deref(),
         params.after.as_deref(),
@@ -153,7 +156,7 @@ pub async fn get_game(
 ) -> Result<Reply, ApiError> {
     let wait = poll.wait()?;
     let mut record = load_record(&ctx, &id).await?;
-    let caller = identify(&record, bearer.token())?;
+    let caller = identify(&record, bearer.who())?;
     if poll.include == Some(Include::LegalActions) {
         // Refused before a long-poll, not after it.
         seat_of(caller)?;
@@ -237,6 +240,6 @@ pub async fn delete_game(
     Params(id): Params<String>,
     bearer: Bearer,
 ) -> Result<Reply, ApiError> {
-    service::game::games::delete_game(&ctx, &id, bearer.token()).await?;
+    service::game::games::delete_game(&ctx, &id, bearer.who()).await?;
     Ok(Reply::empty(204))
 }

@@ -52,7 +52,7 @@ pub async fn get_history(
     if_none_match: IfNoneMatch,
 ) -> Result<Reply, ApiError> {
     let record = load_record(&ctx, &id).await?;
-    let viewer = identify(&record, bearer.token())?.viewer();
+    let viewer = identify(&record, bearer.who())?.viewer();
     let seq = history::entry_in(&record, history::parse_seq(&seq_param)?)?;
     if let Some(not_modified) = if_none_match.not_modified(record.version) {
         return Ok(not_modified);

@@ -54,7 +54,7 @@ pub async fn get_log(
     let limit = limit_in(page.limit, 50, 200)?;
     let after = page.after()?;
     let record = load_record(&ctx, &id).await?;
-    let viewer = identify(&record, bearer.token())?.viewer();
+    let viewer = identify(&record, bearer.who())?.viewer();
     if let Some(not_modified) = if_none_match.not_modified(record.version) {
         return Ok(not_modified);
     }

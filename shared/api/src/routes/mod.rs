@@ -1,6 +1,7 @@
 //! The route handlers, one module per resource, and what they share.
 
 pub mod actions;
+pub mod apps;
 pub mod events;
 pub mod games;
 pub mod history;
@@ -45,6 +46,9 @@ pub fn api_routes() -> OpenApiRouter<Arc<AppCtx>> {
         .routes(routes!(webhooks::create_webhook, webhooks::list_webhooks))
         .routes(routes!(webhooks::delete_webhook))
         .routes(routes!(webhooks::list_deliveries))
+        .routes(routes!(apps::create_app, apps::list_apps))
+        .routes(routes!(apps::issue_key))
+        .routes(routes!(apps::revoke_key))
 }
 
 /// The `ETag` of a version.

@@ -17,6 +17,7 @@ use service::seats::{require_own_seat, seat_in};
 use service::time::now_ms;
 use std::sync::Arc;
 use store::GameRecord;
+use store::Scope;
 
 problems! {
     /// How `pause_game` and `resume_game` refuse a request, beyond the shared refusals.
@@ -41,8 +42,9 @@ async fn by_admin(
     change: ClockChange,
 ) -> Result<Reply, Error> {
     let record = load_record(ctx, id).await?;
-    match identify(&record, bearer.token())? {
+    match identify(&record, bearer.who())? {
         Caller::Admin => {}
+        Caller::App(scopes) => scopes.require(Scope::GamesAdmin)?,
         Caller::Anonymous => {
             return Err(Error::Unauthorized(
                 "pausing needs the game's admin token (Authorization: Bearer bt_admin_…)",
@@ -132,7 +134,7 @@ async fn by_seat(
     change: impl FnOnce(u8) -> ClockChange,
 ) -> Result<Reply, Error> {
     let record = load_record(ctx, id).await?;
-    let caller = identify(&record, bearer.token())?;
+    let caller = identify(&record, bearer.who())?;
     let seat = seat_in(&record, seat_param)?;
     require_own_seat(
         caller,

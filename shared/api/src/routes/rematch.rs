@@ -55,6 +55,6 @@ pub async fn rematch(
     Params(id): Params<String>,
     bearer: Bearer,
 ) -> Result<Reply, ApiError> {
-    let rematch = service::rematch::rematch(&ctx, id, bearer.token()).await?;
+    let rematch = service::rematch::rematch(&ctx, id, bearer.who()).await?;
     Ok(Reply::json(200, &rematch))
 }

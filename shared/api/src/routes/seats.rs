@@ -49,7 +49,7 @@ pub async fn claim_seat(
     bearer: Bearer,
     JsonBody(body): JsonBody<ClaimSeat>,
 ) -> Result<Reply, ApiError> {
-    let done = seats::claim_seat(&ctx, id, &seat_param, bearer.token(), body).await?;
+    let done = seats::claim_seat(&ctx, id, &seat_param, bearer.who(), body).await?;
     Ok(Reply::json(201, &done.answer)
         .header("etag", etag(done.answer.version))
         .detail(done.bots_failed))
@@ -93,7 +93,7 @@ pub async fn resign_seat(
     bearer: Bearer,
     OptionalJsonBody(body): OptionalJsonBody<ResignSeat>,
 ) -> Result<Reply, ApiError> {
-    let done = seats::resign_seat(&ctx, id, &seat_param, bearer.token(), body).await?;
+    let done = seats::resign_seat(&ctx, id, &seat_param, bearer.who(), body).await?;
     Ok(Reply::json(200, &done.answer)
         .header("etag", etag(done.answer.version))
         .detail(done.bots_failed))
@@ -140,7 +140,7 @@ pub async fn replace_seat(
     bearer: Bearer,
     JsonBody(body): JsonBody<ReplaceSeat>,
 ) -> Result<Reply, ApiError> {
-    let done = seats::replace_seat(&ctx, id, &seat_param, bearer.token(), body).await?;
+    let done = seats::replace_seat(&ctx, id, &seat_param, bearer.who(), body).await?;
     Ok(Reply::json(200, &done.answer)
         .header("etag", etag(done.answer.version))
         .detail(done.bots_failed))

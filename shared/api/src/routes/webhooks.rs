@@ -52,7 +52,7 @@ pub async fn create_webhook(
     bearer: Bearer,
     JsonBody(body): JsonBody<CreateWebhook>,
 ) -> Result<Reply, ApiError> {
-    let created = subscriptions::create(&ctx, &id, bearer.token(), body).await?;
+    let created = subscriptions::create(&ctx, &id, bearer.who(), body).await?;
     Ok(Reply::json(201, &created))
 }
 
@@ -77,7 +77,7 @@ pub async fn list_webhooks(
     Params(id): Params<String>,
     bearer: Bearer,
 ) -> Result<Reply, ApiError> {
-    let list = subscriptions::list(&ctx, &id, bearer.token()).await?;
+    let list = subscriptions::list(&ctx, &id, bearer.who()).await?;
     Ok(Reply::json(200, &list))
 }
 
@@ -113,7 +113,7 @@ pub async fn delete_webhook(
     Params((id, hook_id)): Params<(String, String)>,
     bearer: Bearer,
 ) -> Result<Reply, ApiError> {
-    subscriptions::delete(&ctx, &id, bearer.token(), &hook_id).await?;
+    subscriptions::delete(&ctx, &id, bearer.who(), &hook_id).await?;
     Ok(Reply::empty(204))
 }
 
@@ -154,7 +154,7 @@ pub async fn list_deliveries(
 ) -> Result<Reply, ApiError> {
     let limit = limit_in(params.limit, 50, 100)?;
     let after = params.after.as_deref();
-    let list = subscriptions::deliveries(&ctx, &id, bearer.token(), &hook_id, after, limit).await?;
+    let list = subscriptions::deliveries(&ctx, &id, bearer.who(), &hook_id, after, limit).await?;
     Ok(Reply::json(200, &list))
 }
 

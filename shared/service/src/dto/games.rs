@@ -50,6 +50,10 @@ pub struct CreatedGame {
     pub admin_token: String,
     /// SHA-256 (hex) of the server secret; the audit reveals the secret once the game ends.
     pub seed_commitment: String,
+    /// The app the game belongs to (`a_…`), when an app's key created it: that key (with
+    /// `games:admin`) administers it as the admin token does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub app: Option<String>,
 }
 
 /// The caller's seat.
@@ -158,6 +162,8 @@ pub struct GameSummary {
     pub open_seats: Vec<u8>,
     /// Creation time (RFC 3339).
     pub created_at: String,
+    /// `open` in the lobby; an app's own listing holds its `active` games too.
+    pub status: GameStatus,
 }
 
 /// One page of the lobby.

@@ -5,6 +5,7 @@
 //! events); the OpenAPI document narrows them to the `anyOf` of every game's schema.
 
 mod actions;
+mod apps;
 mod common;
 mod games;
 mod log;
@@ -14,6 +15,7 @@ mod seats;
 mod webhooks;
 
 pub use actions::*;
+pub use apps::*;
 pub use common::*;
 pub use games::*;
 pub use log::*;

@@ -2,7 +2,7 @@
 
 use super::{engine_of, load_record, seat_numbers};
 use crate::auth::{
-    identify, new_game_id, new_token, random_bytes, sha256_hex, Caller, ADMIN_PREFIX,
+    identify, new_game_id, new_token, random_bytes, sha256_hex, Caller, Credential, ADMIN_PREFIX,
 };
 use crate::ctx::AppCtx;
 use crate::dto::{
@@ -12,11 +12,26 @@ use crate::error::{Code, Error};
 use crate::seed::{commitment_of, secret_hex};
 use crate::time::{now_ms, rfc3339};
 use std::time::Duration;
+use store::Scope;
 use store::{GameRecord, ListQuery, SeatRecord, Status};
 
 /// A new open game as `body` asks, with its admin token (shown once): refused now if the
 /// ruleset would refuse to deal it, rather than at the last claim.
-pub async fn create_game(ctx: &AppCtx, body: CreateGame) -> Result<CreatedGame, Error> {
+pub async fn create_game(
+    ctx: &AppCtx,
+    who: &Credential,
+    body: CreateGame,
+) -> Result<CreatedGame, Error> {
+    let app = match who {
+        Credential::App(key) => {
+            key.scopes.require(Scope::GamesCreate)?;
+            Some(key)
+        }
+        _ if ctx.limits.require_app_key => return Err(Error::Unauthorized(
+            "this server creates games for apps only: send an app key (Authorization: Bearer bk_…)",
+        )),
+        _ => None,
+    };
     let ruleset = ctx.registry.get(&body.ruleset).ok_or_else(|| {
         Error::refused(
             Code::UnknownRuleset,
@@ -55,6 +70,12 @@ pub async fn create_game(ctx: &AppCtx, body: CreateGame) -> Result<CreatedGame, 
     if let Some(clock) = &clock {
         clock.save(&mut record);
     }
+    if let Some(key) = app {
+        // Counted last, once everything else is known to be acceptable: a refused game
+        // costs no quota.
+        crate::apps::admit_creation(ctx.store.as_ref(), key, &ctx.limits).await?;
+        record.app = Some(key.app.clone());
+    }
     ctx.store.create(&record).await?;
     let created = CreatedGame {
         id: record.id.clone(),
@@ -64,19 +85,34 @@ pub async fn create_game(ctx: &AppCtx, body: CreateGame) -> Result<CreatedGame, 
         version: record.version,
         admin_token,
         seed_commitment: record.seed_commitment.clone(),
+        app: record.app.clone(),
     };
     Ok(created)
 }
 
 /// One page of the lobby: open games (`status` may only say so), of `ruleset` if given,
-/// after the cursor `after`, at most `limit`.
+/// after the cursor `after`, at most `limit`. With an app key (`games:read`), the app's own
+/// games instead: open and under way, invite-only ones too.
 pub async fn lobby(
     ctx: &AppCtx,
+    who: &Credential,
     ruleset: Option<&str>,
     status: Option<&str>,
     after: Option<&str>,
     limit: usize,
 ) -> Result<GameList, Error> {
+    let app = match who {
+        Credential::App(key) => {
+            key.scopes.require(Scope::GamesRead)?;
+            Some(key.app.as_str())
+        }
+        _ => None,
+    };
+    if app.is_some() && status.is_some() {
+        return Err(Error::Malformed(
+            "an app's listing holds its open and its active games, each with its status: leave out status".into(),
+        ));
+    }
     if status.is_some_and(|status| status != "open") {
         return Err(Error::Malformed(
             "the lobby lists open games only: status must be 'open'".into(),
@@ -95,7 +131,10 @@ pub async fn lobby(
         cursor: after.map(str::to_string),
         limit,
     };
-    let page = ctx.store.list_open(&query).await?;
+    let page = match app {
+        Some(app) => ctx.store.list_app(app, &query).await?,
+        None => ctx.store.list_open(&query).await?,
+    };
     let games = page
         .games
         .iter()
@@ -107,6 +146,7 @@ pub async fn lobby(
                 .filter(|&seat| !record.seats[usize::from(seat)].is_claimed())
                 .collect(),
             created_at: rfc3339(record.created_at),
+            status: record.status.into(),
         })
         .collect();
     Ok(GameList {
@@ -118,10 +158,11 @@ pub async fn lobby(
 /// Deletes game `id` and everything stored under it (its log, idempotency keys, pending
 /// notifications and subscriptions), at the request of its admin (`token`): from then on it
 /// is not found by anyone, and a move in flight finds it gone.
-pub async fn delete_game(ctx: &AppCtx, id: &str, token: Option<&str>) -> Result<(), Error> {
+pub async fn delete_game(ctx: &AppCtx, id: &str, who: &Credential) -> Result<(), Error> {
     let record = load_record(ctx, id).await?;
-    match identify(&record, token)? {
+    match identify(&record, who)? {
         Caller::Admin => {}
+        Caller::App(scopes) => scopes.require(Scope::GamesAdmin)?,
         Caller::Anonymous => {
             return Err(Error::Unauthorized(
                 "deleting a game needs its admin token (Authorization: Bearer bt_admin_…)",
