@@ -1,6 +1,7 @@
 //! HTTP tests against a real server on a free loopback port (one test binary, a module per
 //! concern, as zero2prod and ripgrep do).
 
+mod apps;
 mod audit;
 mod bots;
 mod clocks;

@@ -661,9 +661,12 @@ fn finish_operations(doc: &mut Value) {
             .flat_map(|item| item.values_mut())
             .filter_map(Value::as_object_mut)
         {
-            operation
+            let security = operation
                 .entry("security")
                 .or_insert_with(|| Value::Array(Vec::new()));
+            let bearer = security
+                .as_array()
+                .is_some_and(|schemes| schemes.iter().any(|scheme| scheme.get("bearer").is_some()));
             let Some(responses) = operation
                 .get_mut("responses")
                 .and_then(Value::as_object_mut)
@@ -676,6 +679,32 @@ fn finish_operations(doc: &mut Value) {
             responses.entry("503").or_insert_with(|| {
                 problem("The request took over 30 s (`timeout`); a move may or may not have been applied: resend it with the same Idempotency-Key")
             });
+            // Any request may be over its app key's or its address's rate (docs/apps.md).
+            let limited = responses.entry("429").or_insert_with(|| {
+                problem("Over the request rate of the app key or the client address (`rate-limited`), or over an app's quota (`quota-exceeded`): retry after `Retry-After` seconds")
+            });
+            limited["headers"]["retry-after"] = json!({
+                "description": "Seconds until a retry may succeed (on `rate-limited` and `quota-exceeded`).",
+                "schema": {"type": "integer", "minimum": 1},
+            });
+            limited["headers"]["ratelimit-policy"] = json!({
+                "description": "The policy the request was over, as the IETF draft \"RateLimit header fields for HTTP\" writes it: `\"requests\";q=200;w=2`.",
+                "schema": {"type": "string"},
+            });
+            limited["headers"]["ratelimit"] = json!({
+                "description": "What is left of the policy and when it resets (draft \"RateLimit header fields for HTTP\"): `\"requests\";r=0;t=1`.",
+                "schema": {"type": "string"},
+            });
+            // A route that takes a bearer token takes an app key too: an unknown or revoked
+            // key is 401, a key without the route's scope 403.
+            if bearer {
+                responses.entry("401").or_insert_with(|| {
+                    problem("The token or app key is not valid (unknown, revoked, or of no game)")
+                });
+                responses.entry("403").or_insert_with(|| {
+                    problem("An app key without the scope this route needs (`missing-scope`, naming it)")
+                });
+            }
             for response in responses.values_mut() {
                 response["headers"]["x-request-id"] = request_id.clone();
             }

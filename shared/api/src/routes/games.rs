@@ -27,12 +27,16 @@ problems! {
 ///
 /// Creates an open game with empty seats and returns its admin token (shown once) and the
 /// seed commitment: the SHA-256 of a server secret that the audit reveals when the game ends.
-/// The game starts when the last seat is claimed.
+/// The game starts when the last seat is claimed. Created with an app key (`games:create`),
+/// the game belongs to the app: its key administers it as the admin token does, and no other
+/// app's key finds it (docs/apps.md). A server started with `--require-app-key` creates games
+/// for app keys only.
 #[utoipa::path(
     post,
     path = "/v1/games",
     tag = "games",
     request_body = CreateGame,
+    security((), ("bearer" = [])),
     responses(
         (status = 201, description = "The game was created", body = CreatedGame,
             headers(("location" = String, description = "The game's URL"), ("etag" = String, description = "The version"))),
@@ -73,11 +77,14 @@ problems! {
 
 /// List open games (the lobby)
 ///
-/// Open games that anyone may join, oldest first, a page at a time.
+/// Open games that anyone may join, oldest first, a page at a time. With an app key
+/// (`games:read`), the app's own unfinished games instead, invite-only ones too, each with
+/// its status.
 #[utoipa::path(
     get,
     path = "/v1/games",
     tag = "games",
+    security((), ("bearer" = [])),
     params(
         ("ruleset" = Option<String>, Query, description = "Only games of this ruleset"),
         ("status" = Option<String>, Query, description = "Only `open` is supported (the default)", pattern = "^open$"),
