@@ -36,7 +36,7 @@ async fn serve(
 }
 
 fn sqlite() -> Arc<dyn GameStore> {
-    Arc::new(store::SqliteStore::open(&temp_db("apps")).expect("open the test database"))
+    Arc::new(store::SqliteStore::open(temp_db("apps")).expect("open the test database"))
 }
 
 async fn send(

@@ -473,6 +473,10 @@ async fn a_complete_game_through_the_function_binaries_under_the_runtime_emulato
             reply.text()
         );
     }
+    // The operator's routes: the emulator's functions have no operator key, so they are off
+    // (403), which manage-apps answers itself.
+    let apps = patiently("the apps", || app.get("/v1/apps", None)).await;
+    assert_eq!(apps.status, 403, "{}", apps.text());
     // A CORS preflight, answered by the edge's CORS layer.
     let preflight = app
         .send(

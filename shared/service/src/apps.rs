@@ -4,6 +4,8 @@
 //! read of that app, with no index of keys.
 
 use crate::auth::{random_bytes, sha256_hex};
+pub use crate::auth::{AppKey, Scopes};
+pub use crate::error::Limited;
 use crate::error::{Code, Error};
 use crate::time::now_ms;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -19,47 +21,6 @@ pub const KEY_PREFIX: &str = "bk_";
 pub const LIVE_KEYS: usize = 2;
 /// The longest app name.
 const NAME_LIMIT: usize = 80;
-
-/// The scopes a key holds, as a small set.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Scopes(u8);
-
-impl Scopes {
-    /// Whether the set holds `scope`.
-    pub fn has(self, scope: Scope) -> bool {
-        self.0 & Scopes::bit(scope) != 0
-    }
-
-    /// `Ok` if the set holds `scope`; otherwise the 403 that names it.
-    pub fn require(self, scope: Scope) -> Result<(), Error> {
-        if self.has(scope) {
-            Ok(())
-        } else {
-            Err(Error::MissingScope(scope))
-        }
-    }
-
-    fn bit(scope: Scope) -> u8 {
-        1 << (scope as u8)
-    }
-}
-
-impl FromIterator<Scope> for Scopes {
-    fn from_iter<I: IntoIterator<Item = Scope>>(scopes: I) -> Scopes {
-        Scopes(scopes.into_iter().fold(0, |set, s| set | Scopes::bit(s)))
-    }
-}
-
-/// A checked, live app key: the app it speaks for and what it may do.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AppKey {
-    /// The app (`a_…`).
-    pub app: String,
-    /// The key's id (`k_…`).
-    pub key: String,
-    /// Its scopes.
-    pub scopes: Scopes,
-}
 
 /// The limits a deployment sets on apps and on requests without a key (docs/apps.md,
 /// "Limits").
@@ -256,10 +217,11 @@ async fn change<T>(
     ))
 }
 
-/// `Ok` if `token` is the operator's key; 401 for no token or another, 403 when the
+/// `Ok` if `token` is the operator's key (whose SHA-256 is `operator_key_hash`, the
+/// context's); 401 for no token or another, 403 when the
 /// deployment has no operator key (the routes are off).
-pub fn check_operator(ctx: &crate::AppCtx, token: Option<&str>) -> Result<(), Error> {
-    let Some(expected) = &ctx.operator_key_hash else {
+pub fn check_operator(operator_key_hash: Option<&str>, token: Option<&str>) -> Result<(), Error> {
+    let Some(expected) = operator_key_hash else {
         return Err(Error::Forbidden(
             "managing apps over HTTP is off: the operator sets BEURS_OPERATOR_KEY to turn it on",
         ));
@@ -342,23 +304,6 @@ pub async fn admit_creation(
     })
     .await
     .map(drop)
-}
-
-/// A refusal for being over a limit: what the 429 and its `RateLimit` headers say.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Limited {
-    /// `rate-limited` (requests) or `quota-exceeded` (creations, live games).
-    pub code: Code,
-    /// The policy's name in the `RateLimit-Policy` header.
-    pub policy: &'static str,
-    /// The policy's quota.
-    pub quota: u32,
-    /// The policy's window, if it has one (live games have none).
-    pub window: Option<Duration>,
-    /// When a retry may succeed.
-    pub retry_after: Duration,
-    /// What happened, in words.
-    pub message: String,
 }
 
 #[cfg(test)]

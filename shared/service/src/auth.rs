@@ -1,6 +1,5 @@
 //! Bearer tokens, game ids and secrets: random, prefixed, stored only as SHA-256.
 
-use crate::apps::{AppKey, Scopes};
 use crate::dice::Dice;
 use crate::error::Error;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -58,6 +57,47 @@ pub fn is_game_id(id: &str) -> bool {
 /// SHA-256 as lowercase hex.
 pub fn sha256_hex(data: &[u8]) -> String {
     hex::encode(Sha256::digest(data))
+}
+
+/// The scopes a key holds, as a small set.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Scopes(u8);
+
+impl Scopes {
+    /// Whether the set holds `scope`.
+    pub fn has(self, scope: Scope) -> bool {
+        self.0 & Scopes::bit(scope) != 0
+    }
+
+    /// `Ok` if the set holds `scope`; otherwise the 403 that names it.
+    pub fn require(self, scope: Scope) -> Result<(), Error> {
+        if self.has(scope) {
+            Ok(())
+        } else {
+            Err(Error::MissingScope(scope))
+        }
+    }
+
+    fn bit(scope: Scope) -> u8 {
+        1 << (scope as u8)
+    }
+}
+
+impl FromIterator<Scope> for Scopes {
+    fn from_iter<I: IntoIterator<Item = Scope>>(scopes: I) -> Scopes {
+        Scopes(scopes.into_iter().fold(0, |set, s| set | Scopes::bit(s)))
+    }
+}
+
+/// A checked, live app key: the app it speaks for and what it may do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AppKey {
+    /// The app (`a_…`).
+    pub app: String,
+    /// The key's id (`k_…`).
+    pub key: String,
+    /// Its scopes.
+    pub scopes: Scopes,
 }
 
 /// What a request presented: nothing, a game's token (seat or admin), or a checked app key.

@@ -200,7 +200,7 @@ pub enum Error {
     MissingScope(store::Scope),
     /// Over a rate limit or a quota.
     #[error("{}", .0.message)]
-    Limited(Box<crate::apps::Limited>),
+    Limited(Box<Limited>),
     /// Something failed on our side. The detail goes to the log, never to the client.
     #[error("internal error: {0}")]
     Internal(String),
@@ -289,6 +289,23 @@ impl Error {
             message: message.into(),
         }
     }
+}
+
+/// A refusal for being over a limit: what the 429 and its `RateLimit` headers say.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limited {
+    /// `rate-limited` (requests) or `quota-exceeded` (creations, live games).
+    pub code: Code,
+    /// The policy's name in the `RateLimit-Policy` header.
+    pub policy: &'static str,
+    /// The policy's quota.
+    pub quota: u32,
+    /// The policy's window, if it has one (live games have none).
+    pub window: Option<std::time::Duration>,
+    /// When a retry may succeed.
+    pub retry_after: std::time::Duration,
+    /// What happened, in words.
+    pub message: String,
 }
 
 impl From<game_core::SetupError> for Error {
