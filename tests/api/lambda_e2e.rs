@@ -477,6 +477,19 @@ async fn a_complete_game_through_the_function_binaries_under_the_runtime_emulato
     // (403), which manage-apps answers itself.
     let apps = patiently("the apps", || app.get("/v1/apps", None)).await;
     assert_eq!(apps.status, 403, "{}", apps.text());
+    // Last, delete-game: the game is gone, whole (its log, its kept answers, its outbox).
+    let game_path = format!("/v1/games/{id}");
+    let deleted = app
+        .send(
+            "DELETE",
+            &game_path,
+            &[("authorization", &format!("Bearer {}", game.admin_token))],
+            Vec::new(),
+        )
+        .await;
+    assert_eq!(deleted.status, 204, "{}", deleted.text());
+    let gone = patiently("the deleted game", || app.get(&game_path, None)).await;
+    assert_eq!(gone.status, 404, "{}", gone.text());
     // A CORS preflight, answered by the edge's CORS layer.
     let preflight = app
         .send(
