@@ -18,6 +18,24 @@ async fn serve(
     configure: impl FnOnce(service::AppCtx) -> service::AppCtx,
     requests: Option<api::edge::RequestRate>,
 ) -> (TestApp, tokio::task::AbortHandle) {
+    serve_behind(
+        store,
+        configure,
+        api::edge::EdgeConfig {
+            cors_origins: Vec::new(),
+            requests,
+            keyless_creations_per_hour: None,
+        },
+    )
+    .await
+}
+
+/// [`serve`] behind the edge `edge`.
+async fn serve_behind(
+    store: Arc<dyn GameStore>,
+    configure: impl FnOnce(service::AppCtx) -> service::AppCtx,
+    edge: api::edge::EdgeConfig,
+) -> (TestApp, tokio::task::AbortHandle) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind a free port");
@@ -25,10 +43,6 @@ async fn serve(
     let ctx = Arc::new(configure(
         test_ctx(store.clone()).with_operator_key(OPERATOR),
     ));
-    let edge = api::edge::EdgeConfig {
-        cors_origins: Vec::new(),
-        requests,
-    };
     let server = tokio::spawn(async move {
         local::serve::serve_with(listener, ctx, &edge, &local::serve::Limits::default()).await
     });
@@ -485,5 +499,47 @@ async fn requests_over_the_rate_get_429_change_nothing_and_recover() {
         send(&app, "GET", "/v1/rulesets", None, None).await.status,
         200
     );
+    server.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_address_creating_games_without_a_key_is_held_to_its_hourly_quota() {
+    let edge = api::edge::EdgeConfig {
+        cors_origins: Vec::new(),
+        requests: None,
+        keyless_creations_per_hour: Some(3),
+    };
+    let (app, server) = serve_behind(sqlite(), |ctx| ctx, edge).await;
+    for _ in 0..3 {
+        let created = send(&app, "POST", "/v1/games", None, Some(new_game(false))).await;
+        assert_eq!(created.status, 201, "{}", created.text());
+    }
+    let over = send(&app, "POST", "/v1/games", None, Some(new_game(false))).await;
+    refused(&over, 429, "quota-exceeded");
+    assert_eq!(
+        over.header("ratelimit-policy"),
+        Some("\"creations\";q=3;w=3600")
+    );
+    let retry: u64 = over
+        .header("retry-after")
+        .expect("Retry-After")
+        .parse()
+        .expect("seconds");
+    assert!((1..=3_600).contains(&retry), "{retry}");
+    let lobby = app
+        .store
+        .list_open(&store::ListQuery {
+            ruleset: None,
+            cursor: None,
+            limit: 100,
+        })
+        .await
+        .unwrap();
+    assert_eq!(lobby.games.len(), 3, "the refused creation made no game");
+    // Reads are not creations; an app's key creates under its app's own quota.
+    assert_eq!(send(&app, "GET", "/v1/games", None, None).await.status, 200);
+    let (_, key) = create_app(&app, "Keyed", None).await;
+    let keyed = send(&app, "POST", "/v1/games", Some(&key), Some(new_game(false))).await;
+    assert_eq!(keyed.status, 201, "{}", keyed.text());
     server.abort();
 }

@@ -521,6 +521,8 @@ impl Server {
                 "127.0.0.1:0",
                 "--requests-per-second",
                 "0",
+                "--keyless-creations-per-hour",
+                "0",
                 "--db",
             ])
             .arg(&db)

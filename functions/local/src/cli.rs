@@ -186,6 +186,13 @@ pub struct ServeArgs {
         default_value_t = 200
     )]
     pub request_burst: u32,
+    /// Games each client address may create per hour without an app key (0: unlimited)
+    #[arg(
+        long = "keyless-creations-per-hour",
+        env = "BEURS_KEYLESS_CREATIONS_PER_HOUR",
+        default_value_t = 100
+    )]
+    pub keyless_creations_per_hour: u32,
     /// Games one app may create per clock hour
     #[arg(
         long = "app-creations-per-hour",
@@ -370,6 +377,8 @@ impl ServeArgs {
                 per_second: self.requests_per_second,
                 burst: self.request_burst.max(self.requests_per_second),
             }),
+            keyless_creations_per_hour: (self.keyless_creations_per_hour > 0)
+                .then_some(self.keyless_creations_per_hour),
             // Read from the environment only: a key on the command line shows in `ps`.
             operator_key: std::env::var("BEURS_OPERATOR_KEY")
                 .ok()

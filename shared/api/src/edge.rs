@@ -43,6 +43,9 @@ pub struct EdgeConfig {
     /// The request rate each app key, and each client address without a key, may keep up;
     /// `None`: no request limit.
     pub requests: Option<RequestRate>,
+    /// Games each client address may create per hour without an app key (an app's games
+    /// count against the app's own quota, docs/apps.md); `None`: no such quota.
+    pub keyless_creations_per_hour: Option<u32>,
 }
 
 /// A request rate: `per_second` on average, with bursts of up to `burst` at once.
@@ -64,6 +67,9 @@ impl EdgeConfig {
             // On Lambda, API Gateway's stage throttling holds the request rate across
             // instances (docs/aws.md); a per-instance limiter would not.
             requests: None,
+            // Likewise: keyless creations on AWS are held by the stage's throttling and by
+            // `RequireAppKey`, not per instance.
+            keyless_creations_per_hour: None,
         }
     }
 
@@ -143,7 +149,10 @@ fn with_edge(routes: Router, config: &EdgeConfig) -> Router {
             REQUEST_TIMEOUT,
         ))
         .layer(axum::middleware::from_fn_with_state(
-            config.requests.map(|rate| Arc::new(Limiter::new(rate))),
+            Arc::new(Limiters {
+                requests: config.requests.map(Limiter::new),
+                creations: config.keyless_creations_per_hour.map(Creations::new),
+            }),
             limit_requests,
         ))
         .layer(config.cors())
@@ -227,6 +236,30 @@ impl Limiter {
     }
 }
 
+/// The hourly quota of games created without an app key, per client address.
+struct Creations {
+    buckets: governor::DefaultKeyedRateLimiter<String>,
+    per_hour: u32,
+}
+
+impl Creations {
+    fn new(per_hour: u32) -> Creations {
+        let quota = NonZeroU32::new(per_hour.max(1)).unwrap_or(NonZeroU32::MIN);
+        Creations {
+            buckets: governor::RateLimiter::keyed(
+                governor::Quota::per_hour(quota).allow_burst(quota),
+            ),
+            per_hour,
+        }
+    }
+}
+
+/// The edge's limiters, each off when its setting is.
+struct Limiters {
+    requests: Option<Limiter>,
+    creations: Option<Creations>,
+}
+
 /// Whose bucket a request draws on: its app key's (by the key's hash, so a key never sits in
 /// memory), else its client address (the peer, when the server knows it).
 fn bucket_of(request: &Request) -> String {
@@ -249,40 +282,67 @@ fn bucket_of(request: &Request) -> String {
     }
 }
 
-/// Refuses a request over its bucket's rate with 429 (`Retry-After`, `RateLimit`,
-/// `RateLimit-Policy`); nothing behind it runs, so nothing changes.
+/// Refuses a request over its bucket's rate, or a keyless game creation over its address's
+/// hourly quota, with 429 (`Retry-After`, `RateLimit`, `RateLimit-Policy`); nothing behind it
+/// runs, so nothing changes.
 async fn limit_requests(
-    axum::extract::State(limiter): axum::extract::State<Option<Arc<Limiter>>>,
+    axum::extract::State(limiters): axum::extract::State<Arc<Limiters>>,
     request: Request,
     next: Next,
 ) -> Response {
-    let Some(limiter) = limiter else {
+    if limiters.requests.is_none() && limiters.creations.is_none() {
         return next.run(request).await;
-    };
-    let bucket = bucket_of(&request);
-    if let Err(not_until) = limiter.buckets.check_key(&bucket) {
-        use governor::clock::Clock;
-        let wait = not_until.wait_time_from(governor::clock::DefaultClock::default().now());
-        return ApiError::from(Error::Limited(Box::new(service::apps::Limited {
-            code: service::Code::RateLimited,
-            policy: "requests",
-            quota: limiter.rate.burst,
-            window: Some(Duration::from_secs(
-                u64::from(limiter.rate.burst.div_ceil(limiter.rate.per_second.max(1))).max(1),
-            )),
-            retry_after: wait,
-            message: format!(
-                "too many requests: at most {} a second, in bursts of {}",
-                limiter.rate.per_second, limiter.rate.burst
-            ),
-        })))
-        .into_response();
     }
-    // Forget buckets that have refilled, now and then, so idle clients cost no memory.
-    if limiter.buckets.len() > 10_000 {
-        limiter.buckets.retain_recent();
+    use governor::clock::Clock;
+    let now = || governor::clock::DefaultClock::default().now();
+    let bucket = bucket_of(&request);
+    if let Some(limiter) = &limiters.requests {
+        if let Err(not_until) = limiter.buckets.check_key(&bucket) {
+            return refuse(service::apps::Limited {
+                code: service::Code::RateLimited,
+                policy: "requests",
+                quota: limiter.rate.burst,
+                window: Some(Duration::from_secs(
+                    u64::from(limiter.rate.burst.div_ceil(limiter.rate.per_second.max(1))).max(1),
+                )),
+                retry_after: not_until.wait_time_from(now()),
+                message: format!(
+                    "too many requests: at most {} a second, in bursts of {}",
+                    limiter.rate.per_second, limiter.rate.burst
+                ),
+            });
+        }
+        // Forget buckets that have refilled, now and then, so idle clients cost no memory.
+        if limiter.buckets.len() > 10_000 {
+            limiter.buckets.retain_recent();
+        }
+    }
+    let keyless_creation = request.method() == Method::POST
+        && request.uri().path() == "/v1/games"
+        && bucket.starts_with("addr:");
+    if let (Some(creations), true) = (&limiters.creations, keyless_creation) {
+        if let Err(not_until) = creations.buckets.check_key(&bucket) {
+            return refuse(service::apps::Limited {
+                code: service::Code::QuotaExceeded,
+                policy: "creations",
+                quota: creations.per_hour,
+                window: Some(Duration::from_secs(3_600)),
+                retry_after: not_until.wait_time_from(now()),
+                message: format!(
+                    "this address has created {} games in the last hour without an app key, its limit (docs/apps.md)",
+                    creations.per_hour
+                ),
+            });
+        }
+        if creations.buckets.len() > 10_000 {
+            creations.buckets.retain_recent();
+        }
     }
     next.run(request).await
+}
+
+fn refuse(limited: service::apps::Limited) -> Response {
+    ApiError::from(Error::Limited(Box::new(limited))).into_response()
 }
 
 /// Writes the problem body of a failed response: ours (a [`PendingProblem`]) or one that a

@@ -53,7 +53,7 @@ impl Modify for BearerAuth {
                 HttpBuilder::new()
                     .scheme(HttpAuthScheme::Bearer)
                     .description(Some(
-                        "a seat token (bt_seat_…) or the admin token (bt_admin_…)",
+                        "a seat token (bt_seat_…), the admin token (bt_admin_…), or an app's API key (bk_…) with the scopes the operation needs (docs/apps.md): games:create, games:admin, bots:seat, webhooks:manage, games:read",
                     ))
                     .build(),
             ),

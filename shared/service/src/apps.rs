@@ -218,9 +218,14 @@ async fn change<T>(
 }
 
 /// `Ok` if `token` is the operator's key (whose SHA-256 is `operator_key_hash`, the
-/// context's); 401 for no token or another, 403 when the
-/// deployment has no operator key (the routes are off).
+/// context's); 401 for no token or another, 403 for a token when the deployment has no
+/// operator key (the routes are off).
 pub fn check_operator(operator_key_hash: Option<&str>, token: Option<&str>) -> Result<(), Error> {
+    if token.is_none() {
+        return Err(Error::Unauthorized(
+            "this route needs the operator's key (Authorization: Bearer <BEURS_OPERATOR_KEY>)",
+        ));
+    }
     let Some(expected) = operator_key_hash else {
         return Err(Error::Forbidden(
             "managing apps over HTTP is off: the operator sets BEURS_OPERATOR_KEY to turn it on",
@@ -378,6 +383,30 @@ mod tests {
         assert!(limited.retry_after <= Duration::from_secs(3_600));
         let app = load(&store, &issued.app.id).await.unwrap();
         assert_eq!(app.creations.created, 2, "a refusal counts nothing");
+    }
+
+    #[test]
+    fn only_the_operators_key_manages_apps() {
+        let hash = sha256_hex(b"the operator");
+        assert!(check_operator(Some(&hash), Some("the operator")).is_ok());
+        for (configured, token) in [
+            (Some(hash.as_str()), None),
+            (Some(hash.as_str()), Some("another")),
+            (None, None),
+        ] {
+            assert!(
+                matches!(
+                    check_operator(configured, token),
+                    Err(Error::Unauthorized(_))
+                ),
+                "{configured:?} {token:?}"
+            );
+        }
+        // No operator key configured: the routes are off for any key.
+        assert!(matches!(
+            check_operator(None, Some("the operator")),
+            Err(Error::Forbidden(_))
+        ));
     }
 
     #[tokio::test]
