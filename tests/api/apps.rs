@@ -172,6 +172,9 @@ async fn keys_own_and_administer_their_games(app: &TestApp) {
         ("GET", game.clone(), None),
         ("GET", format!("{game}/legal-actions"), None),
         ("GET", format!("{game}/log"), None),
+        ("GET", format!("{game}/audit"), None),
+        ("GET", format!("{game}/history/0"), None),
+        ("GET", format!("{game}/events"), None),
         ("GET", format!("{game}/webhooks"), None),
         (
             "POST",

@@ -38,6 +38,7 @@ use utoipa::{Modify, OpenApi};
         (name = "seats", description = "Joining a game, seats for bots, resigning, replacing a player"),
         (name = "actions", description = "Playing: legal moves and submitting them"),
         (name = "webhooks", description = "Signed notifications: subscriptions and deliveries"),
+        (name = "apps", description = "The operator's apps and their API keys (docs/apps.md)"),
     )
 )]
 pub struct ApiDoc;

@@ -6,7 +6,7 @@ use crate::http::{limit_in, Bearer, IfNoneMatch, Params, QueryParams, Reply};
 use axum::extract::State;
 use serde::Deserialize;
 use service::audit::Audit;
-use service::auth::identify;
+use service::auth::{identify, Credential};
 use service::ctx::AppCtx;
 use service::dto::LogPage;
 use service::game::load_record;
@@ -108,11 +108,13 @@ problems! {
 ///
 /// While the game runs: the seed commitment and the public log. Once it is finished: also
 /// the server secret, every seat's entropy, the complete log with every event's visibility
-/// and the state hash after each entry, so anyone can replay it (`beurs verify`).
+/// and the state hash after each entry, so anyone can replay it (`beurs verify`). No token
+/// is needed; another app's key finds no game here, as on every route (docs/apps.md).
 #[utoipa::path(
     get,
     path = "/v1/games/{id}/audit",
     tag = "games",
+    security((), ("bearer" = [])),
     params(
         ("id" = String, Path, description = "The game id"),
         ("after" = Option<i64>, Query, description = "Only entries with a greater seq", minimum = 0),
@@ -127,10 +129,16 @@ problems! {
 pub async fn get_audit(
     State(ctx): State<Arc<AppCtx>>,
     Params(id): Params<String>,
+    bearer: Bearer,
     QueryParams(page): QueryParams<PageParams>,
 ) -> Result<Reply, ApiError> {
     let limit = limit_in(page.limit, 200, MAX_AUDIT_PAGE)?;
     let record = load_record(&ctx, &id).await?;
+    // Anyone may read the audit, with any token or none; only another app's key is
+    // refused, as if there were no game.
+    if let Credential::App(_) = bearer.who() {
+        identify(&record, bearer.who())?;
+    }
     let entries = ctx.store.log(&id, page.after()?, limit).await?;
     Ok(Reply::json(200, &history::audit(&ctx, &record, entries)?))
 }
