@@ -101,6 +101,26 @@ fn listed(list: &Reply, id: &str) -> bool {
         .any(|game| game["id"] == id)
 }
 
+/// The whole seconds a 429 says to wait.
+fn retry_after(reply: &Reply) -> u64 {
+    reply
+        .header("retry-after")
+        .expect("Retry-After")
+        .parse()
+        .expect("seconds")
+}
+
+/// How many games the store's lobby holds (at most 100): what was created, in the tests that
+/// create open games only.
+async fn open_games(app: &TestApp) -> usize {
+    let query = store::ListQuery {
+        ruleset: None,
+        cursor: None,
+        limit: 100,
+    };
+    app.store.list_open(&query).await.unwrap().games.len()
+}
+
 fn refused(reply: &Reply, status: u16, code: &str) {
     assert_eq!(reply.status, status, "{}", reply.text());
     assert_eq!(reply.json()["code"], code, "{}", reply.text());
@@ -380,11 +400,7 @@ async fn an_app_over_its_quotas_gets_429_and_creates_nothing() {
     }
     let over = send(&app, "POST", "/v1/games", Some(&key), Some(new_game(true))).await;
     refused(&over, 429, "quota-exceeded");
-    let retry: u64 = over
-        .header("retry-after")
-        .expect("Retry-After")
-        .parse()
-        .expect("seconds");
+    let retry = retry_after(&over);
     assert!((1..=3_600).contains(&retry), "{retry}");
     assert_eq!(
         over.header("ratelimit-policy"),
@@ -468,24 +484,11 @@ async fn requests_over_the_rate_get_429_change_nothing_and_recover() {
         limited.header("ratelimit-policy"),
         Some("\"requests\";q=3;w=3")
     );
-    let retry: u64 = limited
-        .header("retry-after")
-        .expect("Retry-After")
-        .parse()
-        .expect("seconds");
+    let retry = retry_after(&limited);
     assert!((1..=3).contains(&retry), "{retry}");
     // Only the admitted creations made games.
-    let lobby = app
-        .store
-        .list_open(&store::ListQuery {
-            ruleset: None,
-            cursor: None,
-            limit: 100,
-        })
-        .await
-        .unwrap();
     assert_eq!(
-        lobby.games.len(),
+        open_games(&app).await,
         created,
         "a refused request created nothing"
     );
@@ -523,22 +526,13 @@ async fn an_address_creating_games_without_a_key_is_held_to_its_hourly_quota() {
         over.header("ratelimit-policy"),
         Some("\"creations\";q=3;w=3600")
     );
-    let retry: u64 = over
-        .header("retry-after")
-        .expect("Retry-After")
-        .parse()
-        .expect("seconds");
+    let retry = retry_after(&over);
     assert!((1..=3_600).contains(&retry), "{retry}");
-    let lobby = app
-        .store
-        .list_open(&store::ListQuery {
-            ruleset: None,
-            cursor: None,
-            limit: 100,
-        })
-        .await
-        .unwrap();
-    assert_eq!(lobby.games.len(), 3, "the refused creation made no game");
+    assert_eq!(
+        open_games(&app).await,
+        3,
+        "the refused creation made no game"
+    );
     // Reads are not creations; an app's key creates under its app's own quota.
     assert_eq!(send(&app, "GET", "/v1/games", None, None).await.status, 200);
     let (_, key) = create_app(&app, "Keyed", None).await;

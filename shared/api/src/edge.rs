@@ -150,8 +150,8 @@ fn with_edge(routes: Router, config: &EdgeConfig) -> Router {
         ))
         .layer(axum::middleware::from_fn_with_state(
             Arc::new(Limiters {
-                requests: config.requests.map(Limiter::new),
-                creations: config.keyless_creations_per_hour.map(Creations::new),
+                requests: config.requests.map(Policy::requests),
+                creations: config.keyless_creations_per_hour.map(Policy::creations),
             }),
             limit_requests,
         ))
@@ -216,48 +216,82 @@ async fn edge(request: Request, next: Next) -> Response {
     response
 }
 
-/// The request limiter: one GCRA bucket per app key and per client address.
-struct Limiter {
+/// One limit the edge holds: a GCRA bucket per key or client address, and what its 429 says.
+struct Policy {
     buckets: governor::DefaultKeyedRateLimiter<String>,
-    rate: RequestRate,
+    code: service::Code,
+    name: &'static str,
+    quota: u32,
+    window: Duration,
+    message: String,
 }
 
-impl Limiter {
-    fn new(rate: RequestRate) -> Limiter {
-        let per_second =
-            std::num::NonZeroU32::new(rate.per_second.max(1)).unwrap_or(NonZeroU32::MIN);
-        let burst = std::num::NonZeroU32::new(rate.burst.max(1)).unwrap_or(NonZeroU32::MIN);
-        Limiter {
+impl Policy {
+    /// `rate.per_second` requests a second, in bursts of `rate.burst`.
+    fn requests(rate: RequestRate) -> Policy {
+        let per_second = NonZeroU32::new(rate.per_second.max(1)).unwrap_or(NonZeroU32::MIN);
+        let burst = NonZeroU32::new(rate.burst.max(1)).unwrap_or(NonZeroU32::MIN);
+        Policy {
             buckets: governor::RateLimiter::keyed(
                 governor::Quota::per_second(per_second).allow_burst(burst),
             ),
-            rate,
+            code: service::Code::RateLimited,
+            name: "requests",
+            quota: rate.burst,
+            window: Duration::from_secs(
+                u64::from(rate.burst.div_ceil(rate.per_second.max(1))).max(1),
+            ),
+            message: format!(
+                "too many requests: at most {} a second, in bursts of {}",
+                rate.per_second, rate.burst
+            ),
         }
     }
-}
 
-/// The hourly quota of games created without an app key, per client address.
-struct Creations {
-    buckets: governor::DefaultKeyedRateLimiter<String>,
-    per_hour: u32,
-}
-
-impl Creations {
-    fn new(per_hour: u32) -> Creations {
+    /// `per_hour` games created without an app key.
+    fn creations(per_hour: u32) -> Policy {
         let quota = NonZeroU32::new(per_hour.max(1)).unwrap_or(NonZeroU32::MIN);
-        Creations {
+        Policy {
             buckets: governor::RateLimiter::keyed(
                 governor::Quota::per_hour(quota).allow_burst(quota),
             ),
-            per_hour,
+            code: service::Code::QuotaExceeded,
+            name: "creations",
+            quota: per_hour,
+            window: Duration::from_secs(3_600),
+            message: format!(
+                "this address has created {per_hour} games in the last hour without an app key, its limit (docs/apps.md)"
+            ),
         }
+    }
+
+    /// Draws one from `bucket`'s allowance, or the 429 that refuses it.
+    fn check(&self, bucket: &String) -> Result<(), ApiError> {
+        use governor::clock::Clock;
+        if let Err(not_until) = self.buckets.check_key(bucket) {
+            let limited = service::apps::Limited {
+                code: self.code,
+                policy: self.name,
+                quota: self.quota,
+                window: Some(self.window),
+                retry_after: not_until
+                    .wait_time_from(governor::clock::DefaultClock::default().now()),
+                message: self.message.clone(),
+            };
+            return Err(Error::Limited(Box::new(limited)).into());
+        }
+        // Forget buckets that have refilled, now and then, so idle clients cost no memory.
+        if self.buckets.len() > 10_000 {
+            self.buckets.retain_recent();
+        }
+        Ok(())
     }
 }
 
-/// The edge's limiters, each off when its setting is.
+/// The edge's limits, each off when its setting is.
 struct Limiters {
-    requests: Option<Limiter>,
-    creations: Option<Creations>,
+    requests: Option<Policy>,
+    creations: Option<Policy>,
 }
 
 /// Whose bucket a request draws on: its app key's (by the key's hash, so a key never sits in
@@ -267,8 +301,7 @@ fn bucket_of(request: &Request) -> String {
         .headers()
         .get(header::AUTHORIZATION)
         .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.split_once(' '))
-        .map(|(_, token)| token.trim())
+        .and_then(crate::http::bearer_of)
         .filter(|token| service::apps::is_app_key(token));
     match key {
         Some(key) => format!("key:{}", service::auth::sha256_hex(key.as_bytes())),
@@ -293,56 +326,19 @@ async fn limit_requests(
     if limiters.requests.is_none() && limiters.creations.is_none() {
         return next.run(request).await;
     }
-    use governor::clock::Clock;
-    let now = || governor::clock::DefaultClock::default().now();
     let bucket = bucket_of(&request);
-    if let Some(limiter) = &limiters.requests {
-        if let Err(not_until) = limiter.buckets.check_key(&bucket) {
-            return refuse(service::apps::Limited {
-                code: service::Code::RateLimited,
-                policy: "requests",
-                quota: limiter.rate.burst,
-                window: Some(Duration::from_secs(
-                    u64::from(limiter.rate.burst.div_ceil(limiter.rate.per_second.max(1))).max(1),
-                )),
-                retry_after: not_until.wait_time_from(now()),
-                message: format!(
-                    "too many requests: at most {} a second, in bursts of {}",
-                    limiter.rate.per_second, limiter.rate.burst
-                ),
-            });
-        }
-        // Forget buckets that have refilled, now and then, so idle clients cost no memory.
-        if limiter.buckets.len() > 10_000 {
-            limiter.buckets.retain_recent();
-        }
-    }
     let keyless_creation = request.method() == Method::POST
         && request.uri().path() == "/v1/games"
         && bucket.starts_with("addr:");
-    if let (Some(creations), true) = (&limiters.creations, keyless_creation) {
-        if let Err(not_until) = creations.buckets.check_key(&bucket) {
-            return refuse(service::apps::Limited {
-                code: service::Code::QuotaExceeded,
-                policy: "creations",
-                quota: creations.per_hour,
-                window: Some(Duration::from_secs(3_600)),
-                retry_after: not_until.wait_time_from(now()),
-                message: format!(
-                    "this address has created {} games in the last hour without an app key, its limit (docs/apps.md)",
-                    creations.per_hour
-                ),
-            });
-        }
-        if creations.buckets.len() > 10_000 {
-            creations.buckets.retain_recent();
-        }
+    let checked = limiters
+        .requests
+        .iter()
+        .chain(limiters.creations.iter().filter(|_| keyless_creation))
+        .try_for_each(|policy| policy.check(&bucket));
+    match checked {
+        Ok(()) => next.run(request).await,
+        Err(refused) => refused.into_response(),
     }
-    next.run(request).await
-}
-
-fn refuse(limited: service::apps::Limited) -> Response {
-    ApiError::from(Error::Limited(Box::new(limited))).into_response()
 }
 
 /// Writes the problem body of a failed response: ours (a [`PendingProblem`]) or one that a

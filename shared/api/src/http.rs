@@ -284,17 +284,20 @@ where
 pub fn bearer_token(parts: &Parts) -> Result<Option<String>, ApiError> {
     match header(parts, "authorization")? {
         None => Ok(None),
-        Some(value) => {
-            let (scheme, token) = value.split_once(' ').unwrap_or((value, ""));
-            if !scheme.eq_ignore_ascii_case("bearer") || token.trim().is_empty() {
-                return Err(Error::Unauthorized(
-                    "the Authorization header must be 'Bearer <token>'",
-                )
-                .into());
-            }
-            Ok(Some(token.trim().to_string()))
-        }
+        Some(value) => bearer_of(value)
+            .map(|token| Some(token.to_string()))
+            .ok_or_else(|| {
+                Error::Unauthorized("the Authorization header must be 'Bearer <token>'").into()
+            }),
     }
+}
+
+/// The token of an `Authorization` value `Bearer <token>` (the scheme in any case), if the
+/// value is one.
+pub fn bearer_of(value: &str) -> Option<&str> {
+    let (scheme, token) = value.split_once(' ')?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
 }
 
 impl Bearer {

@@ -146,23 +146,6 @@ pub enum Caller {
 }
 
 impl Caller {
-    /// `Ok` if the caller administers the game: its admin token, or its app's key with
-    /// `scope` (`games:admin`, or the narrower scope a route names). Otherwise the refusal:
-    /// 401 for no token, 403 naming the scope for a key without it, `seat` (a 403's words)
-    /// for a seat's token.
-    pub fn administers(self, scope: Scope, seat: &'static str) -> Result<(), Error> {
-        match self {
-            Caller::Admin => Ok(()),
-            Caller::App(scopes) => scopes.require(scope),
-            Caller::Anonymous => Err(Error::Unauthorized(
-                "this needs the game's admin token or its app's key",
-            )),
-            Caller::Seat(_) => Err(Error::Forbidden(seat)),
-        }
-    }
-}
-
-impl Caller {
     /// Whose view the caller gets: a seat's own, or the spectator's (admin and anonymous).
     pub fn viewer(self) -> game_core::Viewer {
         match self {

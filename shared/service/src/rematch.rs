@@ -13,7 +13,7 @@ use crate::ctx::AppCtx;
 use crate::dto::Rematch;
 use crate::error::{Code, Error};
 use crate::game::games::open_record;
-use crate::game::{load_record, ruleset_of, update, Change, Guard, Updated};
+use crate::game::{load_record, ruleset_of, update, Change, Guard};
 use crate::seats::{claim, Claimant};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -117,11 +117,7 @@ pub async fn rematch(ctx: &AppCtx, id: String, who: &Credential) -> Result<Remat
         })
     })
     .await?;
-    let Updated::Committed { value: joined, .. } = updated else {
-        return Err(Error::Internal(
-            "a rematch has no idempotency key to replay".into(),
-        ));
-    };
+    let (joined, _, _) = updated.committed("a rematch")?;
     if joined.status == Status::Active && bots {
         crate::bots::drive_after_commit(ctx, &new_id).await;
     }

@@ -7,7 +7,6 @@ use crate::dto::{BotKind, ClaimSeat, ClaimedSeat, ReplaceSeat, ResignSeat, Resig
 use crate::error::{Code, Error};
 use crate::game::{
     load_record, notifications, on_record_change, ruleset_of, update, Change, Done, Guard, Moment,
-    Updated,
 };
 use crate::log::{state_hash, StoredAction};
 use crate::time::now_ms;
@@ -67,16 +66,7 @@ pub async fn claim_seat(
         Ok(change)
     })
     .await?;
-    let Updated::Committed {
-        value: status,
-        version,
-        record,
-    } = updated
-    else {
-        return Err(Error::Internal(
-            "a claim has no idempotency key to replay".into(),
-        ));
-    };
+    let (status, version, record) = updated.committed("a claim")?;
     let to_act = acting(ctx, &record)?;
     let bots_failed = if status == Status::Active && bots {
         crate::bots::drive_after_commit(ctx, &id).await
@@ -142,11 +132,7 @@ pub async fn resign_seat(
         Ok(Change::record(next, ()))
     })
     .await?;
-    let Updated::Committed { version, .. } = updated else {
-        return Err(Error::Internal(
-            "a resignation has no idempotency key to replay".into(),
-        ));
-    };
+    let ((), version, _) = updated.committed("a resignation")?;
     // If the game was waiting on this seat, its bot moves now.
     let bots_failed = crate::bots::drive_after_commit(ctx, &id).await;
     let resigned = Resigned {
@@ -239,16 +225,7 @@ pub async fn replace_seat(
         Ok(Change::record(next, status))
     })
     .await?;
-    let Updated::Committed {
-        value: status,
-        version,
-        record,
-    } = updated
-    else {
-        return Err(Error::Internal(
-            "a replacement has no idempotency key to replay".into(),
-        ));
-    };
+    let (status, version, record) = updated.committed("a replacement")?;
     let to_act = acting(ctx, &record)?;
     // A bot given the seat moves now if the game waits on it.
     let (player_token, bot, bots_failed) = match taker {

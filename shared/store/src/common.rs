@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::{Commit, GameRecord, MessagePage, OutboxMessage, StoreError};
+use crate::{Commit, GameRecord, ListPage, MessagePage, OutboxMessage, StoreError};
 
 /// The largest lobby page (ListQuery documents 1..=100).
 pub(crate) const MAX_LOBBY_LIMIT: usize = 100;
@@ -89,6 +89,22 @@ impl PageCursor {
             created_at: message.created_at,
             id: message.id.clone(),
         }
+    }
+}
+
+/// The page of games `found` (in lobby order, at most `limit + 1` of them, all after the
+/// cursor): the extra one only says that another page exists.
+pub(crate) fn lobby_page(mut found: Vec<GameRecord>, limit: usize) -> ListPage {
+    let more = found.len() > limit;
+    found.truncate(limit);
+    let next_cursor = if more {
+        found.last().map(|g| PageCursor::of(g).to_string())
+    } else {
+        None
+    };
+    ListPage {
+        games: found,
+        next_cursor,
     }
 }
 

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use crate::common::{check_commit, lobby_limit, log_start, message_page, PageCursor};
+use crate::common::{check_commit, lobby_limit, lobby_page, log_start, message_page, PageCursor};
 use crate::{
     AppRecord, Commit, DeliveryStatus, GameRecord, GameStore, IdempotencyRecord, ListPage,
     ListQuery, LogEntry, MessagePage, OutboxMessage, Status, StoreError,
@@ -63,14 +63,8 @@ impl MemoryStore {
             .collect();
         listed.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
 
-        let more = listed.len() > limit;
-        let games: Vec<GameRecord> = listed.into_iter().take(limit).cloned().collect();
-        let next_cursor = if more {
-            games.last().map(|g| PageCursor::of(g).to_string())
-        } else {
-            None
-        };
-        Ok(ListPage { games, next_cursor })
+        let found = listed.into_iter().take(limit + 1).cloned().collect();
+        Ok(lobby_page(found, limit))
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {

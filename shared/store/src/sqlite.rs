@@ -19,7 +19,7 @@ use rusqlite::{
 };
 
 use crate::cache::VersionCache;
-use crate::common::{check_commit, lobby_limit, log_start, message_page, PageCursor};
+use crate::common::{check_commit, lobby_limit, lobby_page, log_start, message_page, PageCursor};
 use crate::{
     AppRecord, Commit, DeliveryStatus, GameRecord, GameStore, IdempotencyRecord, ListPage,
     ListQuery, LogEntry, MessagePage, OutboxMessage, StoreError,
@@ -325,18 +325,11 @@ impl SqliteStore {
                 .query_map(params_from_iter(args), |row| row.get::<_, String>(0))
                 .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
                 .context(|| "listing the lobby")?;
-            let mut games: Vec<GameRecord> = rows
+            let games: Vec<GameRecord> = rows
                 .iter()
                 .map(|json| from_json(json, || "decoding a lobby game"))
                 .collect::<Result<Vec<_>, _>>()?;
-            let more = games.len() > limit;
-            games.truncate(limit);
-            let next_cursor = if more {
-                games.last().map(|g| PageCursor::of(g).to_string())
-            } else {
-                None
-            };
-            Ok(ListPage { games, next_cursor })
+            Ok(lobby_page(games, limit))
         })
         .await
     }

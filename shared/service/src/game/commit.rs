@@ -167,6 +167,24 @@ pub enum Updated<T> {
     Replayed(Box<ActionResult>),
 }
 
+impl<T> Updated<T> {
+    /// The value, version and record of a change made without an idempotency key, which is
+    /// always committed (only moves are made under a key, so only they can be replayed);
+    /// `what` names the change in the internal error otherwise ("a claim").
+    pub fn committed(self, what: &str) -> Result<(T, u64, Box<GameRecord>), Error> {
+        match self {
+            Updated::Committed {
+                value,
+                version,
+                record,
+            } => Ok((value, version, record)),
+            Updated::Replayed(_) => Err(Error::Internal(format!(
+                "{what} has no idempotency key to replay"
+            ))),
+        }
+    }
+}
+
 /// The one optimistic-concurrency loop (DESIGN.md §4): checks the guard, computes the change
 /// from the record, commits it conditioned on the record's version and, on a lost race,
 /// reloads and tries again (at most [`MAX_ATTEMPTS`] times, jittered), then answers 409

@@ -9,7 +9,7 @@
 //! their place among the moves ([`crate::log::Place::stream`]), which notes do not count, so a pause
 //! cannot change a draw.
 
-use super::{engine_of, update, Change, Guard, Updated};
+use super::{engine_of, update, Change, Guard};
 use crate::clock::Clock;
 use crate::ctx::AppCtx;
 use crate::error::{Code, Error};
@@ -162,12 +162,8 @@ pub async fn change_clock(
         })
     })
     .await?;
-    match updated {
-        Updated::Committed { .. } => super::load_record(ctx, &id).await,
-        Updated::Replayed(_) => Err(Error::Internal(
-            "a clock change has no idempotency key to replay".into(),
-        )),
-    }
+    updated.committed("a clock change")?;
+    super::load_record(ctx, &id).await
 }
 
 /// Ends the vacations of `id`'s seats whose allowance ran out by `now` (the deadline

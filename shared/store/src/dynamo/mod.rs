@@ -28,7 +28,7 @@ use aws_sdk_dynamodb::types::{
 };
 use aws_sdk_dynamodb::Client;
 
-use crate::common::{check_commit, lobby_limit, log_start, message_page, PageCursor};
+use crate::common::{check_commit, lobby_limit, lobby_page, log_start, message_page, PageCursor};
 use crate::{
     AppRecord, Commit, GameRecord, GameStore, IdempotencyRecord, ListPage, ListQuery, LogEntry,
     MessagePage, OutboxMessage, StoreError,
@@ -267,22 +267,26 @@ impl DynamoStore {
         }
     }
 
-    /// One lobby page from `index` partition `pk`: up to `limit + 1` games after `after`, so
-    /// that the caller knows whether there are more.
-    async fn lobby_query(
+    /// One page of `query` from `index` partition `pk` (games of `ruleset` only, when given),
+    /// in lobby order after the query's cursor.
+    async fn listing(
         &self,
         index: (&str, &str, &str),
         pk: String,
         ruleset: Option<&str>,
-        after: Option<&PageCursor>,
-        limit: usize,
-    ) -> Result<Vec<GameRecord>, StoreError> {
+        query: &ListQuery,
+    ) -> Result<ListPage, StoreError> {
+        // Validate the cursor before any request, as the other stores do.
+        let after = query.cursor.as_deref().map(PageCursor::parse).transpose()?;
+        let after = after.as_ref();
+        let limit = lobby_limit(query.limit);
         let (index_name, pk_name, sk_name) = index;
+        // One extra game tells whether another page exists.
         let wanted = limit + 1;
         let mut games = Vec::new();
         let mut start: Option<Item> = None;
         loop {
-            let mut query = self
+            let mut request = self
                 .client
                 .query()
                 .table_name(&self.table)
@@ -291,23 +295,23 @@ impl DynamoStore {
                 .expression_attribute_values(":pk", AttributeValue::S(pk.clone()))
                 .limit(i32::try_from(wanted - games.len()).unwrap_or(i32::MAX))
                 .set_exclusive_start_key(start.take());
-            query = match after {
-                Some(cursor) => query
+            request = match after {
+                Some(cursor) => request
                     .key_condition_expression("#pk = :pk AND #sk > :after")
                     .expression_attribute_names("#sk", sk_name)
                     .expression_attribute_values(
                         ":after",
                         AttributeValue::S(keys::lobby_sk(cursor.created_at, &cursor.id)),
                     ),
-                None => query.key_condition_expression("#pk = :pk"),
+                None => request.key_condition_expression("#pk = :pk"),
             };
             if let Some(ruleset) = ruleset {
-                query = query
+                request = request
                     .filter_expression("#ruleset = :ruleset")
                     .expression_attribute_names("#ruleset", "ruleset")
                     .expression_attribute_values(":ruleset", AttributeValue::S(ruleset.into()));
             }
-            let page = query
+            let page = request
                 .send()
                 .await
                 .map_err(|error| backend("listing the lobby", error))?;
@@ -316,7 +320,7 @@ impl DynamoStore {
             }
             match page.last_evaluated_key() {
                 Some(key) if games.len() < wanted => start = Some(key.clone()),
-                _ => return Ok(games),
+                _ => return Ok(lobby_page(games, limit)),
             }
         }
     }
@@ -334,17 +338,15 @@ impl GameStore for DynamoStore {
     }
 
     async fn load(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
-        let found = self
-            .client
-            .get_item()
-            .table_name(&self.table)
-            .key(keys::PK, AttributeValue::S(keys::game_pk(id)))
-            .key(keys::SK, AttributeValue::S(keys::meta_sk().into()))
-            .consistent_read(true)
-            .send()
-            .await
-            .map_err(|error| backend(&format!("loading game {id}"), error))?;
-        found.item().map(items::record_of).transpose()
+        self.consistent_get(
+            keys::game_pk(id),
+            keys::meta_sk().to_owned(),
+            &format!("loading game {id}"),
+        )
+        .await?
+        .as_ref()
+        .map(items::record_of)
+        .transpose()
     }
 
     async fn commit(&self, commit: &Commit) -> Result<(), StoreError> {
@@ -433,53 +435,38 @@ impl GameStore for DynamoStore {
         seat: u8,
         key: &str,
     ) -> Result<Option<IdempotencyRecord>, StoreError> {
-        let found = self
-            .client
-            .get_item()
-            .table_name(&self.table)
-            .key(keys::PK, AttributeValue::S(keys::game_pk(id)))
-            .key(keys::SK, AttributeValue::S(keys::idempotency_sk(seat, key)))
-            .consistent_read(true)
-            .send()
-            .await
-            .map_err(|error| backend(&format!("looking up a key of game {id}"), error))?;
-        found.item().map(items::idempotency_of).transpose()
+        self.consistent_get(
+            keys::game_pk(id),
+            keys::idempotency_sk(seat, key),
+            &format!("looking up a key of game {id}"),
+        )
+        .await?
+        .as_ref()
+        .map(items::idempotency_of)
+        .transpose()
     }
 
     async fn list_open(&self, query: &ListQuery) -> Result<ListPage, StoreError> {
-        // Validate the cursor before any request, as the other stores do.
-        let after = query.cursor.as_deref().map(PageCursor::parse).transpose()?;
-        let limit = lobby_limit(query.limit);
-        let mut games = match &query.ruleset {
+        match &query.ruleset {
             Some(ruleset) => {
-                self.lobby_query(
+                self.listing(
                     (keys::GSI2, keys::GSI2PK, keys::GSI2SK),
                     keys::lobby_ruleset_pk(ruleset),
                     None,
-                    after.as_ref(),
-                    limit,
+                    query,
                 )
-                .await?
+                .await
             }
             None => {
-                self.lobby_query(
+                self.listing(
                     (keys::GSI1, keys::GSI1PK, keys::GSI1SK),
                     keys::lobby_pk().to_owned(),
                     None,
-                    after.as_ref(),
-                    limit,
+                    query,
                 )
-                .await?
+                .await
             }
-        };
-        let more = games.len() > limit;
-        games.truncate(limit);
-        let next_cursor = if more {
-            games.last().map(|game| PageCursor::of(game).to_string())
-        } else {
-            None
-        };
-        Ok(ListPage { games, next_cursor })
+        }
     }
 
     /// DynamoDB's outbox is drained by the table's stream (`functions/notify`), not polled:
@@ -617,25 +604,14 @@ impl GameStore for DynamoStore {
     }
 
     async fn list_app(&self, app: &str, query: &ListQuery) -> Result<ListPage, StoreError> {
-        let after = query.cursor.as_deref().map(PageCursor::parse).transpose()?;
-        let limit = lobby_limit(query.limit);
-        let mut games = self
-            .lobby_query(
-                (keys::GSI4, keys::GSI4PK, keys::GSI4SK),
-                keys::app_games_pk(app),
-                query.ruleset.as_deref(),
-                after.as_ref(),
-                limit,
-            )
-            .await?;
-        let more = games.len() > limit;
-        games.truncate(limit);
-        let next_cursor = if more {
-            games.last().map(|game| PageCursor::of(game).to_string())
-        } else {
-            None
-        };
-        Ok(ListPage { games, next_cursor })
+        // The index holds every ruleset of the app: the ruleset is a filter, not a key.
+        self.listing(
+            (keys::GSI4, keys::GSI4PK, keys::GSI4SK),
+            keys::app_games_pk(app),
+            query.ruleset.as_deref(),
+            query,
+        )
+        .await
     }
 
     async fn live_games(&self, app: &str) -> Result<u64, StoreError> {
@@ -673,51 +649,43 @@ impl GameStore for DynamoStore {
     }
 
     async fn load_app(&self, id: &str) -> Result<Option<AppRecord>, StoreError> {
-        let found = self
-            .client
-            .get_item()
-            .table_name(&self.table)
-            .key(keys::PK, AttributeValue::S(keys::apps_pk().into()))
-            .key(keys::SK, AttributeValue::S(keys::app_sk(id)))
-            .consistent_read(true)
-            .send()
-            .await
-            .map_err(|error| backend(&format!("loading app {id}"), error))?;
-        found.item().map(items::app_of).transpose()
+        self.consistent_get(
+            keys::apps_pk().to_owned(),
+            keys::app_sk(id),
+            &format!("loading app {id}"),
+        )
+        .await?
+        .as_ref()
+        .map(items::app_of)
+        .transpose()
     }
 
     async fn save_app(&self, app: &AppRecord, expected_version: u64) -> Result<(), StoreError> {
-        let result = self
-            .client
-            .put_item()
-            .table_name(&self.table)
-            .set_item(Some(items::app_item(app)?))
-            .condition_expression("#version = :expected")
-            .expression_attribute_names("#version", items::VERSION)
-            .expression_attribute_values(
-                ":expected",
-                AttributeValue::N(expected_version.to_string()),
+        let saved = self
+            .put_if(
+                self.client
+                    .put_item()
+                    .table_name(&self.table)
+                    .set_item(Some(items::app_item(app)?))
+                    .condition_expression("#version = :expected")
+                    .expression_attribute_names("#version", items::VERSION)
+                    .expression_attribute_values(
+                        ":expected",
+                        AttributeValue::N(expected_version.to_string()),
+                    ),
             )
-            .send()
-            .await;
-        match result {
-            Ok(_) => Ok(()),
-            Err(error)
-                if error
-                    .as_service_error()
-                    .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
-            {
-                // No version to compare: the app does not exist (the condition fails on a
-                // missing item too).
-                match self.load_app(&app.id).await? {
-                    None => Err(StoreError::NotFound(app.id.clone())),
-                    Some(_) => Err(StoreError::VersionConflict {
-                        id: app.id.clone(),
-                        expected: expected_version,
-                    }),
-                }
-            }
-            Err(error) => Err(backend(&format!("saving app {}", app.id), error)),
+            .await
+            .map_err(|error| backend(&format!("saving app {}", app.id), error))?;
+        if saved {
+            return Ok(());
+        }
+        // The condition fails on a missing item too: tell the two apart.
+        match self.load_app(&app.id).await? {
+            None => Err(StoreError::NotFound(app.id.clone())),
+            Some(_) => Err(StoreError::VersionConflict {
+                id: app.id.clone(),
+                expected: expected_version,
+            }),
         }
     }
 
@@ -821,15 +789,22 @@ impl DynamoStore {
         item: Item,
         condition: &str,
     ) -> Result<bool, SdkError<aws_sdk_dynamodb::operation::put_item::PutItemError>> {
-        let result = self
-            .client
-            .put_item()
-            .table_name(&self.table)
-            .set_item(Some(item))
-            .condition_expression(condition)
-            .send()
-            .await;
-        match result {
+        self.put_if(
+            self.client
+                .put_item()
+                .table_name(&self.table)
+                .set_item(Some(item))
+                .condition_expression(condition),
+        )
+        .await
+    }
+
+    /// Sends a conditional `PutItem`: `false` when its condition failed.
+    async fn put_if(
+        &self,
+        request: aws_sdk_dynamodb::operation::put_item::builders::PutItemFluentBuilder,
+    ) -> Result<bool, SdkError<aws_sdk_dynamodb::operation::put_item::PutItemError>> {
+        match request.send().await {
             Ok(_) => Ok(true),
             Err(error)
                 if error
@@ -842,6 +817,27 @@ impl DynamoStore {
         }
     }
 
+    /// The item at (`pk`, `sk`), read consistently, if there is one; `what` names it in an
+    /// error.
+    async fn consistent_get(
+        &self,
+        pk: String,
+        sk: String,
+        what: &str,
+    ) -> Result<Option<Item>, StoreError> {
+        let found = self
+            .client
+            .get_item()
+            .table_name(&self.table)
+            .key(keys::PK, AttributeValue::S(pk))
+            .key(keys::SK, AttributeValue::S(sk))
+            .consistent_read(true)
+            .send()
+            .await
+            .map_err(|error| backend(what, error))?;
+        Ok(found.item)
+    }
+
     /// One notification, by the key its stream record carries (`PK`, `SK`), read consistently:
     /// what `notify` loads before each attempt.
     pub async fn message_at(
@@ -849,16 +845,14 @@ impl DynamoStore {
         pk: &str,
         sk: &str,
     ) -> Result<Option<OutboxMessage>, StoreError> {
-        let found = self
-            .client
-            .get_item()
-            .table_name(&self.table)
-            .key(keys::PK, AttributeValue::S(pk.to_owned()))
-            .key(keys::SK, AttributeValue::S(sk.to_owned()))
-            .consistent_read(true)
-            .send()
-            .await
-            .map_err(|error| backend(&format!("loading notification {sk}"), error))?;
-        found.item().map(items::message_of).transpose()
+        self.consistent_get(
+            pk.to_owned(),
+            sk.to_owned(),
+            &format!("loading notification {sk}"),
+        )
+        .await?
+        .as_ref()
+        .map(items::message_of)
+        .transpose()
     }
 }
