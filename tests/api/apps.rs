@@ -24,7 +24,6 @@ async fn serve(
         api::edge::EdgeConfig {
             cors_origins: Vec::new(),
             requests,
-            keyless_creations_per_hour: None,
         },
     )
     .await
@@ -273,7 +272,10 @@ async fn keys_own_and_administer_their_games(app: &TestApp) {
         .as_str()
         .unwrap_or_default()
         .contains("games:create"));
-    assert_eq!(app.store.live_games(&a).await.unwrap(), 1);
+    assert_eq!(
+        app.store.live_games(store::Owner::App(&a)).await.unwrap(),
+        1
+    );
 
     // Revoking the first key: it is a 401 from now on; the second still works.
     let listed_apps = send(app, "GET", "/v1/apps", Some(OPERATOR), None)
@@ -337,7 +339,10 @@ async fn keys_own_and_administer_their_games(app: &TestApp) {
         404,
         "game-not-found",
     );
-    assert_eq!(app.store.live_games(&a).await.unwrap(), 0);
+    assert_eq!(
+        app.store.live_games(store::Owner::App(&a)).await.unwrap(),
+        0
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -381,6 +386,7 @@ async fn a_shared_deployment_creates_games_for_app_keys_only() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_app_over_its_quotas_gets_429_and_creates_nothing() {
+    clear_of_the_hour_boundary().await;
     let quotas = |ctx: service::AppCtx| {
         ctx.with_limits(service::apps::Limits {
             creations_per_hour: 2,
@@ -410,7 +416,7 @@ async fn an_app_over_its_quotas_gets_429_and_creates_nothing() {
         .header("ratelimit")
         .is_some_and(|left| left.starts_with("\"creations\";r=0;t=")));
     assert_eq!(
-        app.store.live_games(&id).await.unwrap(),
+        app.store.live_games(store::Owner::App(&id)).await.unwrap(),
         2,
         "the refused game was not created"
     );
@@ -454,7 +460,10 @@ async fn an_app_over_its_quotas_gets_429_and_creates_nothing() {
             .status,
         201
     );
-    assert_eq!(app.store.live_games(&id).await.unwrap(), 2);
+    assert_eq!(
+        app.store.live_games(store::Owner::App(&id)).await.unwrap(),
+        2
+    );
     server.abort();
 }
 
@@ -508,18 +517,49 @@ async fn requests_over_the_rate_get_429_change_nothing_and_recover() {
     server.abort();
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_address_creating_games_without_a_key_is_held_to_its_hourly_quota() {
-    let edge = api::edge::EdgeConfig {
-        cors_origins: Vec::new(),
-        requests: None,
-        keyless_creations_per_hour: Some(3),
+/// Waits, if the clock hour ends within a minute, for the next: the hourly quotas count per
+/// clock hour, and a test that counts across its end would see the count start again.
+async fn clear_of_the_hour_boundary() {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("after 1970")
+        .as_secs();
+    let left = 3_600 - now % 3_600;
+    if left < 60 {
+        tokio::time::sleep(Duration::from_secs(left + 1)).await;
+    }
+}
+
+/// A server over `store` holding each client address to `creations` keyless games an hour
+/// and `live` unfinished ones.
+async fn keyless_quotas(
+    store: Arc<dyn GameStore>,
+    creations: Option<u32>,
+    live: Option<u32>,
+) -> (TestApp, tokio::task::AbortHandle) {
+    let limits = service::apps::Limits {
+        keyless_creations_per_hour: creations,
+        keyless_live_games: live,
+        ..service::apps::Limits::default()
     };
-    let (app, server) = serve_behind(sqlite(), |ctx| ctx, edge).await;
-    for _ in 0..3 {
+    serve(store, move |ctx| ctx.with_limits(limits), None).await
+}
+
+/// Games created without a key from one address are held to its hourly quota, counted in
+/// the store: a second server over the same store counts on from the first's count.
+async fn an_address_is_held_to_its_hourly_quota(store: Arc<dyn GameStore>) {
+    clear_of_the_hour_boundary().await;
+    let (app, server) = keyless_quotas(store.clone(), Some(3), None).await;
+    let before = open_games(&app).await;
+    for _ in 0..2 {
         let created = send(&app, "POST", "/v1/games", None, Some(new_game(false))).await;
         assert_eq!(created.status, 201, "{}", created.text());
     }
+    server.abort();
+    // Another server of the deployment (another Lambda instance) knows the two.
+    let (app, server) = keyless_quotas(store, Some(3), None).await;
+    let third = send(&app, "POST", "/v1/games", None, Some(new_game(false))).await;
+    assert_eq!(third.status, 201, "{}", third.text());
     let over = send(&app, "POST", "/v1/games", None, Some(new_game(false))).await;
     refused(&over, 429, "quota-exceeded");
     assert_eq!(
@@ -528,9 +568,10 @@ async fn an_address_creating_games_without_a_key_is_held_to_its_hourly_quota() {
     );
     let retry = retry_after(&over);
     assert!((1..=3_600).contains(&retry), "{retry}");
+    assert!(!over.text().contains("127.0.0.1"), "{}", over.text());
     assert_eq!(
         open_games(&app).await,
-        3,
+        before + 3,
         "the refused creation made no game"
     );
     // Reads are not creations; an app's key creates under its app's own quota.
@@ -539,4 +580,65 @@ async fn an_address_creating_games_without_a_key_is_held_to_its_hourly_quota() {
     let keyed = send(&app, "POST", "/v1/games", Some(&key), Some(new_game(false))).await;
     assert_eq!(keyed.status, 201, "{}", keyed.text());
     server.abort();
+}
+
+/// Unfinished games created without a key from one address are held to its live-games
+/// quota; deleting one makes room, and an app's games do not count.
+async fn an_address_is_held_to_its_live_games(store: Arc<dyn GameStore>) {
+    let (app, server) = keyless_quotas(store, None, Some(2)).await;
+    let mut games = Vec::new();
+    for _ in 0..2 {
+        let created = send(&app, "POST", "/v1/games", None, Some(new_game(false))).await;
+        assert_eq!(created.status, 201, "{}", created.text());
+        let id = created.json()["id"].as_str().expect("id").to_owned();
+        let admin = created.json()["admin_token"]
+            .as_str()
+            .expect("admin token")
+            .to_owned();
+        games.push((id, admin));
+    }
+    let over = send(&app, "POST", "/v1/games", None, Some(new_game(false))).await;
+    refused(&over, 429, "quota-exceeded");
+    assert_eq!(over.header("ratelimit-policy"), Some("\"live-games\";q=2"));
+    assert!(retry_after(&over) >= 1);
+    let (_, key) = create_app(&app, "Keyed", None).await;
+    let keyed = send(&app, "POST", "/v1/games", Some(&key), Some(new_game(false))).await;
+    assert_eq!(
+        keyed.status,
+        201,
+        "an app's games are its own: {}",
+        keyed.text()
+    );
+    // The address deletes one of its games: room for one more, and only one.
+    let (id, admin) = &games[0];
+    let deleted = send(
+        &app,
+        "DELETE",
+        &format!("/v1/games/{id}"),
+        Some(admin),
+        None,
+    )
+    .await;
+    assert_eq!(deleted.status, 204, "{}", deleted.text());
+    let again = send(&app, "POST", "/v1/games", None, Some(new_game(false))).await;
+    assert_eq!(again.status, 201, "{}", again.text());
+    refused(
+        &send(&app, "POST", "/v1/games", None, Some(new_game(false))).await,
+        429,
+        "quota-exceeded",
+    );
+    server.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_address_creating_games_without_a_key_is_held_to_its_quotas_on_sqlite() {
+    let store = sqlite();
+    an_address_is_held_to_its_hourly_quota(store.clone()).await;
+    an_address_is_held_to_its_live_games(sqlite()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_address_creating_games_without_a_key_is_held_to_its_quotas_on_dynamodb() {
+    an_address_is_held_to_its_hourly_quota(Arc::new(store::dynamo::testing::store().await)).await;
+    an_address_is_held_to_its_live_games(Arc::new(store::dynamo::testing::store().await)).await;
 }

@@ -182,7 +182,6 @@ async fn app_with_origins(origins: &[&str]) -> (std::net::SocketAddr, tokio::tas
     let edge = api::edge::EdgeConfig {
         cors_origins: origins.iter().map(|origin| origin.to_string()).collect(),
         requests: None,
-        keyless_creations_per_hour: None,
     };
     let server = tokio::spawn(async move {
         let _ = local::serve::serve_with(listener, ctx, &edge, &Default::default()).await;

@@ -207,6 +207,9 @@ impl Emulator {
             .env("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "256")
             .env("BEURS_TABLE", table)
             .env("AWS_ENDPOINT_URL", endpoint)
+            // One unfinished keyless game per client address: the test's own game, and the
+            // quota's check after it.
+            .env("BEURS_KEYLESS_LIVE_GAMES", "1")
             .stdin(Stdio::null())
             .stdout(output.try_clone().expect("log handle"))
             .stderr(output)
@@ -444,6 +447,37 @@ async fn a_complete_game_through_the_function_binaries_under_the_runtime_emulato
         service::audit::verify(&service::registry(), &audit).expect("the audit verifies");
     assert_eq!(verified.entries, moves + 1, "setup plus every move");
     assert_eq!(app.record(&game.id).await.status, store::Status::Finished);
+
+    // The keyless quotas hold on Lambda, counted in the table by the address API Gateway
+    // reports (the request context's sourceIp): the finished game no longer counts, so one
+    // more may be made, and not a second while that one is unfinished.
+    let create = |body: serde_json::Value| {
+        let app = &app;
+        async move {
+            app.send(
+                "POST",
+                "/v1/games",
+                &[("content-type", "application/json")],
+                body.to_string().into_bytes(),
+            )
+            .await
+        }
+    };
+    let new_game = serde_json::json!({"ruleset": "tulipmania-1637", "seats": 3});
+    let one_more = create(new_game.clone()).await;
+    assert_eq!(one_more.status, 201, "{}", one_more.text());
+    let refused = create(new_game).await;
+    assert_eq!(refused.status, 429, "{}", refused.text());
+    assert_eq!(
+        refused.json()["code"],
+        "quota-exceeded",
+        "{}",
+        refused.text()
+    );
+    assert_eq!(
+        refused.header("ratelimit-policy"),
+        Some("\"live-games\";q=1")
+    );
 
     // The other functions answer too: the log, a seat's games, the lobby, the rulesets, the
     // pages.

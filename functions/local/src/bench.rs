@@ -523,6 +523,8 @@ impl Server {
                 "0",
                 "--keyless-creations-per-hour",
                 "0",
+                "--keyless-live-games",
+                "0",
                 "--db",
             ])
             .arg(&db)

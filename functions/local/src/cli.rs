@@ -168,7 +168,7 @@ pub struct ServeArgs {
     )]
     pub finished_retention_days: Option<u64>,
     /// Only app keys may create games (a deployment shared by several apps; docs/apps.md).
-    /// Off: anyone may create games, under the per-address request limit
+    /// Off: anyone may create games, under the per-address limits
     #[arg(long = "require-app-key", env = "BEURS_REQUIRE_APP_KEY")]
     pub require_app_key: bool,
     /// Requests per second each app key, and each client address without a key, may keep
@@ -190,9 +190,17 @@ pub struct ServeArgs {
     #[arg(
         long = "keyless-creations-per-hour",
         env = "BEURS_KEYLESS_CREATIONS_PER_HOUR",
-        default_value_t = 100
+        default_value_t = service::apps::KEYLESS_CREATIONS_PER_HOUR
     )]
     pub keyless_creations_per_hour: u32,
+    /// Unfinished games each client address may hold, created without an app key (0:
+    /// unlimited)
+    #[arg(
+        long = "keyless-live-games",
+        env = "BEURS_KEYLESS_LIVE_GAMES",
+        default_value_t = service::apps::KEYLESS_LIVE_GAMES
+    )]
+    pub keyless_live_games: u32,
     /// Games one app may create per clock hour
     #[arg(
         long = "app-creations-per-hour",
@@ -372,13 +380,15 @@ impl ServeArgs {
                 require_app_key: self.require_app_key,
                 creations_per_hour: self.app_creations_per_hour,
                 live_games: self.app_live_games,
+                keyless_creations_per_hour: (self.keyless_creations_per_hour > 0)
+                    .then_some(self.keyless_creations_per_hour),
+                keyless_live_games: (self.keyless_live_games > 0)
+                    .then_some(self.keyless_live_games),
             },
             requests: (self.requests_per_second > 0).then_some(api::edge::RequestRate {
                 per_second: self.requests_per_second,
                 burst: self.request_burst.max(self.requests_per_second),
             }),
-            keyless_creations_per_hour: (self.keyless_creations_per_hour > 0)
-                .then_some(self.keyless_creations_per_hour),
             // Read from the environment only: a key on the command line shows in `ps`.
             operator_key: std::env::var("BEURS_OPERATOR_KEY")
                 .ok()

@@ -42,8 +42,6 @@ pub struct Config {
     pub apps: service::apps::Limits,
     /// The request rate per app key and per client address; `None`: unlimited.
     pub requests: Option<api::edge::RequestRate>,
-    /// Games each client address may create per hour without an app key; `None`: unlimited.
-    pub keyless_creations_per_hour: Option<u32>,
     /// The operator's key, which manages apps over HTTP; `None`: those routes are off.
     pub operator_key: Option<String>,
 }
@@ -109,7 +107,6 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     let edge = api::edge::EdgeConfig {
         cors_origins: config.cors_origins.clone(),
         requests: config.requests,
-        keyless_creations_per_hour: config.keyless_creations_per_hour,
     };
     let stopping = {
         let ctx = ctx.clone();

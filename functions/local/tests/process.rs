@@ -5,6 +5,7 @@ use api_tests::{temp_db, Reply};
 use game_core::GameRng;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
+use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -821,4 +822,139 @@ async fn sigterm_drains_requests_in_flight_and_exits_0() {
         assert_eq!(logged(&entry.action["action"]), move_.action);
     }
     assert_log_replays(&service::registry(), &record, &log);
+}
+
+/// Installs the command-line tools a documented session needs when the machine lacks them
+/// (Debian's packages, as CI installs Chromium), or fails saying which are missing.
+fn ensure_tools(tools: &[(&str, &str)]) {
+    let has = |tool: &str| {
+        Command::new("sh")
+            .args(["-c", &format!("command -v {tool}")])
+            .stdout(Stdio::null())
+            .status()
+            .is_ok_and(|status| status.success())
+    };
+    let missing: Vec<&str> = tools
+        .iter()
+        .filter(|(tool, _)| !has(tool))
+        .map(|(_, package)| *package)
+        .collect();
+    if missing.is_empty() {
+        return;
+    }
+    let installed = Command::new("apt-get")
+        .args(["install", "-y", "--no-install-recommends"])
+        .args(&missing)
+        .env("DEBIAN_FRONTEND", "noninteractive")
+        .status()
+        .is_ok_and(|status| status.success());
+    assert!(
+        installed && tools.iter().all(|(tool, _)| has(tool)),
+        "this test needs {missing:?} (apt-get install {})",
+        missing.join(" ")
+    );
+}
+
+/// docs/apps.md's "A whole session", run word for word by bash against the built server: its
+/// `cargo run --release --` is this build's `beurs` (a shell function stands in for cargo),
+/// on a free port instead of 8080. Every answer it prints is what the document says.
+#[test]
+fn docs_apps_md_whole_session_runs() {
+    ensure_tools(&[("curl", "curl"), ("jq", "jq"), ("openssl", "openssl")]);
+    let doc_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/apps.md");
+    let doc = std::fs::read_to_string(&doc_path).expect("read docs/apps.md");
+    let session = doc
+        .split("## A whole session")
+        .nth(1)
+        .and_then(|rest| rest.split("```sh\n").nth(1))
+        .and_then(|rest| rest.split("```").next())
+        .expect("docs/apps.md has a sh block under 'A whole session'");
+    assert!(session.contains("cargo run --release -- ") && session.contains(":8080"));
+
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port")
+        .port();
+    let db = temp_db("docs-session");
+    let script = format!(
+        "set -euo pipefail\n\
+         trap 'kill $(jobs -p) 2>/dev/null || true' EXIT\n\
+         cargo() {{ shift 2; [ \"${{1:-}}\" = -- ] && shift; exec \"$BEURS_BIN\" \"$@\"; }}\n\
+         {}\necho \"game $GAME\"\n",
+        session.replace("127.0.0.1:8080", &format!("127.0.0.1:{port}"))
+    );
+    // In a process group of its own, printing to a file: whatever the script leaves running
+    // is killed with the group, and nothing holds a pipe open after the script ends.
+    let out_path = db.with_extension("out");
+    let mut script_run = Command::new("bash")
+        .args(["-c", &script])
+        .env("BEURS_BIN", env!("CARGO_BIN_EXE_beurs"))
+        .env("BEURS_ADDR", format!("127.0.0.1:{port}"))
+        .env("BEURS_DB", &db)
+        .env("RUST_LOG", "warn")
+        .stdout(std::fs::File::create(&out_path).expect("the output file"))
+        .process_group(0)
+        .spawn()
+        .expect("run bash");
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = script_run.try_wait().expect("wait for bash") {
+            break Some(status);
+        }
+        if started.elapsed() > Duration::from_secs(120) {
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let _ = Command::new("kill")
+        .args(["-KILL", &format!("-{}", script_run.id())])
+        .stderr(Stdio::null())
+        .status();
+    let _ = script_run.wait();
+    let stdout = std::fs::read_to_string(&out_path).unwrap_or_default();
+    assert!(
+        status.is_some_and(|status| status.success()),
+        "the session failed or took over 2 minutes ({status:?}):\n{stdout}"
+    );
+
+    let lines: Vec<&str> = stdout.lines().collect();
+    let game = lines
+        .iter()
+        .find_map(|line| line.strip_prefix("game "))
+        .expect("the session made a game");
+    assert!(game.starts_with("g_"), "{stdout}");
+    let json: Vec<Value> = lines
+        .iter()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(Value::is_object)
+        .collect();
+    let codes: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|line| line.len() == 3 && line.bytes().all(|b| b.is_ascii_digit()))
+        .collect();
+    // Without a key: 401. Deleted: 204, then 404.
+    assert_eq!(codes, ["401", "204", "404"], "{stdout}");
+    // Ann's seat token, and the bot's seat.
+    assert!(
+        json.iter()
+            .any(|answer| answer.to_string().contains("\"bt_seat_")),
+        "{stdout}"
+    );
+    // The app's games list the invite-only game; the lobby does not.
+    let listings: Vec<&Value> = json
+        .iter()
+        .filter(|answer| answer.get("games").is_some())
+        .collect();
+    assert_eq!(listings.len(), 2, "{stdout}");
+    let ids = |listing: &Value| -> Vec<String> {
+        listing["games"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|game| game["id"].as_str().map(str::to_owned))
+            .collect()
+    };
+    assert_eq!(ids(listings[0]), [game.to_owned()], "{stdout}");
+    assert!(ids(listings[1]).is_empty(), "{stdout}");
 }

@@ -43,9 +43,6 @@ pub struct EdgeConfig {
     /// The request rate each app key, and each client address without a key, may keep up;
     /// `None`: no request limit.
     pub requests: Option<RequestRate>,
-    /// Games each client address may create per hour without an app key (an app's games
-    /// count against the app's own quota, docs/apps.md); `None`: no such quota.
-    pub keyless_creations_per_hour: Option<u32>,
 }
 
 /// A request rate: `per_second` on average, with bursts of up to `burst` at once.
@@ -67,9 +64,6 @@ impl EdgeConfig {
             // On Lambda, API Gateway's stage throttling holds the request rate across
             // instances (docs/aws.md); a per-instance limiter would not.
             requests: None,
-            // Likewise: keyless creations on AWS are held by the stage's throttling and by
-            // `RequireAppKey`, not per instance.
-            keyless_creations_per_hour: None,
         }
     }
 
@@ -149,10 +143,7 @@ fn with_edge(routes: Router, config: &EdgeConfig) -> Router {
             REQUEST_TIMEOUT,
         ))
         .layer(axum::middleware::from_fn_with_state(
-            Arc::new(Limiters {
-                requests: config.requests.map(Policy::requests),
-                creations: config.keyless_creations_per_hour.map(Policy::creations),
-            }),
+            Arc::new(config.requests.map(Policy::requests)),
             limit_requests,
         ))
         .layer(config.cors())
@@ -248,23 +239,6 @@ impl Policy {
         }
     }
 
-    /// `per_hour` games created without an app key.
-    fn creations(per_hour: u32) -> Policy {
-        let quota = NonZeroU32::new(per_hour.max(1)).unwrap_or(NonZeroU32::MIN);
-        Policy {
-            buckets: governor::RateLimiter::keyed(
-                governor::Quota::per_hour(quota).allow_burst(quota),
-            ),
-            code: service::Code::QuotaExceeded,
-            name: "creations",
-            quota: per_hour,
-            window: Duration::from_secs(3_600),
-            message: format!(
-                "this address has created {per_hour} games in the last hour without an app key, its limit (docs/apps.md)"
-            ),
-        }
-    }
-
     /// Draws one from `bucket`'s allowance, or the 429 that refuses it.
     fn check(&self, bucket: &String) -> Result<(), ApiError> {
         use governor::clock::Clock;
@@ -288,12 +262,6 @@ impl Policy {
     }
 }
 
-/// The edge's limits, each off when its setting is.
-struct Limiters {
-    requests: Option<Policy>,
-    creations: Option<Policy>,
-}
-
 /// Whose bucket a request draws on: its app key's (by the key's hash, so a key never sits in
 /// memory), else its client address (the peer, when the server knows it).
 fn bucket_of(request: &Request) -> String {
@@ -315,27 +283,18 @@ fn bucket_of(request: &Request) -> String {
     }
 }
 
-/// Refuses a request over its bucket's rate, or a keyless game creation over its address's
-/// hourly quota, with 429 (`Retry-After`, `RateLimit`, `RateLimit-Policy`); nothing behind it
-/// runs, so nothing changes.
+/// Refuses a request over its bucket's rate with 429 (`Retry-After`, `RateLimit`,
+/// `RateLimit-Policy`); nothing behind it runs, so nothing changes. (Quotas on what a request
+/// creates are the service's, counted in the store: `service::apps`.)
 async fn limit_requests(
-    axum::extract::State(limiters): axum::extract::State<Arc<Limiters>>,
+    axum::extract::State(limiter): axum::extract::State<Arc<Option<Policy>>>,
     request: Request,
     next: Next,
 ) -> Response {
-    if limiters.requests.is_none() && limiters.creations.is_none() {
+    let Some(policy) = limiter.as_ref() else {
         return next.run(request).await;
-    }
-    let bucket = bucket_of(&request);
-    let keyless_creation = request.method() == Method::POST
-        && request.uri().path() == "/v1/games"
-        && bucket.starts_with("addr:");
-    let checked = limiters
-        .requests
-        .iter()
-        .chain(limiters.creations.iter().filter(|_| keyless_creation))
-        .try_for_each(|policy| policy.check(&bucket));
-    match checked {
+    };
+    match policy.check(&bucket_of(&request)) {
         Ok(()) => next.run(request).await,
         Err(refused) => refused.into_response(),
     }

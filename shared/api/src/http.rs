@@ -279,6 +279,24 @@ where
     }
 }
 
+/// Where a request came from, as the keyless quotas count it ([`service::apps::Origin`]):
+/// the peer's address locally, API Gateway's `sourceIp` on Lambda, `None` when the server
+/// was not told (a router called directly, as in tests).
+pub struct ClientOrigin(pub Option<service::apps::Origin>);
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientOrigin {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        Ok(ClientOrigin(
+            parts
+                .extensions
+                .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+                .map(|peer| service::apps::Origin::of(peer.0.ip())),
+        ))
+    }
+}
+
 /// The token of an `Authorization: Bearer <token>` header, if the request sent one; any
 /// other `Authorization` is 401.
 pub fn bearer_token(parts: &Parts) -> Result<Option<String>, ApiError> {

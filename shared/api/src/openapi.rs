@@ -682,7 +682,7 @@ fn finish_operations(doc: &mut Value) {
             });
             // Any request may be over its app key's or its address's rate (docs/apps.md).
             let limited = responses.entry("429").or_insert_with(|| {
-                problem("Over the request rate of the app key or the client address (`rate-limited`), or over an app's quota (`quota-exceeded`): retry after `Retry-After` seconds")
+                problem("Over the request rate of the app key or the client address (`rate-limited`), or over a creation quota of the app or, without a key, of the client address (`quota-exceeded`): retry after `Retry-After` seconds")
             });
             limited["headers"]["retry-after"] = json!({
                 "description": "Seconds until a retry may succeed (on `rate-limited` and `quota-exceeded`).",

@@ -10,8 +10,9 @@ use crate::error::{Code, Error};
 use crate::time::now_ms;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
+use std::net::{IpAddr, Ipv6Addr};
 use std::time::Duration;
-use store::{AppRecord, CreationWindow, GameStore, KeyRecord, Scope, StoreError};
+use store::{AppRecord, CreationWindow, GameStore, KeyRecord, Owner, Scope, StoreError};
 use subtle::ConstantTimeEq;
 
 /// Prefix of app keys.
@@ -33,14 +34,31 @@ pub struct Limits {
     pub creations_per_hour: u32,
     /// Games of one app that may be unfinished at once.
     pub live_games: u32,
+    /// Games one client address may create in one clock hour without an app key; `None`:
+    /// no such quota.
+    pub keyless_creations_per_hour: Option<u32>,
+    /// Games created without an app key from one client address that may be unfinished at
+    /// once; `None`: no such quota.
+    pub keyless_live_games: Option<u32>,
 }
 
+/// The default hourly quota of keyless creations per client address (`beurs serve`, and the
+/// Lambda functions' `KeylessCreationsPerHour`).
+pub const KEYLESS_CREATIONS_PER_HOUR: u32 = 100;
+/// The default quota of unfinished keyless games per client address.
+pub const KEYLESS_LIVE_GAMES: u32 = 50;
+
 impl Default for Limits {
+    /// An app's quotas, and no keyless quotas: a server that knows no client addresses (a
+    /// test's router) counts nothing per address. `beurs serve` and the Lambda functions
+    /// turn them on ([`KEYLESS_CREATIONS_PER_HOUR`], [`KEYLESS_LIVE_GAMES`]).
     fn default() -> Limits {
         Limits {
             require_app_key: false,
             creations_per_hour: 1_000,
             live_games: 500,
+            keyless_creations_per_hour: None,
+            keyless_live_games: None,
         }
     }
 }
@@ -271,38 +289,27 @@ pub async fn admit_creation(
     key: &AppKey,
     limits: &Limits,
 ) -> Result<(), Error> {
-    let live = store.live_games(&key.app).await?;
+    let live = store.live_games(Owner::App(&key.app)).await?;
     if live >= u64::from(limits.live_games) {
-        return Err(Error::Limited(Box::new(Limited {
-            code: Code::QuotaExceeded,
-            policy: "live-games",
-            quota: limits.live_games,
-            window: None,
-            retry_after: Duration::from_secs(60),
-            message: format!(
-                "the app has {live} unfinished games, its limit; finish or delete one first"
-            ),
-        })));
+        return Err(live_games_exceeded(
+            limits.live_games,
+            format!("the app has {live} unfinished games, its limit; finish or delete one first"),
+        ));
     }
-    let now = now_ms();
-    let hour = now / 3_600_000;
-    let retry_after = Duration::from_millis((hour + 1) * 3_600_000 - now);
+    let (hour, retry_after) = this_hour();
     change(store, &key.app, |app| {
         if app.creations.hour != hour {
             app.creations = CreationWindow { hour, created: 0 };
         }
         if app.creations.created >= limits.creations_per_hour {
-            return Err(Error::Limited(Box::new(Limited {
-                code: Code::QuotaExceeded,
-                policy: "creations",
-                quota: limits.creations_per_hour,
-                window: Some(Duration::from_secs(3_600)),
+            return Err(creations_exceeded(
+                limits.creations_per_hour,
                 retry_after,
-                message: format!(
+                format!(
                     "the app has created {} games this hour, its limit",
                     app.creations.created
                 ),
-            })));
+            ));
         }
         app.creations.created += 1;
         Ok(())
@@ -311,10 +318,170 @@ pub async fn admit_creation(
     .map(drop)
 }
 
+/// Counts one more game created without an app key from `origin` against the keyless
+/// quotas, or refuses with a 429: its unfinished games, and its creations this clock hour
+/// (counted in the store, so every server of the deployment counts against one number).
+/// Either quota off ([`Limits::keyless_live_games`], [`Limits::keyless_creations_per_hour`])
+/// is not checked.
+pub async fn admit_keyless_creation(
+    store: &dyn GameStore,
+    origin: &Origin,
+    limits: &Limits,
+) -> Result<(), Error> {
+    if let Some(quota) = limits.keyless_live_games {
+        let live = store.live_games(Owner::Origin(origin.as_str())).await?;
+        if live >= u64::from(quota) {
+            return Err(live_games_exceeded(
+                quota,
+                format!(
+                    "this address has {live} unfinished games created without an app key, its limit; finish one first, or use an app key (docs/apps.md)"
+                ),
+            ));
+        }
+    }
+    if let Some(quota) = limits.keyless_creations_per_hour {
+        let (hour, retry_after) = this_hour();
+        if store
+            .count_creation(origin.as_str(), hour, quota)
+            .await?
+            .is_none()
+        {
+            return Err(creations_exceeded(
+                quota,
+                retry_after,
+                format!(
+                    "this address has created {quota} games this hour without an app key, its limit (docs/apps.md)"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The current clock hour (Unix hours), and how long until the next.
+fn this_hour() -> (u64, Duration) {
+    let now = now_ms();
+    let hour = now / 3_600_000;
+    (hour, Duration::from_millis((hour + 1) * 3_600_000 - now))
+}
+
+/// The 429 of a live-games quota of `quota`.
+fn live_games_exceeded(quota: u32, message: String) -> Error {
+    Error::Limited(Box::new(Limited {
+        code: Code::QuotaExceeded,
+        policy: "live-games",
+        quota,
+        window: None,
+        retry_after: Duration::from_secs(60),
+        message,
+    }))
+}
+
+/// The 429 of an hourly creations quota of `quota`, open again in `retry_after`.
+fn creations_exceeded(quota: u32, retry_after: Duration, message: String) -> Error {
+    Error::Limited(Box::new(Limited {
+        code: Code::QuotaExceeded,
+        policy: "creations",
+        quota,
+        window: Some(Duration::from_secs(3_600)),
+        retry_after,
+        message,
+    }))
+}
+
+/// Who created a game without an app key, as the keyless quotas count it: a pseudonym of the
+/// client's address (the first 128 bits of a SHA-256), never the address itself. An IPv6
+/// address counts by its /64 network, the block one subscriber is usually given, so that an
+/// address cannot escape its quota by stepping through its own network.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Origin(String);
+
+impl Origin {
+    /// The origin of a request from `address`.
+    pub fn of(address: IpAddr) -> Origin {
+        let address = match address {
+            IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+                Some(v4) => IpAddr::V4(v4),
+                None => IpAddr::V6(Ipv6Addr::from(u128::from(v6) & !((1u128 << 64) - 1))),
+            },
+            v4 => v4,
+        };
+        let hash = sha256_hex(format!("beurs origin v1 {address}").as_bytes());
+        Origin(format!("o_{}", &hash[..32]))
+    }
+
+    /// The pseudonym, as the store keeps it.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use store::MemoryStore;
+
+    #[test]
+    fn an_origin_is_a_pseudonym_of_an_address_or_of_an_ipv6_network() {
+        let of = |address: &str| Origin::of(address.parse().unwrap());
+        let home = of("203.0.113.7");
+        assert!(home.as_str().starts_with("o_") && home.as_str().len() == 34);
+        assert!(!home.as_str().contains("203.0.113.7"));
+        assert_ne!(home, of("203.0.113.8"), "every IPv4 address apart");
+        // An IPv4 address is one origin however it arrives.
+        assert_eq!(home, of("::ffff:203.0.113.7"));
+        // An IPv6 address counts by its /64: stepping through one's own network escapes
+        // nothing, and the next network is another origin.
+        assert_eq!(
+            of("2001:db8:1:2::1"),
+            of("2001:db8:1:2:ffff:ffff:ffff:ffff")
+        );
+        assert_ne!(of("2001:db8:1:2::1"), of("2001:db8:1:3::1"));
+    }
+
+    #[tokio::test]
+    async fn keyless_quotas_count_an_origins_games_and_creations() {
+        let store = MemoryStore::new();
+        let limits = Limits {
+            keyless_creations_per_hour: Some(3),
+            keyless_live_games: Some(1),
+            ..Limits::default()
+        };
+        let origin = Origin::of("198.51.100.1".parse().unwrap());
+        admit_keyless_creation(&store, &origin, &limits)
+            .await
+            .unwrap();
+        // No game was recorded under the origin yet: the live quota has nothing to count.
+        admit_keyless_creation(&store, &origin, &limits)
+            .await
+            .unwrap();
+        admit_keyless_creation(&store, &origin, &limits)
+            .await
+            .unwrap();
+        let Err(Error::Limited(limited)) = admit_keyless_creation(&store, &origin, &limits).await
+        else {
+            panic!("the fourth creation of the hour is refused");
+        };
+        assert_eq!((limited.policy, limited.quota), ("creations", 3));
+        // With the creations quota off, the live quota counts the origin's games.
+        let live_only = Limits {
+            keyless_creations_per_hour: None,
+            ..limits
+        };
+        let mut game = store::testing::sample_record("g_live");
+        game.origin = Some(origin.as_str().to_owned());
+        store.create(&game).await.unwrap();
+        let Err(Error::Limited(limited)) =
+            admit_keyless_creation(&store, &origin, &live_only).await
+        else {
+            panic!("a second live game is refused");
+        };
+        assert_eq!((limited.policy, limited.quota), ("live-games", 1));
+        let elsewhere = Origin::of("198.51.100.2".parse().unwrap());
+        admit_keyless_creation(&store, &elsewhere, &live_only)
+            .await
+            .unwrap();
+    }
 
     #[tokio::test]
     async fn a_key_names_its_app_and_works_until_revoked() {

@@ -46,20 +46,19 @@ impl AppCtx {
                 .is_ok_and(|value| matches!(value.trim(), "1" | "true" | "yes")),
             ..crate::apps::Limits::default()
         };
-        for (name, limit) in [
-            (
-                "BEURS_APP_CREATIONS_PER_HOUR",
-                &mut limits.creations_per_hour,
-            ),
-            ("BEURS_APP_LIVE_GAMES", &mut limits.live_games),
-        ] {
-            if let Ok(value) = std::env::var(name) {
-                *limit = value
-                    .trim()
-                    .parse()
-                    .map_err(|_| EnvError::BadLimit(name, value))?;
-            }
-        }
+        limits.creations_per_hour =
+            env_limit("BEURS_APP_CREATIONS_PER_HOUR")?.unwrap_or(limits.creations_per_hour);
+        limits.live_games = env_limit("BEURS_APP_LIVE_GAMES")?.unwrap_or(limits.live_games);
+        // The keyless quotas are on unless set to 0, as with `beurs serve`: store-backed,
+        // they hold across every instance (docs/aws.md, "Apps and limits").
+        limits.keyless_creations_per_hour = Some(
+            env_limit("BEURS_KEYLESS_CREATIONS_PER_HOUR")?
+                .unwrap_or(crate::apps::KEYLESS_CREATIONS_PER_HOUR),
+        )
+        .filter(|quota| *quota > 0);
+        limits.keyless_live_games =
+            Some(env_limit("BEURS_KEYLESS_LIVE_GAMES")?.unwrap_or(crate::apps::KEYLESS_LIVE_GAMES))
+                .filter(|quota| *quota > 0);
         let mut ctx = AppCtx::new(Arc::new(store)).with_limits(limits);
         if let Some(key) = std::env::var("BEURS_OPERATOR_KEY")
             .ok()
@@ -68,5 +67,17 @@ impl AppCtx {
             ctx = ctx.with_operator_key(key.trim());
         }
         Ok(ctx)
+    }
+}
+
+/// The whole number in environment variable `name`, if it is set.
+fn env_limit(name: &'static str) -> Result<Option<u32>, EnvError> {
+    match std::env::var(name) {
+        Ok(value) => value
+            .trim()
+            .parse()
+            .map(Some)
+            .map_err(|_| EnvError::BadLimit(name, value)),
+        Err(_) => Ok(None),
     }
 }

@@ -193,6 +193,8 @@ fn new_game(ctx: &AppCtx, old: &GameRecord, id: &str) -> Result<GameRecord, Erro
     record.rematch_of = Some(old.id.clone());
     // A rematch belongs to the app the game did: its key administers both.
     record.app = old.app.clone();
+    // And a keyless game's rematch counts among its address's live games.
+    record.origin = old.origin.clone();
     if let Some(clock) = crate::clock::Clock::of(old)? {
         crate::clock::Clock::new(clock.rules, n).save(&mut record);
     }

@@ -177,6 +177,11 @@ pub struct GameRecord {
     /// The app the game belongs to (`a_…`), if an app's key created it (docs/apps.md).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub app: Option<String>,
+    /// Who created the game without an app key: a pseudonym of the client's address
+    /// ([`Owner::Origin`]), so that the address's live-games quota can count its games. Never
+    /// shown to anyone; gone with the game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<String>,
     /// The game this one is the rematch of.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rematch_of: Option<String>,
@@ -247,6 +252,7 @@ impl GameRecord {
             rematch: None,
             app: None,
             rematch_of: None,
+            origin: None,
             played_at: 0,
         }
     }
@@ -478,6 +484,15 @@ pub enum StoreError {
     Backend(String),
 }
 
+/// Whose games a live-games quota counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Owner<'a> {
+    /// An app's games ([`GameRecord::app`]).
+    App(&'a str),
+    /// The games created without a key from one client address ([`GameRecord::origin`]).
+    Origin(&'a str),
+}
+
 /// The contract every store meets (DESIGN.md §4).
 #[async_trait::async_trait]
 pub trait GameStore: Send + Sync {
@@ -549,8 +564,19 @@ pub trait GameStore: Send + Sync {
     /// too), oldest first, paginated like the lobby; `query.ruleset` narrows them.
     async fn list_app(&self, app: &str, query: &ListQuery) -> Result<ListPage, StoreError>;
 
-    /// How many games of app `app` are not finished: what its live-games quota counts.
-    async fn live_games(&self, app: &str) -> Result<u64, StoreError>;
+    /// How many games of `owner` are not finished: what its live-games quota counts.
+    async fn live_games(&self, owner: Owner<'_>) -> Result<u64, StoreError>;
+
+    /// Counts one more game created without an app key by `origin` (an [`Owner::Origin`]
+    /// pseudonym) in clock hour `hour` (Unix hours), unless it has created `limit` in that
+    /// hour already: the hour's count after this one, or `None` when refused (and nothing
+    /// counted). Atomic: concurrent callers never admit more than `limit` between them.
+    async fn count_creation(
+        &self,
+        origin: &str,
+        hour: u64,
+        limit: u32,
+    ) -> Result<Option<u32>, StoreError>;
 
     /// Stores a new app. `AlreadyExists` if the id is taken.
     async fn create_app(&self, app: &AppRecord) -> Result<(), StoreError>;

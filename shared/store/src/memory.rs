@@ -5,8 +5,8 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::common::{check_commit, lobby_limit, lobby_page, log_start, message_page, PageCursor};
 use crate::{
-    AppRecord, Commit, DeliveryStatus, GameRecord, GameStore, IdempotencyRecord, ListPage,
-    ListQuery, LogEntry, MessagePage, OutboxMessage, Status, StoreError,
+    AppRecord, Commit, CreationWindow, DeliveryStatus, GameRecord, GameStore, IdempotencyRecord,
+    ListPage, ListQuery, LogEntry, MessagePage, OutboxMessage, Owner, Status, StoreError,
 };
 
 /// A store that keeps everything in memory and forgets it when dropped. For unit tests; it
@@ -30,6 +30,8 @@ struct Inner {
     outbox: BTreeMap<String, OutboxMessage>,
     /// Apps, by id.
     apps: BTreeMap<String, AppRecord>,
+    /// Each origin's creations in its latest hour.
+    creations: BTreeMap<String, CreationWindow>,
 }
 
 impl MemoryStore {
@@ -268,13 +270,38 @@ impl GameStore for MemoryStore {
         })
     }
 
-    async fn live_games(&self, app: &str) -> Result<u64, StoreError> {
+    async fn live_games(&self, owner: Owner<'_>) -> Result<u64, StoreError> {
         let inner = self.lock();
         Ok(inner
             .games
             .values()
-            .filter(|g| g.app.as_deref() == Some(app) && g.status != Status::Finished)
+            .filter(|g| g.status != Status::Finished)
+            .filter(|g| match owner {
+                Owner::App(app) => g.app.as_deref() == Some(app),
+                Owner::Origin(origin) => g.origin.as_deref() == Some(origin),
+            })
             .count() as u64)
+    }
+
+    async fn count_creation(
+        &self,
+        origin: &str,
+        hour: u64,
+        limit: u32,
+    ) -> Result<Option<u32>, StoreError> {
+        let mut inner = self.lock();
+        let window = inner
+            .creations
+            .entry(origin.to_owned())
+            .or_insert(CreationWindow { hour, created: 0 });
+        if window.hour != hour {
+            *window = CreationWindow { hour, created: 0 };
+        }
+        if window.created >= limit {
+            return Ok(None);
+        }
+        window.created += 1;
+        Ok(Some(window.created))
     }
 
     async fn create_app(&self, app: &AppRecord) -> Result<(), StoreError> {

@@ -22,7 +22,7 @@ use crate::cache::VersionCache;
 use crate::common::{check_commit, lobby_limit, lobby_page, log_start, message_page, PageCursor};
 use crate::{
     AppRecord, Commit, DeliveryStatus, GameRecord, GameStore, IdempotencyRecord, ListPage,
-    ListQuery, LogEntry, MessagePage, OutboxMessage, StoreError,
+    ListQuery, LogEntry, MessagePage, OutboxMessage, Owner, StoreError,
 };
 
 /// How long a statement waits for another process's write lock before failing. Our own
@@ -97,6 +97,17 @@ const MIGRATIONS: &[&str] = &[
         version    INTEGER NOT NULL,
         created_at INTEGER NOT NULL,
         record     TEXT NOT NULL
+    ) STRICT;",
+    // 7: games created without an app key, by the pseudonym of their client's address
+    // (docs/apps.md): the address's live-games quota counts its unfinished games, and its
+    // hourly quota counts in `origin_creations`, one row per address with its latest hour.
+    "ALTER TABLE games ADD COLUMN origin TEXT;
+    CREATE INDEX games_origin ON games (origin)
+        WHERE origin IS NOT NULL AND status != 'finished';
+    CREATE TABLE origin_creations (
+        origin  TEXT PRIMARY KEY NOT NULL,
+        hour    INTEGER NOT NULL,
+        created INTEGER NOT NULL
     ) STRICT;",
 ];
 
@@ -926,17 +937,55 @@ impl GameStore for SqliteStore {
         self.page(query, Listing::App(app.to_owned())).await
     }
 
-    async fn live_games(&self, app: &str) -> Result<u64, StoreError> {
-        let app = app.to_owned();
+    async fn live_games(&self, owner: Owner<'_>) -> Result<u64, StoreError> {
+        let (sql, owner) = match owner {
+            Owner::App(app) => (
+                "SELECT COUNT(*) FROM games INDEXED BY games_app
+                 WHERE app = ?1 AND app IS NOT NULL AND status != 'finished'",
+                app.to_owned(),
+            ),
+            Owner::Origin(origin) => (
+                "SELECT COUNT(*) FROM games INDEXED BY games_origin
+                 WHERE origin = ?1 AND origin IS NOT NULL AND status != 'finished'",
+                origin.to_owned(),
+            ),
+        };
         self.read(move |conn| {
             let count: i64 = conn
-                .prepare_cached(
-                    "SELECT COUNT(*) FROM games INDEXED BY games_app
-                     WHERE app = ?1 AND app IS NOT NULL AND status != 'finished'",
-                )
-                .and_then(|mut stmt| stmt.query_row([&app], |row| row.get(0)))
-                .context(|| format!("counting the live games of app {app}"))?;
+                .prepare_cached(sql)
+                .and_then(|mut stmt| stmt.query_row([&owner], |row| row.get(0)))
+                .context(|| format!("counting the live games of {owner}"))?;
             Ok(u64::try_from(count).unwrap_or(0))
+        })
+        .await
+    }
+
+    async fn count_creation(
+        &self,
+        origin: &str,
+        hour: u64,
+        limit: u32,
+    ) -> Result<Option<u32>, StoreError> {
+        let origin = origin.to_owned();
+        let hour = to_sql(hour, "hour")?;
+        // One statement, in a transaction of its own, between the writer's groups (a group's
+        // savepoint answers no value): a new address, a new hour, or one more in the hour under the
+        // limit; at the limit, the update's condition fails and no row is returned.
+        self.on_writer(move |conn| {
+            conn.prepare_cached(
+                "INSERT INTO origin_creations (origin, hour, created) VALUES (?1, ?2, 1)
+                 ON CONFLICT (origin) DO UPDATE SET
+                     created = CASE WHEN hour = excluded.hour THEN created + 1 ELSE 1 END,
+                     hour = excluded.hour
+                 WHERE hour != excluded.hour OR created < ?3
+                 RETURNING created",
+            )
+            .and_then(|mut stmt| {
+                stmt.query_row(params![origin, hour, limit], |row| row.get::<_, u32>(0))
+                    .optional()
+            })
+            .context(|| format!("counting a creation of {origin}"))
+            .map(|created| created.filter(|created| *created <= limit))
         })
         .await
     }
@@ -1088,6 +1137,7 @@ struct GameRow {
     updated_at: i64,
     due_at: Option<i64>,
     app: Option<String>,
+    origin: Option<String>,
     record: String,
 }
 
@@ -1097,8 +1147,8 @@ impl GameRow {
         conn.prepare_cached(
             "INSERT INTO games
                  (id, ruleset, status, invite_only, version, created_at, updated_at, record,
-                  due_at, app)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                  due_at, app, origin)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
         )?
         .execute(params![
             self.id,
@@ -1110,7 +1160,8 @@ impl GameRow {
             self.updated_at,
             self.record,
             self.due_at,
-            self.app
+            self.app,
+            self.origin
         ])
     }
 
@@ -1128,6 +1179,7 @@ impl GameRow {
                 .map(|due_at| to_sql(due_at, "due_at"))
                 .transpose()?,
             app: record.app.clone(),
+            origin: record.origin.clone(),
             record: to_json(record, "game record")?,
         })
     }

@@ -17,7 +17,7 @@ use serde_json::json;
 
 use crate::{
     Attempt, Commit, DeliveryStatus, GameRecord, GameStore, HookRecord, IdempotencyRecord,
-    ListPage, ListQuery, LogEntry, OutboxMessage, SeatRecord, Status, StoreError,
+    ListPage, ListQuery, LogEntry, OutboxMessage, Owner, SeatRecord, Status, StoreError,
 };
 
 /// A plausible open game with id `id`: version 0, no log yet, three seats of which the first is
@@ -93,6 +93,8 @@ pub async fn contract(store: &dyn GameStore) {
     delete_removes_the_game_and_everything_under_it(store, &run).await;
     apps_are_created_loaded_saved_and_listed(store, &run).await;
     an_apps_unfinished_games_are_listed_and_counted(store, &run).await;
+    an_origins_unfinished_games_are_counted(store, &run).await;
+    an_origins_creations_are_counted_per_hour_up_to_the_limit(store, &run).await;
 }
 
 /// The part of the contract for stores drained by a local worker (SqliteStore, MemoryStore):
@@ -1339,7 +1341,7 @@ async fn an_apps_unfinished_games_are_listed_and_counted(store: &dyn GameStore, 
     nobodys.ruleset = ruleset.clone();
     create(store, &nobodys).await;
 
-    assert_eq!(store.live_games(&owner).await.unwrap(), 4);
+    assert_eq!(store.live_games(Owner::App(&owner)).await.unwrap(), 4);
     // Paged by two, with and without the ruleset.
     for filter in [None, Some(ruleset.clone())] {
         let mut listed = Vec::new();
@@ -1392,5 +1394,93 @@ async fn an_apps_unfinished_games_are_listed_and_counted(store: &dyn GameStore, 
         },
     )
     .await;
-    assert_eq!(store.live_games(&owner).await.unwrap(), 3);
+    assert_eq!(store.live_games(Owner::App(&owner)).await.unwrap(), 3);
+}
+
+async fn an_origins_unfinished_games_are_counted(store: &dyn GameStore, run: &RunIds) {
+    let origin = format!("o_{}_from", run.0);
+    for (i, status) in [Status::Open, Status::Active, Status::Finished]
+        .into_iter()
+        .enumerate()
+    {
+        let mut game = sample_record(&run.game(&format!("origin-{i}")));
+        game.origin = Some(origin.clone());
+        game.status = status;
+        create(store, &game).await;
+    }
+    // Another address's game, and an app's game (apps never count as an address).
+    let mut other = sample_record(&run.game("origin-other"));
+    other.origin = Some(format!("o_{}_elsewhere", run.0));
+    create(store, &other).await;
+    let mut keyed = sample_record(&run.game("origin-app"));
+    keyed.app = Some(origin.clone());
+    create(store, &keyed).await;
+
+    assert_eq!(store.live_games(Owner::Origin(&origin)).await.unwrap(), 2);
+    assert_eq!(store.live_games(Owner::App(&origin)).await.unwrap(), 1);
+
+    // A game that finishes leaves the count.
+    let open = store.load(&run.game("origin-0")).await.unwrap().unwrap();
+    let mut done = next(&open);
+    done.status = Status::Finished;
+    commit(
+        store,
+        &Commit {
+            record: done,
+            expected_version: open.version,
+            entry: Some(entry(open.log_len, Some(0), None)),
+            idempotency: None,
+            outbox: Vec::new(),
+        },
+    )
+    .await;
+    assert_eq!(store.live_games(Owner::Origin(&origin)).await.unwrap(), 1);
+    // A deleted game leaves it too.
+    store.delete(&run.game("origin-1")).await.unwrap();
+    assert_eq!(store.live_games(Owner::Origin(&origin)).await.unwrap(), 0);
+}
+
+async fn an_origins_creations_are_counted_per_hour_up_to_the_limit(
+    store: &dyn GameStore,
+    run: &RunIds,
+) {
+    let origin = format!("o_{}_counted", run.0);
+    let hour = 490_000;
+    for expected in 1..=3 {
+        assert_eq!(
+            store.count_creation(&origin, hour, 3).await.unwrap(),
+            Some(expected)
+        );
+    }
+    // At the limit: refused, and refusing counts nothing (a higher limit admits the fourth).
+    assert_eq!(store.count_creation(&origin, hour, 3).await.unwrap(), None);
+    assert_eq!(store.count_creation(&origin, hour, 3).await.unwrap(), None);
+    assert_eq!(
+        store.count_creation(&origin, hour, 4).await.unwrap(),
+        Some(4)
+    );
+    // Another address counts apart; the next hour starts again.
+    let other = format!("o_{}_other", run.0);
+    assert_eq!(
+        store.count_creation(&other, hour, 3).await.unwrap(),
+        Some(1)
+    );
+    assert_eq!(
+        store.count_creation(&origin, hour + 1, 3).await.unwrap(),
+        Some(1)
+    );
+
+    // Concurrent callers never admit more than the limit between them.
+    let racing = format!("o_{}_racing", run.0);
+    let admitted = join_all(
+        (0..12)
+            .map(|_| store.count_creation(&racing, hour, 5))
+            .collect(),
+    )
+    .await
+    .into_iter()
+    .map(|counted| counted.unwrap())
+    .filter(Option::is_some)
+    .count();
+    assert_eq!(admitted, 5);
 }

@@ -3,7 +3,9 @@
 use super::etag;
 use super::problems::{problems, BadHeader, BadToken, JsonBodyRefused, NoSuchGame, RetiredRules};
 use crate::error::{ApiError, Error};
-use crate::http::{limit_in, Bearer, IfNoneMatch, JsonBody, Params, QueryParams, Reply};
+use crate::http::{
+    limit_in, Bearer, ClientOrigin, IfNoneMatch, JsonBody, Params, QueryParams, Reply,
+};
 use axum::extract::State;
 use serde::Deserialize;
 use service::auth::identify;
@@ -47,9 +49,11 @@ problems! {
 pub async fn create_game(
     State(ctx): State<Arc<AppCtx>>,
     bearer: Bearer,
+    ClientOrigin(origin): ClientOrigin,
     JsonBody(body): JsonBody<CreateGame>,
 ) -> Result<Reply, ApiError> {
-    let created = service::game::games::create_game(&ctx, bearer.who(), body).await?;
+    let created =
+        service::game::games::create_game(&ctx, bearer.who(), origin.as_ref(), body).await?;
     let location = format!("/v1/games/{}", created.id);
     let version = created.version;
     Ok(Reply::json(201, &created)

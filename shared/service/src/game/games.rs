@@ -1,6 +1,7 @@
 //! A game as a whole: a new open record, and its envelope as a caller sees it.
 
 use super::{engine_of, load_record, seat_numbers};
+use crate::apps::Origin;
 use crate::auth::{
     identify, new_game_id, new_token, random_bytes, sha256_hex, Caller, Credential, ADMIN_PREFIX,
 };
@@ -17,9 +18,13 @@ use store::{GameRecord, ListQuery, SeatRecord, Status};
 
 /// A new open game as `body` asks, with its admin token (shown once): refused now if the
 /// ruleset would refuse to deal it, rather than at the last claim.
+///
+/// `origin` is where a request without an app key came from, if the server knows: such
+/// creations count against that address's keyless quotas (docs/apps.md, "Limits").
 pub async fn create_game(
     ctx: &AppCtx,
     who: &Credential,
+    origin: Option<&Origin>,
     body: CreateGame,
 ) -> Result<CreatedGame, Error> {
     let app = match who {
@@ -75,6 +80,12 @@ pub async fn create_game(
         // costs no quota.
         crate::apps::admit_creation(ctx.store.as_ref(), key, &ctx.limits).await?;
         record.app = Some(key.app.clone());
+    } else if let Some(origin) = origin {
+        crate::apps::admit_keyless_creation(ctx.store.as_ref(), origin, &ctx.limits).await?;
+        // Kept only while a quota counts the address's games.
+        if ctx.limits.keyless_live_games.is_some() {
+            record.origin = Some(origin.as_str().to_owned());
+        }
     }
     ctx.store.create(&record).await?;
     let created = CreatedGame {

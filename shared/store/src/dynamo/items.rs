@@ -69,8 +69,13 @@ pub(crate) fn meta_item(
         );
         item.insert(keys::GSI2SK.into(), s(lobby_sk));
     }
-    if let (Some(app), false) = (&record.app, record.status == Status::Finished) {
-        item.insert(keys::GSI4PK.into(), s(keys::app_games_pk(app)));
+    let owner = match (&record.app, &record.origin) {
+        (Some(app), _) => Some(keys::app_games_pk(app)),
+        (None, Some(origin)) => Some(keys::origin_pk(origin)),
+        (None, None) => None,
+    };
+    if let (Some(owner), false) = (owner, record.status == Status::Finished) {
+        item.insert(keys::GSI4PK.into(), s(owner));
         item.insert(
             keys::GSI4SK.into(),
             s(keys::lobby_sk(record.created_at, &record.id)),

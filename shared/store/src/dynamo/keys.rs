@@ -22,6 +22,8 @@
 //! | 13 | an app's unfinished games, and how many | `Query` index `GSI4`: `GSI4PK=APP#<app>`, `GSI4SK > <cursor>`, ascending (`Select=COUNT` for the quota) |
 //! | 14 | load, create or save an app | `GetItem`/`PutItem` `PK=APPS`, `SK=APP#<id>` (`version` conditions a save) |
 //! | 15 | every app | `Query` `PK=APPS` |
+//! | 16 | an address's unfinished keyless games, how many | `Query` index `GSI4`: `GSI4PK=ORIGIN#<origin>`, `Select=COUNT` |
+//! | 17 | count an address's keyless creation in an hour | `UpdateItem` `PK=ORIGIN#<origin>`, `SK=CREATIONS#<hour:010>`: `ADD created 1` if `attribute_not_exists(created) OR created < :limit`; TTL two hours on |
 //!
 //! Both lobby indexes are sparse: only the META item of an open, public game carries their
 //! attributes, so a game leaves them (in the same `Put`) as soon as it starts or is found to be
@@ -48,6 +50,18 @@ pub const GSI4SK: &str = "GSI4SK";
 /// `APP#<app>`: an app's partition of [`GSI4`].
 pub fn app_games_pk(app: &str) -> String {
     format!("APP#{app}")
+}
+
+/// `ORIGIN#<origin>`: the [`GSI4`] partition of the games created without a key from one
+/// client address (by its pseudonym), and the table partition of that address's hourly
+/// creation counters.
+pub fn origin_pk(origin: &str) -> String {
+    format!("ORIGIN#{origin}")
+}
+
+/// `CREATIONS#<hour:010>`: an address's creation counter for one clock hour (Unix hours).
+pub fn creations_sk(hour: u64) -> String {
+    format!("CREATIONS#{hour:010}")
 }
 
 /// `APPS`: the one partition of every app's record (an operator's handful of items).

@@ -31,7 +31,7 @@ use aws_sdk_dynamodb::Client;
 use crate::common::{check_commit, lobby_limit, lobby_page, log_start, message_page, PageCursor};
 use crate::{
     AppRecord, Commit, GameRecord, GameStore, IdempotencyRecord, ListPage, ListQuery, LogEntry,
-    MessagePage, OutboxMessage, StoreError,
+    MessagePage, OutboxMessage, Owner, StoreError,
 };
 use items::Item;
 
@@ -614,7 +614,11 @@ impl GameStore for DynamoStore {
         .await
     }
 
-    async fn live_games(&self, app: &str) -> Result<u64, StoreError> {
+    async fn live_games(&self, owner: Owner<'_>) -> Result<u64, StoreError> {
+        let partition = match owner {
+            Owner::App(app) => keys::app_games_pk(app),
+            Owner::Origin(origin) => keys::origin_pk(origin),
+        };
         let mut count = 0u64;
         let mut start: Option<Item> = None;
         loop {
@@ -625,17 +629,66 @@ impl GameStore for DynamoStore {
                 .index_name(keys::GSI4)
                 .key_condition_expression("#pk = :pk")
                 .expression_attribute_names("#pk", keys::GSI4PK)
-                .expression_attribute_values(":pk", AttributeValue::S(keys::app_games_pk(app)))
+                .expression_attribute_values(":pk", AttributeValue::S(partition.clone()))
                 .select(Select::Count)
                 .set_exclusive_start_key(start.take())
                 .send()
                 .await
-                .map_err(|error| backend(&format!("counting the games of app {app}"), error))?;
+                .map_err(|error| backend(&format!("counting the games of {partition}"), error))?;
             count += u64::try_from(page.count()).unwrap_or(0);
             match page.last_evaluated_key() {
                 Some(key) => start = Some(key.clone()),
                 None => return Ok(count),
             }
+        }
+    }
+
+    async fn count_creation(
+        &self,
+        origin: &str,
+        hour: u64,
+        limit: u32,
+    ) -> Result<Option<u32>, StoreError> {
+        // A counter per address and hour, forgotten by the TTL an hour after its hour ends
+        // (removing it is harmless at any time after: a later hour has its own counter).
+        let expires_at = hour.saturating_add(2).saturating_mul(3_600);
+        let counted = self
+            .client
+            .update_item()
+            .table_name(&self.table)
+            .key(keys::PK, AttributeValue::S(keys::origin_pk(origin)))
+            .key(keys::SK, AttributeValue::S(keys::creations_sk(hour)))
+            .update_expression("ADD created :one SET #ttl = :ttl")
+            .condition_expression("attribute_not_exists(created) OR created < :limit")
+            .expression_attribute_names("#ttl", keys::TTL_ATTRIBUTE)
+            .expression_attribute_values(":one", AttributeValue::N("1".into()))
+            .expression_attribute_values(":ttl", AttributeValue::N(expires_at.to_string()))
+            .expression_attribute_values(":limit", AttributeValue::N(limit.to_string()))
+            .return_values(aws_sdk_dynamodb::types::ReturnValue::UpdatedNew)
+            .send()
+            .await;
+        match counted {
+            Ok(output) => {
+                let created = output
+                    .attributes()
+                    .and_then(|attributes| attributes.get("created"))
+                    .and_then(|value| value.as_n().ok())
+                    .and_then(|value| value.parse::<u32>().ok())
+                    .ok_or_else(|| {
+                        StoreError::Backend(format!(
+                            "counting a creation of {origin}: DynamoDB returned no count"
+                        ))
+                    })?;
+                Ok(Some(created).filter(|created| *created <= limit))
+            }
+            Err(error)
+                if error
+                    .as_service_error()
+                    .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
+            {
+                Ok(None)
+            }
+            Err(error) => Err(backend(&format!("counting a creation of {origin}"), error)),
         }
     }
 
