@@ -645,3 +645,90 @@ async fn the_admin_gives_a_seat_to_a_bot_of_a_chosen_level() {
         "the game waits on the bot: {seen}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_leaves_a_seat_before_the_game_starts_and_not_after() {
+    let app = spawn_app().await;
+    let (id, admin) = create(&app, "tulip-bubble", 4, test_options("tulip-bubble")).await;
+    let seat_path = |seat: u8| format!("/v1/games/{id}/seats/{seat}");
+    let claim = |seat: u8, body: Value| {
+        let app = &app;
+        let path = seat_path(seat);
+        async move {
+            let claimed = app.post(&path, None, &body, &[]).await;
+            assert_eq!(claimed.status, 201, "{}", claimed.text());
+            claimed.json()["player_token"].as_str().map(str::to_owned)
+        }
+    };
+    let leave = |seat: u8, token: Option<String>| {
+        let app = &app;
+        let path = seat_path(seat);
+        async move {
+            let auth = token.map(|token| format!("Bearer {token}"));
+            let headers: Vec<(&str, &str)> = auth
+                .iter()
+                .map(|value| ("authorization", value.as_str()))
+                .collect();
+            app.send("DELETE", &path, &headers, Vec::new()).await
+        }
+    };
+    let ann = claim(0, json!({"name": "Ann", "entropy": "Ann's own dice"}))
+        .await
+        .expect("Ann's token");
+    assert_eq!(claim(1, json!({"bot": "basic"})).await, None);
+    let bea = claim(2, json!({"name": "Bea"})).await.expect("Bea's token");
+
+    // Nobody, another seat, or no such seat: refused, and nothing changes.
+    let before = app.record(&id).await;
+    assert_eq!(leave(0, None).await.status, 401);
+    let other = leave(0, Some(bea.clone())).await;
+    assert_eq!(other.status, 403, "{}", other.text());
+    assert_eq!(leave(9, Some(ann.clone())).await.status, 404);
+    assert_eq!(app.record(&id).await.version, before.version);
+
+    // Ann leaves: her seat is free, with nothing of hers left in it; her token is dead.
+    let left = leave(0, Some(ann.clone())).await;
+    assert_eq!(left.status, 200, "{}", left.text());
+    let left_json = left.json();
+    assert_eq!(left_json["seat"], 0);
+    assert_eq!(left_json["status"], "open");
+    assert_eq!(left_json["version"], before.version + 1);
+    assert_eq!(
+        left.header("etag").map(str::to_owned),
+        Some(format!("\"{}\"", before.version + 1))
+    );
+    let after = app.record(&id).await;
+    assert_eq!(after.seats[0], store::SeatRecord::default());
+    assert_eq!(after.seats[1..], before.seats[1..], "the other seats stay");
+    let dead = app.get(&format!("/v1/games/{id}"), Some(&ann)).await;
+    assert_eq!(
+        dead.status,
+        401,
+        "the old token still works: {}",
+        dead.text()
+    );
+    let again = leave(0, Some(admin.clone())).await;
+    assert_eq!(again.status, 409);
+    assert_eq!(again.json()["code"], "seat-free");
+
+    // The admin frees the bot's seat; the lobby offers both seats again.
+    assert_eq!(leave(1, Some(admin.clone())).await.status, 200);
+    let lobby = app.get("/v1/games", None).await.json();
+    let listed = lobby["games"]
+        .as_array()
+        .and_then(|games| games.iter().find(|game| game["id"] == id.as_str()))
+        .cloned()
+        .expect("the game is in the lobby");
+    assert_eq!(listed["open_seats"], json!([0, 1, 3]));
+
+    // Once the last seat is claimed the game starts: a seat can no longer be left.
+    claim(0, json!({"name": "Cas"})).await;
+    claim(1, json!({"bot": "random"})).await;
+    claim(3, json!({"bot": "random"})).await;
+    let started = app.record(&id).await;
+    assert_eq!(started.status, store::Status::Active);
+    let late = leave(2, Some(bea)).await;
+    assert_eq!(late.status, 409, "{}", late.text());
+    assert_eq!(late.json()["code"], "game-not-open");
+    assert_eq!(app.record(&id).await.version, started.version);
+}

@@ -127,6 +127,12 @@ fn check_function(function: &RouteFunction, declared: &Declared, problems: &mut 
         "dynamodb:BatchGetItem",
     ];
     let writes_allowed = ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query"];
+    let creates_allowed = [
+        "dynamodb:GetItem",
+        "dynamodb:PutItem",
+        "dynamodb:Query",
+        "dynamodb:UpdateItem",
+    ];
     let deletes_allowed = [
         "dynamodb:GetItem",
         "dynamodb:Query",
@@ -140,6 +146,10 @@ fn check_function(function: &RouteFunction, declared: &Declared, problems: &mut 
         TableAccess::Write => {
             actions.contains(&"dynamodb:PutItem")
                 && actions.iter().all(|a| writes_allowed.contains(a))
+        }
+        TableAccess::Create => {
+            actions.contains(&"dynamodb:UpdateItem")
+                && actions.iter().all(|a| creates_allowed.contains(a))
         }
         TableAccess::Delete => {
             actions.contains(&"dynamodb:DeleteItem")

@@ -71,6 +71,9 @@ pub enum TableAccess {
     /// Reads, and commits with conditional puts (GetItem, PutItem; Query where it counts an
     /// app's games or lists apps).
     Write,
+    /// [`TableAccess::Write`], and counts what it creates: an atomic `UpdateItem` of a
+    /// counter (a client address's hourly creations, docs/apps.md).
+    Create,
     /// Reads, and deletes a game's items (GetItem, Query, DeleteItem, BatchWriteItem).
     Delete,
 }
@@ -126,13 +129,17 @@ const fn function(
 
 /// Every HTTP function, in the template's order.
 pub const FUNCTIONS: &[RouteFunction] = &[
-    function("create-game", TableAccess::Write, &[post("/v1/games")]),
+    function("create-game", TableAccess::Create, &[post("/v1/games")]),
     function("list-games", TableAccess::Read, &[get("/v1/games")]),
     function(
         "claim-seat",
         TableAccess::Write,
         &[
             post("/v1/games/{id}/seats/{seat}"),
+            Route {
+                method: Method::Delete,
+                path: "/v1/games/{id}/seats/{seat}",
+            },
             post("/v1/games/{id}/seats/{seat}/resign"),
             post("/v1/games/{id}/seats/{seat}/replace"),
             // A rematch creates a game and claims a seat in it, like a claim.
@@ -348,6 +355,7 @@ mod tests {
             ("GET", "/v1/me/games", Some("get-game")),
             ("POST", "/v1/games/g_1/seats/0", Some("claim-seat")),
             ("POST", "/v1/games/g_1/seats/0/resign", Some("claim-seat")),
+            ("DELETE", "/v1/games/g_1/seats/0", Some("claim-seat")),
             (
                 "GET",
                 "/v1/games/g_1/legal-actions",

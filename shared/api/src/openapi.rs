@@ -16,7 +16,7 @@ use utoipa::{Modify, OpenApi};
 #[openapi(
     info(
         title = "Beurs",
-        version = "1.2.0",
+        version = "1.3.0",
         description = "Rules as a service for speculative-market board games: create games, claim seats, read each seat's view, list legal moves and submit them. Every shuffle and die roll is auditable from a committed seed.",
         license(name = "MIT"),
     ),

@@ -1,9 +1,9 @@
-//! Seats: a claim (for a player or a bot; the last one deals the game), a resignation
-//! (a bot plays on) and a replacement by the admin.
+//! Seats: a claim (for a player or a bot; the last one deals the game), leaving a seat
+//! before the game starts, a resignation (a bot plays on) and a replacement by the admin.
 
 use crate::auth::{identify, new_token, sha256_hex, Caller, Credential, SEAT_PREFIX};
 use crate::ctx::AppCtx;
-use crate::dto::{BotKind, ClaimSeat, ClaimedSeat, ReplaceSeat, ResignSeat, Resigned};
+use crate::dto::{BotKind, ClaimSeat, ClaimedSeat, LeftSeat, ReplaceSeat, ResignSeat, Resigned};
 use crate::error::{Code, Error};
 use crate::game::{
     load_record, notifications, on_record_change, ruleset_of, update, Change, Done, Guard, Moment,
@@ -85,6 +85,63 @@ pub async fn claim_seat(
     Ok(Done {
         answer: claimed,
         bots_failed,
+    })
+}
+
+/// Seat `seat_param` of game `id` is free again, while the game is still open: its player
+/// (with the seat's token) leaves it, or the admin (the admin token, or the game's app key
+/// with `games:admin`) frees it, a bot's seat too. The seat's token stops working, the entropy
+/// it gave is forgotten with it, and its webhook subscriptions are deleted.
+pub async fn leave_seat(
+    ctx: &AppCtx,
+    id: String,
+    seat_param: &str,
+    who: &Credential,
+) -> Result<LeftSeat, Error> {
+    let record = load_record(ctx, &id).await?;
+    let caller = identify(&record, who)?;
+    let seat = seat_in(&record, seat_param)?;
+    match caller {
+        Caller::Seat(own) if own == seat => {}
+        Caller::Admin => {}
+        Caller::App(scopes) => scopes.require(Scope::GamesAdmin)?,
+        Caller::Anonymous => {
+            return Err(Error::Unauthorized(
+                "leaving a seat needs the seat's token (Authorization: Bearer bt_seat_…) or the admin token",
+            ))
+        }
+        Caller::Seat(_) => {
+            return Err(Error::Forbidden(
+                "only the seat's own token, or the admin token, may free a seat",
+            ))
+        }
+    }
+    let updated = update(ctx, record, &Guard::default(), |record| {
+        if record.status != Status::Open {
+            return Err(Error::refused(
+                Code::GameNotOpen,
+                "the game has started: a seat can no longer be left (resign it instead)",
+            ));
+        }
+        if !record.seats[usize::from(seat)].is_claimed() {
+            return Err(Error::refused(
+                Code::SeatFree,
+                format!("seat {seat} is free already"),
+            ));
+        }
+        let mut next = record.clone();
+        next.seats[usize::from(seat)] = store::SeatRecord::default();
+        // Subscriptions for the seat would tell its next player's hand to the old one.
+        next.hooks.retain(|hook| hook.seat != Some(seat));
+        Ok(Change::record(next, ()))
+    })
+    .await?;
+    let ((), version, record) = updated.committed("leaving a seat")?;
+    Ok(LeftSeat {
+        game_id: id,
+        seat,
+        status: record.status.into(),
+        version,
     })
 }
 

@@ -31,7 +31,7 @@ pub fn api_routes() -> OpenApiRouter<Arc<AppCtx>> {
         .routes(routes!(events::game_events))
         .routes(routes!(me::my_games))
         .routes(routes!(events::my_events))
-        .routes(routes!(seats::claim_seat))
+        .routes(routes!(seats::claim_seat, seats::leave_seat))
         .routes(routes!(seats::resign_seat))
         .routes(routes!(seats::replace_seat))
         .routes(routes!(pauses::start_vacation, pauses::end_vacation))

@@ -1,5 +1,6 @@
 //! `POST /v1/games/{id}/seats/{seat}`: claiming seats (for a player or a bot); the last claim
-//! starts the game. `…/resign` hands a seat to a bot; `…/replace` gives it to a new player.
+//! starts the game; `DELETE` leaves one before it starts. `…/resign` hands a seat to a bot;
+//! `…/replace` gives it to a new player.
 //! The service does the work ([`service::seats`]).
 
 use super::etag;
@@ -8,7 +9,7 @@ use crate::error::ApiError;
 use crate::http::{Bearer, JsonBody, OptionalJsonBody, Params, Reply};
 use axum::extract::State;
 use service::ctx::AppCtx;
-use service::dto::{ClaimSeat, ClaimedSeat, ReplaceSeat, ResignSeat, Resigned};
+use service::dto::{ClaimSeat, ClaimedSeat, LeftSeat, ReplaceSeat, ResignSeat, Resigned};
 use service::seats;
 use std::sync::Arc;
 
@@ -53,6 +54,45 @@ pub async fn claim_seat(
     Ok(Reply::json(201, &done.answer)
         .header("etag", etag(done.answer.version))
         .detail(done.bots_failed))
+}
+
+problems! {
+    /// How `leave_seat` refuses a request, beyond the shared refusals it lists.
+    LeaveSeatRefused {
+        401 => "No token",
+        403 => "Neither this seat's token nor the admin's (or an app key without `games:admin`)",
+        404 => "No such game or seat",
+        409 => "The game has started (resign instead), or the seat is free",
+    }
+}
+
+/// Leave a seat
+///
+/// Before the game starts, a seat's player leaves it with the seat's token, or the admin
+/// (the admin token, or the game's app key with `games:admin`) frees it, a bot's seat too.
+/// The seat is free again for anyone to claim; its token stops working at once, the
+/// entropy it gave is forgotten, and its webhook subscriptions are deleted. Once the game has
+/// started, a player resigns instead (`…/resign`).
+#[utoipa::path(
+    delete,
+    path = "/v1/games/{id}/seats/{seat}",
+    tag = "seats",
+    params(("id" = String, Path, description = "The game id"), ("seat" = u8, Path, description = "The seat, 0-based")),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The seat is free again", body = LeftSeat, headers(("etag" = String, description = "The new version"))),
+        LeaveSeatRefused,
+        BadToken,
+    )
+)]
+pub async fn leave_seat(
+    State(ctx): State<Arc<AppCtx>>,
+    Params((id, seat_param)): Params<(String, String)>,
+    bearer: Bearer,
+) -> Result<Reply, ApiError> {
+    let left = seats::leave_seat(&ctx, id, &seat_param, bearer.who()).await?;
+    let version = left.version;
+    Ok(Reply::json(200, &left).header("etag", etag(version)))
 }
 
 problems! {

@@ -124,6 +124,19 @@ pub struct Resigned {
     pub version: u64,
 }
 
+/// A seat left free again before the game started.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LeftSeat {
+    /// The game id.
+    pub game_id: String,
+    /// The seat (0-based), free again.
+    pub seat: u8,
+    /// The game's status: still `open`.
+    pub status: GameStatus,
+    /// The record version after the seat was left.
+    pub version: u64,
+}
+
 /// Give a seat to a new player (`name`) or to a bot (`bot`): exactly one of the two.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
