@@ -13,7 +13,7 @@ const RULESET: &str = "tulipmania-1637";
 
 /// A server over `store` whose context `configure` changes, behind an edge that limits
 /// requests to `requests` (none: unlimited). The server stops with the returned handle.
-async fn serve(
+pub(crate) async fn serve(
     store: Arc<dyn GameStore>,
     configure: impl FnOnce(service::AppCtx) -> service::AppCtx,
     requests: Option<api::edge::RequestRate>,
@@ -48,11 +48,11 @@ async fn serve_behind(
     (TestApp::external(addr, store), server.abort_handle())
 }
 
-fn sqlite() -> Arc<dyn GameStore> {
+pub(crate) fn sqlite() -> Arc<dyn GameStore> {
     Arc::new(store::SqliteStore::open(temp_db("apps")).expect("open the test database"))
 }
 
-async fn send(
+pub(crate) async fn send(
     app: &TestApp,
     method: &str,
     path: &str,
@@ -74,7 +74,11 @@ async fn send(
 }
 
 /// Creates an app over HTTP with the operator's key; returns its id and key.
-async fn create_app(app: &TestApp, name: &str, scopes: Option<&[&str]>) -> (String, String) {
+pub(crate) async fn create_app(
+    app: &TestApp,
+    name: &str,
+    scopes: Option<&[&str]>,
+) -> (String, String) {
     let body = match scopes {
         Some(scopes) => json!({"name": name, "scopes": scopes}),
         None => json!({"name": name}),
@@ -120,7 +124,7 @@ async fn open_games(app: &TestApp) -> usize {
     app.store.list_open(&query).await.unwrap().games.len()
 }
 
-fn refused(reply: &Reply, status: u16, code: &str) {
+pub(crate) fn refused(reply: &Reply, status: u16, code: &str) {
     assert_eq!(reply.status, status, "{}", reply.text());
     assert_eq!(reply.json()["code"], code, "{}", reply.text());
 }

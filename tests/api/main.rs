@@ -17,6 +17,7 @@ mod openapi;
 mod paging;
 mod pauses;
 mod play;
+mod players;
 mod playouts;
 mod reads;
 mod rules_version;

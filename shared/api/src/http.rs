@@ -270,10 +270,14 @@ where
         let Some(token) = bearer_token(parts)? else {
             return Ok(Bearer(Credential::Anonymous));
         };
+        let ctx = Arc::<AppCtx>::from_ref(state);
+        if service::players::is_player_token(&token) {
+            let player = service::players::authenticate(ctx.store.as_ref(), &token).await?;
+            return Ok(Bearer(Credential::Player(player)));
+        }
         if !service::apps::is_app_key(&token) {
             return Ok(Bearer(Credential::Token(token)));
         }
-        let ctx = Arc::<AppCtx>::from_ref(state);
         let key = service::apps::authenticate(ctx.store.as_ref(), &token).await?;
         Ok(Bearer(Credential::App(key)))
     }

@@ -236,6 +236,18 @@ pub const FUNCTIONS: &[RouteFunction] = &[
             },
         ],
     ),
+    function(
+        "manage-players",
+        TableAccess::Write,
+        &[
+            post("/v1/players/{player_id}/tokens"),
+            Route {
+                method: Method::Delete,
+                path: "/v1/players/{player_id}/tokens/{token_id}",
+            },
+            get("/v1/players/{player_id}/games"),
+        ],
+    ),
     function("list-rulesets", TableAccess::None, &[get("/v1/rulesets")]),
     function(
         "get-openapi",

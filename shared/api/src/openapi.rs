@@ -16,7 +16,7 @@ use utoipa::{Modify, OpenApi};
 #[openapi(
     info(
         title = "Beurs",
-        version = "1.3.0",
+        version = "1.4.0",
         description = "Rules as a service for speculative-market board games: create games, claim seats, read each seat's view, list legal moves and submit them. Every shuffle and die roll is auditable from a committed seed.",
         license(name = "MIT"),
     ),
@@ -39,6 +39,7 @@ use utoipa::{Modify, OpenApi};
         (name = "actions", description = "Playing: legal moves and submitting them"),
         (name = "webhooks", description = "Signed notifications: subscriptions and deliveries"),
         (name = "apps", description = "The operator's apps and their API keys (docs/apps.md)"),
+        (name = "players", description = "An app's players: tokens that follow a player across the app's games, and each player's games"),
     )
 )]
 pub struct ApiDoc;
@@ -54,7 +55,7 @@ impl Modify for BearerAuth {
                 HttpBuilder::new()
                     .scheme(HttpAuthScheme::Bearer)
                     .description(Some(
-                        "a seat token (bt_seat_…), the admin token (bt_admin_…), or an app's API key (bk_…) with the scopes the operation needs (docs/apps.md): games:create, games:admin, bots:seat, webhooks:manage, games:read",
+                        "a seat token (bt_seat_…), the admin token (bt_admin_…), a player token (bp_…: the seat token of its player in each game of its app they sit in), or an app's API key (bk_…) with the scopes the operation needs (docs/apps.md): games:create, games:admin, bots:seat, webhooks:manage, games:read",
                     ))
                     .build(),
             ),

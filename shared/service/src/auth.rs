@@ -100,7 +100,17 @@ pub struct AppKey {
     pub scopes: Scopes,
 }
 
-/// What a request presented: nothing, a game's token (seat or admin), or a checked app key.
+/// A checked, live player token: the app and the app's id for the player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerKey {
+    /// The app (`a_…`).
+    pub app: String,
+    /// The app's id for the player.
+    pub player: String,
+}
+
+/// What a request presented: nothing, a game's token (seat or admin), a checked app key, or a
+/// checked player token.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum Credential {
     /// No `Authorization` header.
@@ -111,6 +121,9 @@ pub enum Credential {
     Token(String),
     /// A live app key (already checked against its app).
     App(AppKey),
+    /// A live player token (already checked against its player): that player's seat in each
+    /// game of the app they sit in.
+    Player(PlayerKey),
 }
 
 impl Credential {
@@ -167,6 +180,12 @@ pub fn identify(record: &GameRecord, who: &Credential) -> Result<Caller, Error> 
             return Ok(Caller::App(key.scopes))
         }
         Credential::App(_) => return Err(Error::GameNotFound),
+        // A player reads the games of their app where they sit no seat as a spectator does.
+        Credential::Player(key) if record.app.as_deref() == Some(key.app.as_str()) => {
+            return Ok(crate::players::seat_of(record, &key.app, &key.player)
+                .map_or(Caller::Anonymous, Caller::Seat))
+        }
+        Credential::Player(_) => return Err(Error::GameNotFound),
         Credential::Token(token) => token,
     };
     let hash = sha256_hex(token.as_bytes());

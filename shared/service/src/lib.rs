@@ -40,6 +40,7 @@ pub mod history;
 pub mod log;
 pub mod me;
 pub mod moves;
+pub mod players;
 pub mod rematch;
 pub mod seats;
 pub mod seed;

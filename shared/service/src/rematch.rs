@@ -25,6 +25,12 @@ use store::{GameRecord, SeatRecord, Status, StoreError};
 /// first; the caller is seated in it with a token derived from theirs.
 pub async fn rematch(ctx: &AppCtx, id: String, who: &Credential) -> Result<Rematch, Error> {
     let old = load_record(ctx, &id).await?;
+    if matches!(who, Credential::Player(_)) {
+        // A rematch seat's token is derived from the seat token that asked (idempotency).
+        return Err(Error::Forbidden(
+            "a rematch is asked for with the seat's own token or the admin's, not a player token",
+        ));
+    }
     let caller = identify(&old, who)?;
     let old_seat = match caller {
         Caller::Anonymous => {
@@ -97,7 +103,17 @@ pub async fn rematch(ctx: &AppCtx, id: String, who: &Credential) -> Result<Remat
         .name
         .clone()
         .unwrap_or_else(|| format!("Seat {}", old_seat + 1));
-    let claimant = Claimant::Player(token_hash.clone());
+    // The app's player keeps their id in the rematch, and it is among their games.
+    let player = old.seats[usize::from(old_seat)].player.clone();
+    if let (Some(app), Some(player)) = (&created.app, &player) {
+        ctx.store
+            .add_player_game(app, player, &created.id, created.created_at)
+            .await?;
+    }
+    let claimant = Claimant::Player {
+        token_hash: token_hash.clone(),
+        player,
+    };
     let mut bots = false;
     let updated = update(ctx, created, &Guard::default(), |record| {
         if record.seats[usize::from(seat)].token_hash.as_deref() == Some(token_hash.as_str()) {

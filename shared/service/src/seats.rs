@@ -49,6 +49,35 @@ pub async fn claim_seat(
         ));
     }
     let seat = seat_in(&record, seat_param)?;
+    let player = match (&body.player_id, who) {
+        (None, _) => None,
+        (Some(_), _) if body.bot.is_some() => {
+            return Err(Error::Malformed(
+                "a bot's seat has no player: leave out player_id".into(),
+            ))
+        }
+        (Some(player), Credential::App(key)) if record.app.as_deref() == Some(&key.app) => {
+            key.scopes.require(Scope::GamesAdmin)?;
+            let player = crate::players::check_player_id(player)?.to_owned();
+            if let Some(other) = crate::players::seat_of(&record, &key.app, &player) {
+                return Err(Error::refused(
+                    Code::SeatTaken,
+                    format!("player {player} already sits in seat {other} of this game"),
+                ));
+            }
+            // Noted before the seat is taken: the notes may outlive a claim that fails, and
+            // readers check the seats, but they never miss a seat.
+            ctx.store
+                .add_player_game(&key.app, &player, &id, record.created_at)
+                .await?;
+            Some(player)
+        }
+        (Some(_), _) => {
+            return Err(Error::Forbidden(
+                "naming a player (player_id) needs the game's app key",
+            ))
+        }
+    };
     // A bot seat has no token: nobody may read its hand or play for it.
     let player_token = match body.bot {
         Some(_) => None,
@@ -56,7 +85,10 @@ pub async fn claim_seat(
     };
     let claimant = match (body.bot, &player_token) {
         (Some(bot), _) => Claimant::Bot(bot),
-        (None, Some(token)) => Claimant::Player(sha256_hex(token.as_bytes())),
+        (None, Some(token)) => Claimant::Player {
+            token_hash: sha256_hex(token.as_bytes()),
+            player,
+        },
         (None, None) => return Err(Error::Internal("a player claim without a token".into())),
     };
     let mut bots = false;
@@ -116,6 +148,7 @@ pub async fn leave_seat(
             ))
         }
     }
+    let left_player = record.seats[usize::from(seat)].player.clone();
     let updated = update(ctx, record, &Guard::default(), |record| {
         if record.status != Status::Open {
             return Err(Error::refused(
@@ -137,6 +170,7 @@ pub async fn leave_seat(
     })
     .await?;
     let ((), version, record) = updated.committed("leaving a seat")?;
+    forget_player(ctx, &record, &left_player, &id).await;
     Ok(LeftSeat {
         game_id: id,
         seat,
@@ -228,6 +262,7 @@ pub async fn replace_seat(
         }
     }
     let seat = seat_in(&record, seat_param)?;
+    let replaced_player = record.seats[usize::from(seat)].player.clone();
     ruleset_of(ctx, &record)?;
     let taker =
         match (body.name, body.bot) {
@@ -263,6 +298,8 @@ pub async fn replace_seat(
         };
         let seat_record = &mut next.seats[usize::from(seat)];
         seat_record.name = Some(name);
+        // A new person: the app's id for the old one no longer names the seat.
+        seat_record.player = None;
         match &taker {
             Taker::Player { token_hash, .. } => {
                 seat_record.token_hash = Some(token_hash.clone());
@@ -283,6 +320,7 @@ pub async fn replace_seat(
     })
     .await?;
     let (status, version, record) = updated.committed("a replacement")?;
+    forget_player(ctx, &record, &replaced_player, &id).await;
     let to_act = acting(ctx, &record)?;
     // A bot given the seat moves now if the game waits on it.
     let (player_token, bot, bots_failed) = match taker {
@@ -308,10 +346,28 @@ pub async fn replace_seat(
     })
 }
 
+/// Forgets the note that `player` (of `record`'s app) sits in game `id`, once a seat they
+/// held is left or given away. Best effort: a note left behind is never listed (readers check
+/// the seats), so a failure here only costs a wasted read later.
+async fn forget_player(ctx: &AppCtx, record: &GameRecord, player: &Option<String>, id: &str) {
+    if let (Some(app), Some(player)) = (&record.app, player) {
+        if crate::players::seat_of(record, app, player).is_none() {
+            if let Err(error) = ctx.store.remove_player_game(app, player, id).await {
+                tracing::warn!(%error, game = id, "a left seat's player note stays");
+            }
+        }
+    }
+}
+
 /// Who takes a seat.
 pub enum Claimant {
-    /// A player, by the hash of their new token.
-    Player(String),
+    /// A player, by the hash of their new token, and the app's id for them if it named one.
+    Player {
+        /// SHA-256 (hex) of the seat's new token.
+        token_hash: String,
+        /// The app's player id.
+        player: Option<String>,
+    },
     /// A server-side bot.
     Bot(BotKind),
 }
@@ -393,7 +449,10 @@ pub fn claim(
     let seat_record = &mut next.seats[usize::from(seat)];
     seat_record.name = Some(name.to_string());
     match claimant {
-        Claimant::Player(token_hash) => seat_record.token_hash = Some(token_hash.clone()),
+        Claimant::Player { token_hash, player } => {
+            seat_record.token_hash = Some(token_hash.clone());
+            seat_record.player = player.clone();
+        }
         Claimant::Bot(bot) => seat_record.bot = Some(bot.as_str().to_string()),
     }
     seat_record.entropy = entropy.clone();

@@ -102,3 +102,20 @@ pub struct AppRecord {
     #[serde(default)]
     pub creations: CreationWindow,
 }
+
+/// A player of an app (docs/api.md, "Players"): the app's own id for a person, and the
+/// tokens the app was issued for them, each of which acts as that player's seat token in
+/// every game of the app they sit in.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerRecord {
+    /// The app the player belongs to (`a_…`).
+    pub app: String,
+    /// The app's id for the player: its own opaque string, unique within the app.
+    pub id: String,
+    /// +1 per saved change; 0 for a player not stored yet.
+    pub version: u64,
+    /// Creation time, Unix milliseconds.
+    pub created_at: u64,
+    /// Its tokens, live and revoked, oldest first (hashes only; no scopes).
+    pub tokens: Vec<KeyRecord>,
+}

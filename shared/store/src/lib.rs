@@ -22,7 +22,7 @@ mod memory;
 mod sqlite;
 pub mod testing;
 
-pub use apps::{AppRecord, CreationWindow, KeyRecord, Scope};
+pub use apps::{AppRecord, CreationWindow, KeyRecord, PlayerRecord, Scope};
 pub use cache::VersionCache;
 #[cfg(feature = "dynamo")]
 pub use dynamo::DynamoStore;
@@ -77,6 +77,10 @@ pub struct SeatRecord {
     /// many `turn`s as began since its cursor.
     #[serde(default, skip_serializing_if = "is_zero_u32")]
     pub turns: u32,
+    /// The app's own id for the person in the seat, if the app named one when it claimed the
+    /// seat for them: that player's tokens act as the seat's token.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<String>,
 }
 
 fn is_zero_u32(value: &u32) -> bool {
@@ -590,4 +594,46 @@ pub trait GameStore: Send + Sync {
 
     /// Every app, oldest first (an operator's listing: deployments have few apps).
     async fn apps(&self) -> Result<Vec<AppRecord>, StoreError>;
+
+    /// Player `id` of app `app`, or `None`.
+    async fn load_player(&self, app: &str, id: &str) -> Result<Option<PlayerRecord>, StoreError>;
+
+    /// Saves a player if and only if the stored version is `expected_version` (0: there is
+    /// none yet; else `VersionConflict`).
+    async fn save_player(
+        &self,
+        player: &PlayerRecord,
+        expected_version: u64,
+    ) -> Result<(), StoreError>;
+
+    /// Notes that player `player` of app `app` sits in game `game` (created at `created_at`,
+    /// Unix ms). Idempotent. The note may outlive the seat (a claim that then failed, a seat
+    /// left): readers check each game's seats, so the notes are a superset of the truth,
+    /// written before the seat is taken and removed after it is left. Deleting the game
+    /// deletes its notes.
+    async fn add_player_game(
+        &self,
+        app: &str,
+        player: &str,
+        game: &str,
+        created_at: u64,
+    ) -> Result<(), StoreError>;
+
+    /// Removes the note that `player` of `app` sits in `game`, if there is one.
+    async fn remove_player_game(
+        &self,
+        app: &str,
+        player: &str,
+        game: &str,
+    ) -> Result<(), StoreError>;
+
+    /// The games noted for player `player` of app `app`, newest first, paginated like the
+    /// lobby (`query.cursor` from the last page's `next_cursor`; `query.ruleset` ignored).
+    /// Games deleted since are left out.
+    async fn player_games(
+        &self,
+        app: &str,
+        player: &str,
+        query: &ListQuery,
+    ) -> Result<ListPage, StoreError>;
 }

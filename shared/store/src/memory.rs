@@ -6,7 +6,8 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use crate::common::{check_commit, lobby_limit, lobby_page, log_start, message_page, PageCursor};
 use crate::{
     AppRecord, Commit, CreationWindow, DeliveryStatus, GameRecord, GameStore, IdempotencyRecord,
-    ListPage, ListQuery, LogEntry, MessagePage, OutboxMessage, Owner, Status, StoreError,
+    ListPage, ListQuery, LogEntry, MessagePage, OutboxMessage, Owner, PlayerRecord, Status,
+    StoreError,
 };
 
 /// A store that keeps everything in memory and forgets it when dropped. For unit tests; it
@@ -32,6 +33,10 @@ struct Inner {
     apps: BTreeMap<String, AppRecord>,
     /// Each origin's creations in its latest hour.
     creations: BTreeMap<String, CreationWindow>,
+    /// Players, by (app, id).
+    players: BTreeMap<(String, String), PlayerRecord>,
+    /// Which games each player sits in: (app, player) to (created_at, game id).
+    player_games: BTreeMap<(String, String), std::collections::BTreeSet<(u64, String)>>,
 }
 
 impl MemoryStore {
@@ -338,5 +343,88 @@ impl GameStore for MemoryStore {
         let mut apps: Vec<AppRecord> = inner.apps.values().cloned().collect();
         apps.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
         Ok(apps)
+    }
+
+    async fn load_player(&self, app: &str, id: &str) -> Result<Option<PlayerRecord>, StoreError> {
+        Ok(self
+            .lock()
+            .players
+            .get(&(app.to_owned(), id.to_owned()))
+            .cloned())
+    }
+
+    async fn save_player(
+        &self,
+        player: &PlayerRecord,
+        expected_version: u64,
+    ) -> Result<(), StoreError> {
+        let mut inner = self.lock();
+        let key = (player.app.clone(), player.id.clone());
+        let stored = inner.players.get(&key).map_or(0, |player| player.version);
+        if stored != expected_version {
+            return Err(StoreError::VersionConflict {
+                id: player.id.clone(),
+                expected: expected_version,
+            });
+        }
+        inner.players.insert(key, player.clone());
+        Ok(())
+    }
+
+    async fn add_player_game(
+        &self,
+        app: &str,
+        player: &str,
+        game: &str,
+        created_at: u64,
+    ) -> Result<(), StoreError> {
+        self.lock()
+            .player_games
+            .entry((app.to_owned(), player.to_owned()))
+            .or_default()
+            .insert((created_at, game.to_owned()));
+        Ok(())
+    }
+
+    async fn remove_player_game(
+        &self,
+        app: &str,
+        player: &str,
+        game: &str,
+    ) -> Result<(), StoreError> {
+        if let Some(games) = self
+            .lock()
+            .player_games
+            .get_mut(&(app.to_owned(), player.to_owned()))
+        {
+            games.retain(|(_, id)| id != game);
+        }
+        Ok(())
+    }
+
+    async fn player_games(
+        &self,
+        app: &str,
+        player: &str,
+        query: &ListQuery,
+    ) -> Result<ListPage, StoreError> {
+        let before = query.cursor.as_deref().map(PageCursor::parse).transpose()?;
+        let limit = lobby_limit(query.limit);
+        let inner = self.lock();
+        let games: Vec<GameRecord> = inner
+            .player_games
+            .get(&(app.to_owned(), player.to_owned()))
+            .into_iter()
+            .flatten()
+            .rev()
+            .filter(|(created_at, id)| {
+                before.as_ref().is_none_or(|before| {
+                    (*created_at, id.as_str()) < (before.created_at, before.id.as_str())
+                })
+            })
+            .filter_map(|(_, id)| inner.games.get(id).cloned())
+            .take(limit + 1)
+            .collect();
+        Ok(lobby_page(games, limit))
     }
 }

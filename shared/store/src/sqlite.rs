@@ -22,7 +22,7 @@ use crate::cache::VersionCache;
 use crate::common::{check_commit, lobby_limit, lobby_page, log_start, message_page, PageCursor};
 use crate::{
     AppRecord, Commit, DeliveryStatus, GameRecord, GameStore, IdempotencyRecord, ListPage,
-    ListQuery, LogEntry, MessagePage, OutboxMessage, Owner, StoreError,
+    ListQuery, LogEntry, MessagePage, OutboxMessage, Owner, PlayerRecord, StoreError,
 };
 
 /// How long a statement waits for another process's write lock before failing. Our own
@@ -109,6 +109,24 @@ const MIGRATIONS: &[&str] = &[
         hour    INTEGER NOT NULL,
         created INTEGER NOT NULL
     ) STRICT;",
+    // 8: players of apps (docs/api.md, "Players"), and the games each sits in, newest first
+    // (a superset: readers check the seats). A game's notes go with it.
+    "CREATE TABLE players (
+        app     TEXT NOT NULL,
+        id      TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        record  TEXT NOT NULL,
+        PRIMARY KEY (app, id)
+    ) STRICT;
+    CREATE TABLE player_games (
+        app        TEXT NOT NULL,
+        player     TEXT NOT NULL,
+        game_id    TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (app, player, game_id)
+    ) STRICT;
+    CREATE INDEX player_games_order ON player_games (app, player, created_at, game_id);
+    CREATE INDEX player_games_game ON player_games (game_id);",
 ];
 
 /// A game's current version: the check that comes before every read of a record (decision
@@ -1061,6 +1079,136 @@ impl GameStore for SqliteStore {
             rows.iter()
                 .map(|json| from_json(json, || "decoding an app"))
                 .collect()
+        })
+        .await
+    }
+
+    async fn load_player(&self, app: &str, id: &str) -> Result<Option<PlayerRecord>, StoreError> {
+        let (app, id) = (app.to_owned(), id.to_owned());
+        self.read(move |conn| {
+            let json: Option<String> = conn
+                .prepare_cached("SELECT record FROM players WHERE app = ?1 AND id = ?2")
+                .and_then(|mut stmt| stmt.query_row([&app, &id], |row| row.get(0)).optional())
+                .context(|| format!("loading player {id} of {app}"))?;
+            json.map(|json| from_json(&json, || format!("decoding player {id} of {app}")))
+                .transpose()
+        })
+        .await
+    }
+
+    async fn save_player(
+        &self,
+        player: &PlayerRecord,
+        expected_version: u64,
+    ) -> Result<(), StoreError> {
+        let (app, id) = (player.app.clone(), player.id.clone());
+        let version = to_sql(player.version, "version")?;
+        let expected = to_sql(expected_version, "version")?;
+        let record = to_json(player, "player")?;
+        self.write(move |conn| {
+            // A new player is an insert that fails if one is there; a change is an update
+            // of the expected version. Either way, 0 rows changed is a conflict.
+            let changed = if expected == 0 {
+                conn.prepare_cached(
+                    "INSERT INTO players (app, id, version, record) VALUES (?1, ?2, ?3, ?4)
+                     ON CONFLICT (app, id) DO NOTHING",
+                )
+                .and_then(|mut stmt| stmt.execute(params![app, id, version, record]))
+            } else {
+                conn.prepare_cached(
+                    "UPDATE players SET version = ?3, record = ?4
+                     WHERE app = ?1 AND id = ?2 AND version = ?5",
+                )
+                .and_then(|mut stmt| stmt.execute(params![app, id, version, record, expected]))
+            }
+            .context(|| format!("saving player {id} of {app}"))?;
+            if changed == 0 {
+                return Err(StoreError::VersionConflict {
+                    id,
+                    expected: expected_version,
+                });
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    async fn add_player_game(
+        &self,
+        app: &str,
+        player: &str,
+        game: &str,
+        created_at: u64,
+    ) -> Result<(), StoreError> {
+        let (app, player, game) = (app.to_owned(), player.to_owned(), game.to_owned());
+        let created_at = to_sql(created_at, "created_at")?;
+        self.write(move |conn| {
+            conn.prepare_cached(
+                "INSERT INTO player_games (app, player, game_id, created_at)
+                 VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING",
+            )
+            .and_then(|mut stmt| stmt.execute(params![app, player, game, created_at]))
+            .context(|| format!("noting that {player} of {app} sits in {game}"))
+            .map(drop)
+        })
+        .await
+    }
+
+    async fn remove_player_game(
+        &self,
+        app: &str,
+        player: &str,
+        game: &str,
+    ) -> Result<(), StoreError> {
+        let (app, player, game) = (app.to_owned(), player.to_owned(), game.to_owned());
+        self.write(move |conn| {
+            conn.prepare_cached(
+                "DELETE FROM player_games WHERE app = ?1 AND player = ?2 AND game_id = ?3",
+            )
+            .and_then(|mut stmt| stmt.execute(params![app, player, game]))
+            .context(|| format!("forgetting that {player} of {app} sits in {game}"))
+            .map(drop)
+        })
+        .await
+    }
+
+    async fn player_games(
+        &self,
+        app: &str,
+        player: &str,
+        query: &ListQuery,
+    ) -> Result<ListPage, StoreError> {
+        let before = query.cursor.as_deref().map(PageCursor::parse).transpose()?;
+        let limit = lobby_limit(query.limit);
+        let (before_at, before_id) = match before {
+            Some(cursor) => (
+                i64::try_from(cursor.created_at).unwrap_or(i64::MAX),
+                cursor.id,
+            ),
+            None => (i64::MAX, String::new()),
+        };
+        let (app, player) = (app.to_owned(), player.to_owned());
+        let fetch = i64::try_from(limit + 1).unwrap_or(i64::MAX);
+        self.read(move |conn| {
+            let mut stmt = conn
+                .prepare_cached(
+                    "SELECT g.record FROM player_games p JOIN games g ON g.id = p.game_id
+                     WHERE p.app = ?1 AND p.player = ?2
+                       AND (p.created_at, p.game_id) < (?3, ?4)
+                     ORDER BY p.created_at DESC, p.game_id DESC LIMIT ?5",
+                )
+                .context(|| "listing a player's games")?;
+            let rows = stmt
+                .query_map(params![app, player, before_at, before_id, fetch], |row| {
+                    row.get::<_, String>(0)
+                })
+                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+                .context(|| "listing a player's games")?;
+            let games = rows
+                .iter()
+                .map(|json| from_json(json, || "decoding a player's game"))
+                .collect::<Result<Vec<GameRecord>, _>>()?;
+            Ok(lobby_page(games, limit))
         })
         .await
     }

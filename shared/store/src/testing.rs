@@ -95,6 +95,8 @@ pub async fn contract(store: &dyn GameStore) {
     an_apps_unfinished_games_are_listed_and_counted(store, &run).await;
     an_origins_unfinished_games_are_counted(store, &run).await;
     an_origins_creations_are_counted_per_hour_up_to_the_limit(store, &run).await;
+    players_are_saved_under_their_version(store, &run).await;
+    a_players_games_are_listed_newest_first(store, &run).await;
 }
 
 /// The part of the contract for stores drained by a local worker (SqliteStore, MemoryStore):
@@ -1483,4 +1485,146 @@ async fn an_origins_creations_are_counted_per_hour_up_to_the_limit(
     .filter(Option::is_some)
     .count();
     assert_eq!(admitted, 5);
+}
+
+async fn players_are_saved_under_their_version(store: &dyn GameStore, run: &RunIds) {
+    let app = format!("a_{}_players", run.0);
+    let mut player = crate::PlayerRecord {
+        app: app.clone(),
+        id: "user #42 (Ann)".to_owned(),
+        version: 1,
+        created_at: 1_700_000_000_000,
+        tokens: Vec::new(),
+    };
+    assert_eq!(store.load_player(&app, &player.id).await.unwrap(), None);
+    store.save_player(&player, 0).await.unwrap();
+    assert_eq!(
+        store.load_player(&app, &player.id).await.unwrap().as_ref(),
+        Some(&player)
+    );
+    // A second creation, or a save from a stale version, is a conflict and changes nothing.
+    assert!(matches!(
+        store.save_player(&player, 0).await,
+        Err(StoreError::VersionConflict { .. })
+    ));
+    let mut stale = player.clone();
+    stale.version = 3;
+    stale.created_at = 1;
+    assert!(matches!(
+        store.save_player(&stale, 2).await,
+        Err(StoreError::VersionConflict { .. })
+    ));
+    player.version = 2;
+    player.created_at = 2;
+    store.save_player(&player, 1).await.unwrap();
+    assert_eq!(
+        store.load_player(&app, &player.id).await.unwrap(),
+        Some(player.clone())
+    );
+    // Another app's player of the same id is another player.
+    assert_eq!(
+        store
+            .load_player(&format!("a_{}_else", run.0), &player.id)
+            .await
+            .unwrap(),
+        None
+    );
+}
+
+async fn a_players_games_are_listed_newest_first(store: &dyn GameStore, run: &RunIds) {
+    let app = format!("a_{}_seated", run.0);
+    let player = "ann";
+    let mut ids = Vec::new();
+    for i in 0..5u64 {
+        let mut game = sample_record(&run.game(&format!("seated-{i}")));
+        game.app = Some(app.clone());
+        game.created_at = 1_660_000_000_000 + i * 1_000;
+        create(store, &game).await;
+        store
+            .add_player_game(&app, player, &game.id, game.created_at)
+            .await
+            .unwrap();
+        ids.push(game.id);
+    }
+    // Noting twice is one note; another player's and another app's notes stay apart.
+    store
+        .add_player_game(&app, player, &ids[1], 1_660_000_001_000)
+        .await
+        .unwrap();
+    store
+        .add_player_game(&app, "bea", &ids[2], 1_660_000_002_000)
+        .await
+        .unwrap();
+    store
+        .add_player_game(
+            &format!("a_{}_else", run.0),
+            player,
+            &ids[3],
+            1_660_000_003_000,
+        )
+        .await
+        .unwrap();
+    // A note removed, and a game deleted: neither is listed.
+    store
+        .remove_player_game(&app, player, &ids[0])
+        .await
+        .unwrap();
+    store.delete(&ids[4]).await.unwrap();
+
+    let mut listed = Vec::new();
+    let mut cursor = None;
+    loop {
+        let page = store
+            .player_games(
+                &app,
+                player,
+                &ListQuery {
+                    ruleset: None,
+                    cursor: cursor.take(),
+                    limit: 2,
+                },
+            )
+            .await
+            .unwrap();
+        assert!(page.games.len() <= 2);
+        listed.extend(page.games.iter().map(|game| game.id.clone()));
+        match page.next_cursor {
+            Some(next) => cursor = Some(next),
+            None => break,
+        }
+    }
+    assert_eq!(listed, [ids[3].clone(), ids[2].clone(), ids[1].clone()]);
+    let bea = store
+        .player_games(
+            &app,
+            "bea",
+            &ListQuery {
+                ruleset: None,
+                cursor: None,
+                limit: 10,
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        bea.games
+            .iter()
+            .map(|game| game.id.clone())
+            .collect::<Vec<_>>(),
+        [ids[2].clone()]
+    );
+    assert!(matches!(
+        store
+            .player_games(
+                &app,
+                player,
+                &ListQuery {
+                    ruleset: None,
+                    cursor: Some("nonsense".into()),
+                    limit: 10
+                }
+            )
+            .await,
+        Err(StoreError::BadCursor)
+    ));
 }

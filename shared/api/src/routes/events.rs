@@ -210,6 +210,10 @@ pub async fn game_events(
         Credential::Token(token) => Holder::Token(sha256_hex(token.as_bytes())),
         // An app key's streams count against the key.
         Credential::App(key) => Holder::Token(key.key.clone()),
+        // A player's streams count against the player, whichever of their tokens opens them.
+        Credential::Player(player) => Holder::Token(sha256_hex(
+            format!("player {} {}", player.app, player.player).as_bytes(),
+        )),
         Credential::Anonymous => Holder::Anonymous(record.id.clone()),
     };
     // The place first: a client at its limit costs no reading of the log.
@@ -463,7 +467,16 @@ fn my_batch(
         Cursor::of(record).id(),
         now.bits()
     );
-    events.push(json_event(StreamEvent::Games, &MyGames { games: vec![game] })?.id(id));
+    events.push(
+        json_event(
+            StreamEvent::Games,
+            &MyGames {
+                games: vec![game],
+                next_after: None,
+            },
+        )?
+        .id(id),
+    );
     Ok(Some((events, Cursor::of(record))))
 }
 

@@ -2,7 +2,7 @@
 
 use super::problems::{problems, BadHeader};
 use crate::error::ApiError;
-use crate::http::{Bearer, Reply};
+use crate::http::{limit_in, Bearer, QueryParams, Reply};
 use axum::extract::State;
 use service::ctx::AppCtx;
 use service::dto::MyGames;
@@ -12,20 +12,35 @@ use std::sync::Arc;
 problems! {
     /// How `my_games` refuses a request, beyond the shared refusals it lists.
     MyGamesRefused {
+        400 => "Bad query parameter (`after` not a cursor from this server, `limit` out of range)",
         401 => "No token, or a token no game knows",
     }
 }
 
+/// A player's games are paged.
+#[derive(serde::Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct MyGamesParams {
+    /// With a player token: resume after this cursor (`next_after` of the last page).
+    after: Option<String>,
+    /// With a player token: at most this many games (1 to 100, default 20).
+    limit: Option<u32>,
+}
+
 /// List your games
 ///
-/// The games the bearer token (a seat's or the admin's) is in, each with whose turn it is and
-/// every seat's deadline: what a "my games" page shows. A token belongs to one game, so the
-/// list has one entry; it is a list so that it can grow when tokens do. Tokens issued before
-/// tokens named their game are refused here (401) and still work on their game's routes.
+/// The games the bearer token is in, each with whose turn it is and every seat's deadline:
+/// what a "my games" page shows. A seat's or the admin's token belongs to one game, so the
+/// list has one entry. A player token (`bp_…`, docs/api.md "Players") lists every game of
+/// its app the player sits in, newest first, paged with `after` and `limit`. Tokens issued
+/// before tokens named their game are refused here (401) and still work on their game's
+/// routes.
 #[utoipa::path(
     get,
     path = "/v1/me/games",
     tag = "games",
+    params(MyGamesParams),
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The token's games", body = MyGames),
@@ -33,8 +48,30 @@ problems! {
         BadHeader,
     )
 )]
-pub async fn my_games(State(ctx): State<Arc<AppCtx>>, bearer: Bearer) -> Result<Reply, ApiError> {
+pub async fn my_games(
+    State(ctx): State<Arc<AppCtx>>,
+    bearer: Bearer,
+    QueryParams(params): QueryParams<MyGamesParams>,
+) -> Result<Reply, ApiError> {
+    let limit = limit_in(params.limit, 20, 100)?;
+    if let service::auth::Credential::Player(player) = bearer.who() {
+        let games = service::players::games(
+            &ctx,
+            &player.app,
+            &player.player,
+            params.after.as_deref(),
+            limit,
+        )
+        .await?;
+        return Ok(Reply::json(200, &games));
+    }
     let (record, seat) = token_game(&ctx, bearer.token()).await?;
     let game = my_game(&ctx, &record, seat)?;
-    Ok(Reply::json(200, &MyGames { games: vec![game] }))
+    Ok(Reply::json(
+        200,
+        &MyGames {
+            games: vec![game],
+            next_after: None,
+        },
+    ))
 }

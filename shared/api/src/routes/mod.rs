@@ -8,6 +8,7 @@ pub mod history;
 pub mod log;
 pub mod me;
 pub mod pauses;
+pub mod players;
 mod problems;
 pub mod rematch;
 pub mod rulesets;
@@ -32,6 +33,9 @@ pub fn api_routes() -> OpenApiRouter<Arc<AppCtx>> {
         .routes(routes!(me::my_games))
         .routes(routes!(events::my_events))
         .routes(routes!(seats::claim_seat, seats::leave_seat))
+        .routes(routes!(players::issue_player_token))
+        .routes(routes!(players::revoke_player_token))
+        .routes(routes!(players::player_games))
         .routes(routes!(seats::resign_seat))
         .routes(routes!(seats::replace_seat))
         .routes(routes!(pauses::start_vacation, pauses::end_vacation))

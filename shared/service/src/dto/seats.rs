@@ -27,6 +27,12 @@ pub struct ClaimSeat {
     #[serde(default)]
     #[schema(example = "my lucky string", max_length = 256)]
     pub entropy: Option<String>,
+    /// The app's own id for the person taking the seat (1 to 64 characters), claimed with the
+    /// game's app key (`games:admin`): the app's player tokens for that id then act as this
+    /// seat's token, and the game is among the player's games (docs/api.md, "Players").
+    #[serde(default)]
+    #[schema(example = "user-42", min_length = 1, max_length = 64)]
+    pub player_id: Option<String>,
 }
 
 /// A claimed seat. The player token is shown only here.
@@ -97,8 +103,11 @@ pub struct MyGame {
 /// The games a token is in.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct MyGames {
-    /// The games, most recently changed first.
+    /// The games: a seat or admin token's one game; a player token's games, newest first.
     pub games: Vec<MyGame>,
+    /// With a player token, where the next page starts (`after`), if there may be one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_after: Option<String>,
 }
 
 /// How a player resigns: the body is optional (none, `null` or `{}` give the seat to a

@@ -12,7 +12,8 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::keys;
 use crate::{
-    AppRecord, GameRecord, IdempotencyRecord, LogEntry, OutboxMessage, Status, StoreError,
+    AppRecord, GameRecord, IdempotencyRecord, LogEntry, OutboxMessage, PlayerRecord, Status,
+    StoreError,
 };
 
 /// A DynamoDB item.
@@ -100,6 +101,31 @@ pub(crate) fn app_item(app: &AppRecord) -> Result<Item, StoreError> {
     item.insert(VERSION.into(), n(app.version));
     item.insert(DATA.into(), s(to_json(app, "app")?));
     Ok(item)
+}
+
+/// The item of player `player`.
+pub(crate) fn player_item(player: &PlayerRecord) -> Result<Item, StoreError> {
+    let mut item = Item::new();
+    item.insert(keys::PK.into(), s(keys::players_pk(&player.app)));
+    item.insert(keys::SK.into(), s(keys::player_sk(&player.id)));
+    item.insert(VERSION.into(), n(player.version));
+    item.insert(DATA.into(), s(to_json(player, "player")?));
+    Ok(item)
+}
+
+/// The player in a player item.
+pub(crate) fn player_of(item: &Item) -> Result<PlayerRecord, StoreError> {
+    data_of(item, "player")
+}
+
+/// The note that `player` of `app` sits in game `game` (created at `created_at`).
+pub(crate) fn player_game_item(app: &str, player: &str, game: &str, created_at: u64) -> Item {
+    let mut item = Item::new();
+    item.insert(keys::PK.into(), s(keys::game_pk(game)));
+    item.insert(keys::SK.into(), s(keys::player_games_pk(app, player)));
+    item.insert(keys::GSI5PK.into(), s(keys::player_games_pk(app, player)));
+    item.insert(keys::GSI5SK.into(), s(keys::lobby_sk(created_at, game)));
+    item
 }
 
 /// The app in an app item.

@@ -23,6 +23,9 @@
 //! | 14 | load, create or save an app | `GetItem`/`PutItem` `PK=APPS`, `SK=APP#<id>` (`version` conditions a save) |
 //! | 15 | every app | `Query` `PK=APPS` |
 //! | 16 | an address's unfinished keyless games, how many | `Query` index `GSI4`: `GSI4PK=ORIGIN#<origin>`, `Select=COUNT` |
+//! | 18 | load or save a player of an app | `GetItem`/`PutItem` `PK=PLAYERS#<app>`, `SK=PLAYER#<id>` (`version` conditions a save; `attribute_not_exists` a new one) |
+//! | 19 | note that a player sits in a game, or forget it | `PutItem` `PK=GAME#<id>`, `SK=PLAYER#<app>#<player>` with the `GSI5` keys, or without them to forget it (deleted with the game's partition) |
+//! | 20 | a player's games, newest first | `Query` index `GSI5` (keys only): `GSI5PK=PLAYER#<app>#<player>`, `GSI5SK < <cursor>`, descending; then each game's META |
 //! | 17 | count an address's keyless creation in an hour | `UpdateItem` `PK=ORIGIN#<origin>`, `SK=CREATIONS#<hour:010>`: `ADD created 1` if `attribute_not_exists(created) OR created < :limit`; TTL two hours on |
 //!
 //! Both lobby indexes are sparse: only the META item of an open, public game carries their
@@ -62,6 +65,30 @@ pub fn origin_pk(origin: &str) -> String {
 /// `CREATIONS#<hour:010>`: an address's creation counter for one clock hour (Unix hours).
 pub fn creations_sk(hour: u64) -> String {
     format!("CREATIONS#{hour:010}")
+}
+
+/// The index of each player's games: its name and key attributes. Only the notes that a
+/// player sits in a game carry its keys.
+pub const GSI5: &str = "GSI5";
+/// Partition key of [`GSI5`].
+pub const GSI5PK: &str = "GSI5PK";
+/// Sort key of [`GSI5`].
+pub const GSI5SK: &str = "GSI5SK";
+
+/// `PLAYERS#<app>`: the partition of an app's players.
+pub fn players_pk(app: &str) -> String {
+    format!("PLAYERS#{app}")
+}
+
+/// `PLAYER#<id>`: a player's record in [`players_pk`].
+pub fn player_sk(id: &str) -> String {
+    format!("PLAYER#{id}")
+}
+
+/// `PLAYER#<app>#<player>`: a player's partition of [`GSI5`], and the sort key of the note
+/// in a game's partition that the player sits in it.
+pub fn player_games_pk(app: &str, player: &str) -> String {
+    format!("PLAYER#{app}#{player}")
 }
 
 /// `APPS`: the one partition of every app's record (an operator's handful of items).

@@ -31,7 +31,7 @@ use aws_sdk_dynamodb::Client;
 use crate::common::{check_commit, lobby_limit, lobby_page, log_start, message_page, PageCursor};
 use crate::{
     AppRecord, Commit, GameRecord, GameStore, IdempotencyRecord, ListPage, ListQuery, LogEntry,
-    MessagePage, OutboxMessage, Owner, StoreError,
+    MessagePage, OutboxMessage, Owner, PlayerRecord, StoreError,
 };
 use items::Item;
 
@@ -156,6 +156,12 @@ impl DynamoStore {
                 keys::GSI4SK,
                 ProjectionType::All,
             )?)
+            .global_secondary_indexes(index(
+                keys::GSI5,
+                keys::GSI5PK,
+                keys::GSI5SK,
+                ProjectionType::KeysOnly,
+            )?)
             .stream_specification(
                 StreamSpecification::builder()
                     .stream_enabled(true)
@@ -174,6 +180,8 @@ impl DynamoStore {
             keys::GSI3SK,
             keys::GSI4PK,
             keys::GSI4SK,
+            keys::GSI5PK,
+            keys::GSI5SK,
         ] {
             request = request.attribute_definitions(string_attribute(name)?);
         }
@@ -739,6 +747,153 @@ impl GameStore for DynamoStore {
                 id: app.id.clone(),
                 expected: expected_version,
             }),
+        }
+    }
+
+    async fn load_player(&self, app: &str, id: &str) -> Result<Option<PlayerRecord>, StoreError> {
+        self.consistent_get(
+            keys::players_pk(app),
+            keys::player_sk(id),
+            &format!("loading player {id} of {app}"),
+        )
+        .await?
+        .as_ref()
+        .map(items::player_of)
+        .transpose()
+    }
+
+    async fn save_player(
+        &self,
+        player: &PlayerRecord,
+        expected_version: u64,
+    ) -> Result<(), StoreError> {
+        let request = self
+            .client
+            .put_item()
+            .table_name(&self.table)
+            .set_item(Some(items::player_item(player)?));
+        let request = if expected_version == 0 {
+            request.condition_expression("attribute_not_exists(PK)")
+        } else {
+            request
+                .condition_expression("#version = :expected")
+                .expression_attribute_names("#version", items::VERSION)
+                .expression_attribute_values(
+                    ":expected",
+                    AttributeValue::N(expected_version.to_string()),
+                )
+        };
+        let saved = self
+            .put_if(request)
+            .await
+            .map_err(|error| backend(&format!("saving player {}", player.id), error))?;
+        if saved {
+            Ok(())
+        } else {
+            Err(StoreError::VersionConflict {
+                id: player.id.clone(),
+                expected: expected_version,
+            })
+        }
+    }
+
+    async fn add_player_game(
+        &self,
+        app: &str,
+        player: &str,
+        game: &str,
+        created_at: u64,
+    ) -> Result<(), StoreError> {
+        self.client
+            .put_item()
+            .table_name(&self.table)
+            .set_item(Some(items::player_game_item(app, player, game, created_at)))
+            .send()
+            .await
+            .map(drop)
+            .map_err(|error| backend(&format!("noting that {player} sits in {game}"), error))
+    }
+
+    async fn remove_player_game(
+        &self,
+        app: &str,
+        player: &str,
+        game: &str,
+    ) -> Result<(), StoreError> {
+        // Overwritten without its index keys rather than deleted: the note leaves GSI5 at
+        // once, the item goes with the game's partition, and the functions that take seats
+        // need no DeleteItem.
+        let mut item = Item::new();
+        item.insert(keys::PK.into(), AttributeValue::S(keys::game_pk(game)));
+        item.insert(
+            keys::SK.into(),
+            AttributeValue::S(keys::player_games_pk(app, player)),
+        );
+        self.client
+            .put_item()
+            .table_name(&self.table)
+            .set_item(Some(item))
+            .send()
+            .await
+            .map(drop)
+            .map_err(|error| backend(&format!("forgetting that {player} sits in {game}"), error))
+    }
+
+    async fn player_games(
+        &self,
+        app: &str,
+        player: &str,
+        query: &ListQuery,
+    ) -> Result<ListPage, StoreError> {
+        let before = query.cursor.as_deref().map(PageCursor::parse).transpose()?;
+        let limit = lobby_limit(query.limit);
+        let wanted = limit + 1;
+        let mut games = Vec::new();
+        let mut start: Option<Item> = None;
+        loop {
+            let mut request = self
+                .client
+                .query()
+                .table_name(&self.table)
+                .index_name(keys::GSI5)
+                .expression_attribute_names("#pk", keys::GSI5PK)
+                .expression_attribute_values(
+                    ":pk",
+                    AttributeValue::S(keys::player_games_pk(app, player)),
+                )
+                .scan_index_forward(false)
+                .limit(i32::try_from(wanted - games.len()).unwrap_or(i32::MAX))
+                .set_exclusive_start_key(start.take());
+            request = match &before {
+                Some(cursor) => request
+                    .key_condition_expression("#pk = :pk AND #sk < :before")
+                    .expression_attribute_names("#sk", keys::GSI5SK)
+                    .expression_attribute_values(
+                        ":before",
+                        AttributeValue::S(keys::lobby_sk(cursor.created_at, &cursor.id)),
+                    ),
+                None => request.key_condition_expression("#pk = :pk"),
+            };
+            let page = request
+                .send()
+                .await
+                .map_err(|error| backend("listing a player's games", error))?;
+            // Keys only: each game's record is one consistent read (a page holds few games).
+            for item in page.items() {
+                let Some(AttributeValue::S(pk)) = item.get(keys::PK) else {
+                    continue;
+                };
+                let Some(id) = pk.strip_prefix("GAME#") else {
+                    continue;
+                };
+                if let Some(record) = self.load(id).await? {
+                    games.push(record);
+                }
+            }
+            match page.last_evaluated_key() {
+                Some(key) if games.len() < wanted => start = Some(key.clone()),
+                _ => return Ok(lobby_page(games, limit)),
+            }
         }
     }
 

@@ -1,0 +1,277 @@
+//! Players of apps (docs/api.md, "Players"): an app names the person in a seat with its own
+//! player id when it claims the seat for them, and asks for player tokens, each of which acts
+//! as that player's seat token in every game of the app they sit in. A token names its app
+//! and its player (`bp_<app>.<player>.<secret>`, the player id in base64url), so checking one
+//! is a single read of that player's record, like an app key.
+
+use crate::auth::{random_bytes, sha256_hex, AppKey, PlayerKey};
+use crate::error::{Code, Error};
+use crate::time::now_ms;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use store::{GameRecord, GameStore, KeyRecord, PlayerRecord, Scope, StoreError};
+use subtle::ConstantTimeEq;
+
+/// Prefix of player tokens.
+pub const PLAYER_PREFIX: &str = "bp_";
+/// The most tokens a player has live at once (one per device or client of the app).
+pub const LIVE_TOKENS: usize = 5;
+/// The longest player id, in characters.
+const ID_LIMIT: usize = 64;
+
+/// A player token just issued (the only time it is shown).
+#[derive(Clone, Debug)]
+pub struct IssuedToken {
+    /// The player, as stored.
+    pub player: PlayerRecord,
+    /// The new token's record.
+    pub record: KeyRecord,
+    /// The token itself.
+    pub token: String,
+}
+
+/// `Ok(id)` if `id` may name a player: 1 to 64 characters, no control characters.
+pub fn check_player_id(id: &str) -> Result<&str, Error> {
+    if id.is_empty() || id.chars().count() > ID_LIMIT || id.chars().any(char::is_control) {
+        return Err(Error::refused(
+            Code::InvalidName,
+            format!("a player id is 1 to {ID_LIMIT} characters, without control characters"),
+        ));
+    }
+    Ok(id)
+}
+
+/// Whether a bearer token is a player token (by its prefix).
+pub fn is_player_token(token: &str) -> bool {
+    token.starts_with(PLAYER_PREFIX)
+}
+
+/// The app and player a token names, if it has a player token's shape.
+fn player_of_token(token: &str) -> Option<(String, String)> {
+    let mut parts = token.strip_prefix(PLAYER_PREFIX)?.splitn(3, '.');
+    let (app, player, _secret) = (parts.next()?, parts.next()?, parts.next()?);
+    let app = format!("a_{app}");
+    let player = String::from_utf8(URL_SAFE_NO_PAD.decode(player).ok()?).ok()?;
+    (crate::apps::is_app_id(&app) && check_player_id(&player).is_ok()).then_some((app, player))
+}
+
+/// Issues a new token to player `player_id` of `key`'s app (which needs `games:admin`),
+/// creating the player on its first token. Refused while the player has [`LIVE_TOKENS`] live
+/// tokens: revoke one first.
+pub async fn issue_token(
+    store: &dyn GameStore,
+    key: &AppKey,
+    player_id: &str,
+) -> Result<IssuedToken, Error> {
+    key.scopes.require(Scope::GamesAdmin)?;
+    let player_id = check_player_id(player_id)?;
+    for _ in 0..8 {
+        let stored = store.load_player(&key.app, player_id).await?;
+        let expected = stored.as_ref().map_or(0, |player| player.version);
+        let mut player = stored.unwrap_or_else(|| PlayerRecord {
+            app: key.app.clone(),
+            id: player_id.to_owned(),
+            version: 0,
+            created_at: now_ms(),
+            tokens: Vec::new(),
+        });
+        if player.tokens.iter().filter(|token| token.live()).count() >= LIVE_TOKENS {
+            return Err(Error::refused(
+                Code::TooManyKeys,
+                format!(
+                    "a player has at most {LIVE_TOKENS} live tokens: revoke one before issuing another"
+                ),
+            ));
+        }
+        let app_body = key.app.strip_prefix("a_").unwrap_or(&key.app);
+        let token = format!(
+            "{PLAYER_PREFIX}{app_body}.{}.{}",
+            URL_SAFE_NO_PAD.encode(player_id.as_bytes()),
+            URL_SAFE_NO_PAD.encode(random_bytes::<32>()?)
+        );
+        let record = KeyRecord {
+            id: format!("pt_{}", URL_SAFE_NO_PAD.encode(random_bytes::<9>()?)),
+            hash: sha256_hex(token.as_bytes()),
+            scopes: Vec::new(),
+            created_at: now_ms(),
+            revoked_at: None,
+        };
+        player.tokens.push(record.clone());
+        player.version = expected + 1;
+        match store.save_player(&player, expected).await {
+            Ok(()) => {
+                return Ok(IssuedToken {
+                    player,
+                    record,
+                    token,
+                })
+            }
+            Err(StoreError::VersionConflict { .. }) => continue,
+            Err(other) => return Err(other.into()),
+        }
+    }
+    Err(Error::refused(
+        Code::VersionConflict,
+        "the player kept changing; try again",
+    ))
+}
+
+/// Revokes token `token_id` of player `player_id` of `key`'s app (`games:admin`): from now on
+/// it is a 401. Revoking a revoked token changes nothing.
+pub async fn revoke_token(
+    store: &dyn GameStore,
+    key: &AppKey,
+    player_id: &str,
+    token_id: &str,
+) -> Result<PlayerRecord, Error> {
+    key.scopes.require(Scope::GamesAdmin)?;
+    const MISSING: &str = "this player has no token with this id";
+    for _ in 0..8 {
+        let mut player = store
+            .load_player(&key.app, player_id)
+            .await?
+            .ok_or_else(|| Error::refused(Code::KeyNotFound, MISSING))?;
+        let expected = player.version;
+        let found = player
+            .tokens
+            .iter_mut()
+            .find(|token| token.id == token_id)
+            .ok_or_else(|| Error::refused(Code::KeyNotFound, MISSING))?;
+        if found.revoked_at.is_some() {
+            return Ok(player);
+        }
+        found.revoked_at = Some(now_ms());
+        player.version += 1;
+        match store.save_player(&player, expected).await {
+            Ok(()) => return Ok(player),
+            Err(StoreError::VersionConflict { .. }) => continue,
+            Err(other) => return Err(other.into()),
+        }
+    }
+    Err(Error::refused(
+        Code::VersionConflict,
+        "the player kept changing; try again",
+    ))
+}
+
+/// The player a live token speaks for, or a 401. Every live token's hash is compared in
+/// constant time.
+pub async fn authenticate(store: &dyn GameStore, token: &str) -> Result<PlayerKey, Error> {
+    const REFUSED: &str = "the player token is not valid, or was revoked";
+    let (app, player) = player_of_token(token).ok_or(Error::Unauthorized(REFUSED))?;
+    let Some(record) = store.load_player(&app, &player).await? else {
+        return Err(Error::Unauthorized(REFUSED));
+    };
+    let hash = sha256_hex(token.as_bytes());
+    let mut live = false;
+    for candidate in record.tokens.iter().filter(|candidate| candidate.live()) {
+        live |= bool::from(hash.as_bytes().ct_eq(candidate.hash.as_bytes()));
+    }
+    if !live {
+        return Err(Error::Unauthorized(REFUSED));
+    }
+    Ok(PlayerKey { app, player })
+}
+
+/// The seat player `player` of `app` sits in, in `record`, if any.
+pub fn seat_of(record: &GameRecord, app: &str, player: &str) -> Option<u8> {
+    if record.app.as_deref() != Some(app) {
+        return None;
+    }
+    record
+        .seats
+        .iter()
+        .position(|seat| seat.player.as_deref() == Some(player))
+        .and_then(|seat| u8::try_from(seat).ok())
+}
+
+/// One page of the games player `player` of `app` sits in, newest first, each as a "my
+/// games" entry for their seat.
+pub async fn games(
+    ctx: &crate::ctx::AppCtx,
+    app: &str,
+    player: &str,
+    after: Option<&str>,
+    limit: usize,
+) -> Result<crate::dto::MyGames, Error> {
+    let page = ctx
+        .store
+        .player_games(
+            app,
+            player,
+            &store::ListQuery {
+                ruleset: None,
+                cursor: after.map(str::to_owned),
+                limit,
+            },
+        )
+        .await
+        .map_err(|error| match error {
+            StoreError::BadCursor => {
+                Error::Malformed("after is not a cursor this server gave".into())
+            }
+            other => other.into(),
+        })?;
+    let mut games = Vec::new();
+    for record in &page.games {
+        // The notes are a superset: a seat since left is not listed.
+        if let Some(seat) = seat_of(record, app, player) {
+            games.push(crate::me::my_game(ctx, record, Some(seat))?);
+        }
+    }
+    Ok(crate::dto::MyGames {
+        games,
+        next_after: page.next_cursor,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use store::MemoryStore;
+
+    #[tokio::test]
+    async fn a_token_names_its_player_and_works_until_revoked() {
+        let store = MemoryStore::new();
+        let key = AppKey {
+            app: "a_AAAAAAAAAAAAAAAAAAAAAA".to_owned(),
+            key: "k_1".to_owned(),
+            scopes: [Scope::GamesAdmin].into_iter().collect(),
+        };
+        let issued = issue_token(&store, &key, "user 42/é").await.unwrap();
+        assert!(issued.token.starts_with(PLAYER_PREFIX));
+        assert_eq!(
+            player_of_token(&issued.token),
+            Some((key.app.clone(), "user 42/é".to_owned()))
+        );
+        let found = authenticate(&store, &issued.token).await.unwrap();
+        assert_eq!(
+            (found.app.as_str(), found.player.as_str()),
+            (key.app.as_str(), "user 42/é")
+        );
+        // A forged secret, or a token of another player, is refused.
+        let forged = format!("{}x", &issued.token[..issued.token.len() - 1]);
+        assert!(authenticate(&store, &forged).await.is_err());
+        revoke_token(&store, &key, "user 42/é", &issued.record.id)
+            .await
+            .unwrap();
+        assert!(matches!(
+            authenticate(&store, &issued.token).await,
+            Err(Error::Unauthorized(_))
+        ));
+        // Without games:admin, no token.
+        let reader = AppKey {
+            scopes: [Scope::GamesRead].into_iter().collect(),
+            ..key.clone()
+        };
+        assert!(matches!(
+            issue_token(&store, &reader, "bea").await,
+            Err(Error::MissingScope(Scope::GamesAdmin))
+        ));
+        assert!(issue_token(&store, &key, "").await.is_err());
+        for _ in 0..LIVE_TOKENS {
+            issue_token(&store, &key, "cas").await.unwrap();
+        }
+        assert!(issue_token(&store, &key, "cas").await.is_err());
+    }
+}

@@ -1,0 +1,199 @@
+//! Players across games (docs/api.md, "Players"): an app names the person in a seat with its
+//! own player id, a player token acts as that player's seat token in every game of the app
+//! they sit in, and lists all their games. On SQLite and on DynamoDB (moto).
+
+use crate::apps::{create_app, refused, send, serve, sqlite};
+use api_tests::TestApp;
+use serde_json::{json, Value};
+use std::sync::Arc;
+use store::GameStore;
+
+/// A game of `ruleset` created with `key`, its seat 0 claimed for player `player`, and its
+/// other seats for bots unless `open` (then seat 1 stays free, and the game open).
+async fn seat_player(app: &TestApp, key: &str, ruleset: &str, player: &str, open: bool) -> String {
+    let body = json!({"ruleset": ruleset, "seats": 3, "options": crate::test_options(ruleset)});
+    let created = send(app, "POST", "/v1/games", Some(key), Some(body)).await;
+    assert_eq!(created.status, 201, "{}", created.text());
+    let id = created.json()["id"].as_str().expect("id").to_owned();
+    let claim = json!({"name": player.to_uppercase(), "player_id": player});
+    let seat = send(
+        app,
+        "POST",
+        &format!("/v1/games/{id}/seats/0"),
+        Some(key),
+        Some(claim),
+    )
+    .await;
+    assert_eq!(seat.status, 201, "{}", seat.text());
+    let bots: &[u8] = if open { &[2] } else { &[1, 2] };
+    for n in bots {
+        let bot = send(
+            app,
+            "POST",
+            &format!("/v1/games/{id}/seats/{n}"),
+            Some(key),
+            Some(json!({"bot": "random"})),
+        )
+        .await;
+        assert_eq!(bot.status, 201, "{}", bot.text());
+    }
+    id
+}
+
+fn ids(list: &Value) -> Vec<String> {
+    list["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .map(|game| game["id"].as_str().expect("id").to_owned())
+        .collect()
+}
+
+async fn a_player_token_follows_its_player_across_games(store: Arc<dyn GameStore>) {
+    let (app, server) = serve(store, |ctx| ctx, None).await;
+    let (_, key) = create_app(&app, "Tulip Club", None).await;
+    let (_, other_key) = create_app(&app, "Elsewhere", None).await;
+    // Ann sits in three games of two rulesets, and in a fourth that is still open.
+    let first = seat_player(&app, &key, "tulip-bubble", "ann", false).await;
+    let second = seat_player(&app, &key, "tulipmania-1637", "ann", false).await;
+    let third = seat_player(&app, &key, "tulip-bubble", "ann", false).await;
+    let open = seat_player(&app, &key, "tulip-bubble", "ann", true).await;
+
+    // Naming a player needs the game's app key; one player sits once in a game.
+    let keyless = app
+        .create_game(&json!({"ruleset": "tulip-bubble", "seats": 3}))
+        .await
+        .0;
+    refused(
+        &send(
+            &app,
+            "POST",
+            &format!("/v1/games/{keyless}/seats/0"),
+            None,
+            Some(json!({"name": "Ann", "player_id": "ann"})),
+        )
+        .await,
+        403,
+        "forbidden",
+    );
+    refused(
+        &send(
+            &app,
+            "POST",
+            &format!("/v1/games/{open}/seats/1"),
+            Some(&key),
+            Some(json!({"name": "Ann again", "player_id": "ann"})),
+        )
+        .await,
+        409,
+        "seat-taken",
+    );
+
+    // The app asks for Ann's token; with it, Ann's games, newest first, paged.
+    let issued = send(&app, "POST", "/v1/players/ann/tokens", Some(&key), None).await;
+    assert_eq!(issued.status, 201, "{}", issued.text());
+    let token = issued.json()["token"].as_str().expect("token").to_owned();
+    let token_id = issued.json()["token_id"].as_str().expect("id").to_owned();
+    assert!(token.starts_with("bp_"), "{token}");
+    let mine = app.get("/v1/me/games", Some(&token)).await;
+    assert_eq!(mine.status, 200, "{}", mine.text());
+    let mine = mine.json();
+    assert_eq!(
+        ids(&mine),
+        [open.clone(), third.clone(), second.clone(), first.clone()]
+    );
+    assert!(mine["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .all(|game| game["seat"] == 0));
+    assert_eq!(mine["games"][0]["status"], "open");
+    let page = app.get("/v1/me/games?limit=3", Some(&token)).await.json();
+    assert_eq!(ids(&page), [open.clone(), third.clone(), second.clone()]);
+    let after = page["next_after"].as_str().expect("a next page");
+    let rest = app
+        .get(&format!("/v1/me/games?limit=3&after={after}"), Some(&token))
+        .await
+        .json();
+    assert_eq!(ids(&rest), [first.clone()]);
+    assert_eq!(rest.get("next_after"), None);
+    // The app sees the same list; another app knows no player of that id.
+    let by_app = send(&app, "GET", "/v1/players/ann/games", Some(&key), None).await;
+    assert_eq!(ids(&by_app.json()), ids(&mine), "{}", by_app.text());
+    let elsewhere = send(&app, "GET", "/v1/players/ann/games", Some(&other_key), None).await;
+    assert_eq!(ids(&elsewhere.json()), Vec::<String>::new());
+
+    // The token is Ann's seat token in each game: her view, her legal actions.
+    for id in [&first, &second, &third] {
+        let view = app.get(&format!("/v1/games/{id}"), Some(&token)).await;
+        assert_eq!(view.status, 200, "{}", view.text());
+        assert_eq!(view.json()["you"]["seat"], 0, "{}", view.text());
+        let legal = app
+            .get(&format!("/v1/games/{id}/legal-actions"), Some(&token))
+            .await;
+        assert_eq!(legal.status, 200, "{}", legal.text());
+    }
+    // Another app's game is not found with it.
+    let foreign = seat_player(&app, &other_key, "tulip-bubble", "ann", false).await;
+    assert_eq!(
+        app.get(&format!("/v1/games/{foreign}"), Some(&token))
+            .await
+            .status,
+        404
+    );
+
+    // Ann leaves the open game: it is no longer hers.
+    let left = send(
+        &app,
+        "DELETE",
+        &format!("/v1/games/{open}/seats/0"),
+        Some(&token),
+        None,
+    )
+    .await;
+    assert_eq!(left.status, 200, "{}", left.text());
+    let mine = app.get("/v1/me/games", Some(&token)).await.json();
+    assert_eq!(ids(&mine), [third.clone(), second.clone(), first.clone()]);
+
+    // Revoked, the token is refused everywhere.
+    let revoked = send(
+        &app,
+        "DELETE",
+        &format!("/v1/players/ann/tokens/{token_id}"),
+        Some(&key),
+        None,
+    )
+    .await;
+    assert_eq!(revoked.status, 200, "{}", revoked.text());
+    assert_eq!(app.get("/v1/me/games", Some(&token)).await.status, 401);
+    assert_eq!(
+        app.get(&format!("/v1/games/{first}"), Some(&token))
+            .await
+            .status,
+        401
+    );
+    // Tokens are the app key's to issue: not a seat token's, not without games:admin.
+    let (_, reader) = create_app(&app, "Reader", Some(&["games:read"])).await;
+    refused(
+        &send(&app, "POST", "/v1/players/ann/tokens", Some(&reader), None).await,
+        403,
+        "missing-scope",
+    );
+    refused(
+        &send(&app, "POST", "/v1/players/ann/tokens", None, None).await,
+        401,
+        "unauthorized",
+    );
+    server.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_token_follows_its_player_across_games_on_sqlite() {
+    a_player_token_follows_its_player_across_games(sqlite()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_token_follows_its_player_across_games_on_dynamodb() {
+    a_player_token_follows_its_player_across_games(Arc::new(store::dynamo::testing::store().await))
+        .await;
+}
