@@ -511,6 +511,12 @@ async fn a_complete_game_through_the_function_binaries_under_the_runtime_emulato
     // (403 to any key), which manage-apps answers itself.
     let apps = patiently("the apps", || app.get("/v1/apps", Some("an operator key"))).await;
     assert_eq!(apps.status, 403, "{}", apps.text());
+    // The players' routes need an app key: manage-players answers 401 without one.
+    let players = patiently("a player's games", || {
+        app.get("/v1/players/ann/games", None)
+    })
+    .await;
+    assert_eq!(players.status, 401, "{}", players.text());
     // Last, delete-game: the game is gone, whole (its log, its kept answers, its outbox).
     let game_path = format!("/v1/games/{id}");
     let deleted = app

@@ -115,7 +115,7 @@ async fn a_player_token_follows_its_player_across_games(store: Arc<dyn GameStore
         .get(&format!("/v1/me/games?limit=3&after={after}"), Some(&token))
         .await
         .json();
-    assert_eq!(ids(&rest), [first.clone()]);
+    assert_eq!(ids(&rest), [first.as_str()]);
     assert_eq!(rest.get("next_after"), None);
     // The app sees the same list; another app knows no player of that id.
     let by_app = send(&app, "GET", "/v1/players/ann/games", Some(&key), None).await;
@@ -133,6 +133,46 @@ async fn a_player_token_follows_its_player_across_games(store: Arc<dyn GameStore
             .await;
         assert_eq!(legal.status, 200, "{}", legal.text());
     }
+    // The app lists Ann's tokens (ids and dates, never the tokens).
+    let listed = send(&app, "GET", "/v1/players/ann/tokens", Some(&key), None).await;
+    assert_eq!(listed.status, 200, "{}", listed.text());
+    assert_eq!(listed.json()["tokens"][0]["id"], token_id.as_str());
+    assert!(!listed.text().contains(&token), "a token was shown again");
+    // Another player's token reads Ann's game as a spectator, and plays nothing.
+    let bea = send(&app, "POST", "/v1/players/bea/tokens", Some(&key), None).await;
+    let bea = bea.json()["token"].as_str().expect("token").to_owned();
+    let seen = app.get(&format!("/v1/games/{first}"), Some(&bea)).await;
+    assert_eq!(seen.status, 200, "{}", seen.text());
+    assert_eq!(seen.json()["you"], Value::Null, "{}", seen.text());
+    assert_eq!(
+        app.get(&format!("/v1/games/{first}/legal-actions"), Some(&bea))
+            .await
+            .status,
+        401
+    );
+    assert_eq!(
+        ids(&app.get("/v1/me/games", Some(&bea)).await.json()),
+        Vec::<String>::new()
+    );
+    // The app gives Ann's seat of the third game to someone else: it is no longer hers.
+    let replaced = send(
+        &app,
+        "POST",
+        &format!("/v1/games/{third}/seats/0/replace"),
+        Some(&key),
+        Some(json!({"name": "Cas"})),
+    )
+    .await;
+    assert_eq!(replaced.status, 200, "{}", replaced.text());
+    assert_eq!(
+        app.get(&format!("/v1/games/{third}/legal-actions"), Some(&token))
+            .await
+            .status,
+        401
+    );
+    let mine = app.get("/v1/me/games", Some(&token)).await.json();
+    assert_eq!(ids(&mine), [open.clone(), second.clone(), first.clone()]);
+
     // Another app's game is not found with it.
     let foreign = seat_player(&app, &other_key, "tulip-bubble", "ann", false).await;
     assert_eq!(
@@ -153,7 +193,7 @@ async fn a_player_token_follows_its_player_across_games(store: Arc<dyn GameStore
     .await;
     assert_eq!(left.status, 200, "{}", left.text());
     let mine = app.get("/v1/me/games", Some(&token)).await.json();
-    assert_eq!(ids(&mine), [third.clone(), second.clone(), first.clone()]);
+    assert_eq!(ids(&mine), [second.clone(), first.clone()]);
 
     // Revoked, the token is refused everywhere.
     let revoked = send(

@@ -241,6 +241,7 @@ pub const FUNCTIONS: &[RouteFunction] = &[
         TableAccess::Write,
         &[
             post("/v1/players/{player_id}/tokens"),
+            get("/v1/players/{player_id}/tokens"),
             Route {
                 method: Method::Delete,
                 path: "/v1/players/{player_id}/tokens/{token_id}",

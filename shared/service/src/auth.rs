@@ -107,6 +107,8 @@ pub struct PlayerKey {
     pub app: String,
     /// The app's id for the player.
     pub player: String,
+    /// The token's id (`pt_…`), to tell whether it is still live.
+    pub token: String,
 }
 
 /// What a request presented: nothing, a game's token (seat or admin), a checked app key, or a
@@ -182,8 +184,9 @@ pub fn identify(record: &GameRecord, who: &Credential) -> Result<Caller, Error> 
         Credential::App(_) => return Err(Error::GameNotFound),
         // A player reads the games of their app where they sit no seat as a spectator does.
         Credential::Player(key) if record.app.as_deref() == Some(key.app.as_str()) => {
-            return Ok(crate::players::seat_of(record, &key.app, &key.player)
-                .map_or(Caller::Anonymous, Caller::Seat))
+            return Ok(
+                seat_of(record, &key.app, &key.player).map_or(Caller::Anonymous, Caller::Seat)
+            )
         }
         Credential::Player(_) => return Err(Error::GameNotFound),
         Credential::Token(token) => token,
@@ -201,6 +204,18 @@ pub fn identify(record: &GameRecord, who: &Credential) -> Result<Caller, Error> 
         }
     }
     caller.ok_or(Error::Unauthorized("the token is not valid for this game"))
+}
+
+/// The seat player `player` of `app` sits in, in `record`, if any.
+pub fn seat_of(record: &GameRecord, app: &str, player: &str) -> Option<u8> {
+    if record.app.as_deref() != Some(app) {
+        return None;
+    }
+    record
+        .seats
+        .iter()
+        .position(|seat| seat.player.as_deref() == Some(player))
+        .and_then(|seat| u8::try_from(seat).ok())
 }
 
 /// A new message id (`webhook-id`): `msg_` and 128 random bits.

@@ -4,18 +4,21 @@
 //! and its player (`bp_<app>.<player>.<secret>`, the player id in base64url), so checking one
 //! is a single read of that player's record, like an app key.
 
+pub use crate::auth::seat_of;
 use crate::auth::{random_bytes, sha256_hex, AppKey, PlayerKey};
 use crate::error::{Code, Error};
 use crate::time::now_ms;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use store::{GameRecord, GameStore, KeyRecord, PlayerRecord, Scope, StoreError};
+use store::{GameStore, KeyRecord, PlayerRecord, Scope, StoreError};
 use subtle::ConstantTimeEq;
 
 /// Prefix of player tokens.
 pub const PLAYER_PREFIX: &str = "bp_";
 /// The most tokens a player has live at once (one per device or client of the app).
 pub const LIVE_TOKENS: usize = 5;
+/// Revoked tokens kept in a player's record (the oldest go first).
+const KEPT_REVOKED: usize = 20;
 /// The longest player id, in characters.
 const ID_LIMIT: usize = 64;
 
@@ -55,6 +58,49 @@ fn player_of_token(token: &str) -> Option<(String, String)> {
     (crate::apps::is_app_id(&app) && check_player_id(&player).is_ok()).then_some((app, player))
 }
 
+/// Applies `edit` to player `player_id` of `app` (created empty when `create` and there is
+/// none; otherwise missing is a 404) and saves it under its version, reading again if
+/// another change got there first.
+async fn change<T>(
+    store: &dyn GameStore,
+    app: &str,
+    player_id: &str,
+    create: bool,
+    mut edit: impl FnMut(&mut PlayerRecord) -> Result<T, Error>,
+) -> Result<(PlayerRecord, T), Error> {
+    for _ in 0..8 {
+        let stored = store.load_player(app, player_id).await?;
+        let expected = stored.as_ref().map_or(0, |player| player.version);
+        let mut player = match stored {
+            Some(player) => player,
+            None if create => PlayerRecord {
+                app: app.to_owned(),
+                id: player_id.to_owned(),
+                version: 0,
+                created_at: now_ms(),
+                tokens: Vec::new(),
+            },
+            None => {
+                return Err(Error::refused(
+                    Code::KeyNotFound,
+                    "this player has no token with this id",
+                ))
+            }
+        };
+        let done = edit(&mut player)?;
+        player.version = expected + 1;
+        match store.save_player(&player, expected).await {
+            Ok(()) => return Ok((player, done)),
+            Err(StoreError::VersionConflict { .. }) => continue,
+            Err(other) => return Err(other.into()),
+        }
+    }
+    Err(Error::refused(
+        Code::VersionConflict,
+        "the player kept changing; try again",
+    ))
+}
+
 /// Issues a new token to player `player_id` of `key`'s app (which needs `games:admin`),
 /// creating the player on its first token. Refused while the player has [`LIVE_TOKENS`] live
 /// tokens: revoke one first.
@@ -65,16 +111,8 @@ pub async fn issue_token(
 ) -> Result<IssuedToken, Error> {
     key.scopes.require(Scope::GamesAdmin)?;
     let player_id = check_player_id(player_id)?;
-    for _ in 0..8 {
-        let stored = store.load_player(&key.app, player_id).await?;
-        let expected = stored.as_ref().map_or(0, |player| player.version);
-        let mut player = stored.unwrap_or_else(|| PlayerRecord {
-            app: key.app.clone(),
-            id: player_id.to_owned(),
-            version: 0,
-            created_at: now_ms(),
-            tokens: Vec::new(),
-        });
+    let app_body = key.app.strip_prefix("a_").unwrap_or(&key.app);
+    let (player, (record, token)) = change(store, &key.app, player_id, true, |player| {
         if player.tokens.iter().filter(|token| token.live()).count() >= LIVE_TOKENS {
             return Err(Error::refused(
                 Code::TooManyKeys,
@@ -83,7 +121,6 @@ pub async fn issue_token(
                 ),
             ));
         }
-        let app_body = key.app.strip_prefix("a_").unwrap_or(&key.app);
         let token = format!(
             "{PLAYER_PREFIX}{app_body}.{}.{}",
             URL_SAFE_NO_PAD.encode(player_id.as_bytes()),
@@ -96,24 +133,24 @@ pub async fn issue_token(
             created_at: now_ms(),
             revoked_at: None,
         };
+        // Revoked tokens are kept for the listing, the latest few only: a player's record
+        // must not grow with every token ever issued.
+        let revoked = player.tokens.iter().filter(|token| !token.live()).count();
+        let mut drop = revoked.saturating_sub(KEPT_REVOKED);
+        player.tokens.retain(|token| {
+            let gone = drop > 0 && !token.live();
+            drop -= usize::from(gone);
+            !gone
+        });
         player.tokens.push(record.clone());
-        player.version = expected + 1;
-        match store.save_player(&player, expected).await {
-            Ok(()) => {
-                return Ok(IssuedToken {
-                    player,
-                    record,
-                    token,
-                })
-            }
-            Err(StoreError::VersionConflict { .. }) => continue,
-            Err(other) => return Err(other.into()),
-        }
-    }
-    Err(Error::refused(
-        Code::VersionConflict,
-        "the player kept changing; try again",
-    ))
+        Ok((record, token))
+    })
+    .await?;
+    Ok(IssuedToken {
+        player,
+        record,
+        token,
+    })
 }
 
 /// Revokes token `token_id` of player `player_id` of `key`'s app (`games:admin`): from now on
@@ -125,33 +162,20 @@ pub async fn revoke_token(
     token_id: &str,
 ) -> Result<PlayerRecord, Error> {
     key.scopes.require(Scope::GamesAdmin)?;
-    const MISSING: &str = "this player has no token with this id";
-    for _ in 0..8 {
-        let mut player = store
-            .load_player(&key.app, player_id)
-            .await?
-            .ok_or_else(|| Error::refused(Code::KeyNotFound, MISSING))?;
-        let expected = player.version;
+    let player_id = check_player_id(player_id)?;
+    change(store, &key.app, player_id, false, |player| {
         let found = player
             .tokens
             .iter_mut()
             .find(|token| token.id == token_id)
-            .ok_or_else(|| Error::refused(Code::KeyNotFound, MISSING))?;
-        if found.revoked_at.is_some() {
-            return Ok(player);
-        }
-        found.revoked_at = Some(now_ms());
-        player.version += 1;
-        match store.save_player(&player, expected).await {
-            Ok(()) => return Ok(player),
-            Err(StoreError::VersionConflict { .. }) => continue,
-            Err(other) => return Err(other.into()),
-        }
-    }
-    Err(Error::refused(
-        Code::VersionConflict,
-        "the player kept changing; try again",
-    ))
+            .ok_or_else(|| {
+                Error::refused(Code::KeyNotFound, "this player has no token with this id")
+            })?;
+        found.revoked_at.get_or_insert_with(now_ms);
+        Ok(())
+    })
+    .await
+    .map(|(player, ())| player)
 }
 
 /// The player a live token speaks for, or a 401. Every live token's hash is compared in
@@ -163,26 +187,43 @@ pub async fn authenticate(store: &dyn GameStore, token: &str) -> Result<PlayerKe
         return Err(Error::Unauthorized(REFUSED));
     };
     let hash = sha256_hex(token.as_bytes());
-    let mut live = false;
+    let mut found = None;
     for candidate in record.tokens.iter().filter(|candidate| candidate.live()) {
-        live |= bool::from(hash.as_bytes().ct_eq(candidate.hash.as_bytes()));
+        if bool::from(hash.as_bytes().ct_eq(candidate.hash.as_bytes())) {
+            found = Some(candidate.id.clone());
+        }
     }
-    if !live {
-        return Err(Error::Unauthorized(REFUSED));
-    }
-    Ok(PlayerKey { app, player })
+    let token = found.ok_or(Error::Unauthorized(REFUSED))?;
+    Ok(PlayerKey { app, player, token })
 }
 
-/// The seat player `player` of `app` sits in, in `record`, if any.
-pub fn seat_of(record: &GameRecord, app: &str, player: &str) -> Option<u8> {
-    if record.app.as_deref() != Some(app) {
-        return None;
-    }
-    record
-        .seats
-        .iter()
-        .position(|seat| seat.player.as_deref() == Some(player))
-        .and_then(|seat| u8::try_from(seat).ok())
+/// Whether `key`'s token is still live (a stream that outlives its token's revocation ends).
+pub async fn still_live(store: &dyn GameStore, key: &PlayerKey) -> Result<bool, Error> {
+    Ok(store
+        .load_player(&key.app, &key.player)
+        .await?
+        .is_some_and(|player| {
+            player
+                .tokens
+                .iter()
+                .any(|token| token.id == key.token && token.live())
+        }))
+}
+
+/// A player's tokens (ids and dates, never the tokens) for `key`'s app (`games:admin`):
+/// what an app lists to find the one to revoke.
+pub async fn tokens(
+    store: &dyn GameStore,
+    key: &AppKey,
+    player_id: &str,
+) -> Result<Vec<KeyRecord>, Error> {
+    key.scopes.require(Scope::GamesAdmin)?;
+    let player_id = check_player_id(player_id)?;
+    Ok(store
+        .load_player(&key.app, player_id)
+        .await?
+        .map(|player| player.tokens)
+        .unwrap_or_default())
 }
 
 /// One page of the games player `player` of `app` sits in, newest first, each as a "my
@@ -216,7 +257,13 @@ pub async fn games(
     for record in &page.games {
         // The notes are a superset: a seat since left is not listed.
         if let Some(seat) = seat_of(record, app, player) {
-            games.push(crate::me::my_game(ctx, record, Some(seat))?);
+            // A game that cannot be shown (its rules retired) is left out, not the list.
+            match crate::me::my_game(ctx, record, Some(seat)) {
+                Ok(game) => games.push(game),
+                Err(error) => {
+                    tracing::warn!(%error, game = %record.id, "left out of a player's games")
+                }
+            }
         }
     }
     Ok(crate::dto::MyGames {

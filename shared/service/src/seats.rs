@@ -148,7 +148,10 @@ pub async fn leave_seat(
             ))
         }
     }
-    let left_player = record.seats[usize::from(seat)].player.clone();
+    // The seat as it was when the caller was identified: a retry after a conflict must not
+    // free a seat that someone else claimed meanwhile.
+    let identified = record.seats[usize::from(seat)].clone();
+    let left_player = identified.player.clone();
     let updated = update(ctx, record, &Guard::default(), |record| {
         if record.status != Status::Open {
             return Err(Error::refused(
@@ -160,6 +163,15 @@ pub async fn leave_seat(
             return Err(Error::refused(
                 Code::SeatFree,
                 format!("seat {seat} is free already"),
+            ));
+        }
+        let now = &record.seats[usize::from(seat)];
+        if (&now.token_hash, &now.bot, &now.player)
+            != (&identified.token_hash, &identified.bot, &identified.player)
+        {
+            return Err(Error::refused(
+                Code::SeatTaken,
+                format!("seat {seat} changed hands meanwhile: read the game again"),
             ));
         }
         let mut next = record.clone();
@@ -350,10 +362,26 @@ pub async fn replace_seat(
 /// held is left or given away. Best effort: a note left behind is never listed (readers check
 /// the seats), so a failure here only costs a wasted read later.
 async fn forget_player(ctx: &AppCtx, record: &GameRecord, player: &Option<String>, id: &str) {
-    if let (Some(app), Some(player)) = (&record.app, player) {
-        if crate::players::seat_of(record, app, player).is_none() {
-            if let Err(error) = ctx.store.remove_player_game(app, player, id).await {
-                tracing::warn!(%error, game = id, "a left seat's player note stays");
+    let (Some(app), Some(player)) = (&record.app, player) else {
+        return;
+    };
+    if crate::auth::seat_of(record, app, player).is_some() {
+        return;
+    }
+    if let Err(error) = ctx.store.remove_player_game(app, player, id).await {
+        tracing::warn!(%error, game = id, "a left seat's player note stays");
+        return;
+    }
+    // Claimed again meanwhile (its note written before that claim): the note goes back, so
+    // that the notes never miss a seat.
+    if let Ok(Some(now)) = ctx.store.load(id).await {
+        if crate::auth::seat_of(&now, app, player).is_some() {
+            if let Err(error) = ctx
+                .store
+                .add_player_game(app, player, id, now.created_at)
+                .await
+            {
+                tracing::warn!(%error, game = id, "a player's note could not be put back");
             }
         }
     }
@@ -443,6 +471,22 @@ pub fn claim(
             Code::SeatTaken,
             format!("seat {seat} is already taken"),
         ));
+    }
+    if let (
+        Claimant::Player {
+            player: Some(player),
+            ..
+        },
+        Some(app),
+    ) = (claimant, &record.app)
+    {
+        // Checked again here, against the record this claim commits on.
+        if let Some(other) = crate::auth::seat_of(record, app, player) {
+            return Err(Error::refused(
+                Code::SeatTaken,
+                format!("player {player} already sits in seat {other} of this game"),
+            ));
+        }
     }
     let mut next = record.clone();
     let now = now_ms();

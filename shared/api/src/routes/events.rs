@@ -381,6 +381,13 @@ async fn game_batch(
     let Ok(caller) = identify(record, who) else {
         return Ok(None);
     };
+    // A player token is checked again at every batch, as a seat token is against the record:
+    // a revoked one ends the stream.
+    if let Credential::Player(player) = who {
+        if !service::players::still_live(ctx.store.as_ref(), player).await? {
+            return Ok(None);
+        }
+    }
     let mut events = Vec::new();
     if let Some(from) = from {
         let mut after = from.log_len.checked_sub(1);

@@ -33,7 +33,10 @@ pub fn api_routes() -> OpenApiRouter<Arc<AppCtx>> {
         .routes(routes!(me::my_games))
         .routes(routes!(events::my_events))
         .routes(routes!(seats::claim_seat, seats::leave_seat))
-        .routes(routes!(players::issue_player_token))
+        .routes(routes!(
+            players::issue_player_token,
+            players::list_player_tokens
+        ))
         .routes(routes!(players::revoke_player_token))
         .routes(routes!(players::player_games))
         .routes(routes!(seats::resign_seat))

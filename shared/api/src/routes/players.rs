@@ -33,6 +33,27 @@ pub struct RevokedPlayerToken {
     pub token_id: String,
 }
 
+/// One of a player's tokens (never the token itself, which is shown once).
+#[derive(Serialize, ToSchema)]
+pub struct PlayerTokenInfo {
+    /// The token's id (`pt_…`): what revoking names.
+    pub id: String,
+    /// When it was issued (RFC 3339).
+    pub created_at: String,
+    /// When it was revoked (RFC 3339), if it was: from then on it is refused with 401.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub revoked_at: Option<String>,
+}
+
+/// A player's tokens.
+#[derive(Serialize, ToSchema)]
+pub struct PlayerTokens {
+    /// The app's id for the player.
+    pub player_id: String,
+    /// The live tokens and the latest revoked ones, oldest first.
+    pub tokens: Vec<PlayerTokenInfo>,
+}
+
 /// The app key a players route needs.
 fn app_key(bearer: &Bearer) -> Result<&AppKey, ApiError> {
     match bearer.who() {
@@ -87,6 +108,46 @@ pub async fn issue_player_token(
             player_id: issued.player.id,
             token_id: issued.record.id,
             token: issued.token,
+        },
+    ))
+}
+
+/// List a player's tokens
+///
+/// With the app key (`games:admin`): the ids and dates of the player's live tokens and of
+/// the latest revoked ones, never the tokens themselves; what an app lists to find the token
+/// to revoke. A player the app never issued a token to has none.
+#[utoipa::path(
+    get,
+    path = "/v1/players/{player_id}/tokens",
+    tag = "players",
+    params(("player_id" = String, Path, description = "The app's id for the player")),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The player's tokens", body = PlayerTokens),
+        PlayersRefused,
+        BadHeader,
+    )
+)]
+pub async fn list_player_tokens(
+    State(ctx): State<Arc<AppCtx>>,
+    Params(player_id): Params<String>,
+    bearer: Bearer,
+) -> Result<Reply, ApiError> {
+    let key = app_key(&bearer)?;
+    let tokens = service::players::tokens(ctx.store.as_ref(), key, &player_id).await?;
+    Ok(Reply::json(
+        200,
+        &PlayerTokens {
+            player_id,
+            tokens: tokens
+                .iter()
+                .map(|token| PlayerTokenInfo {
+                    id: token.id.clone(),
+                    created_at: service::time::rfc3339(token.created_at),
+                    revoked_at: token.revoked_at.map(service::time::rfc3339),
+                })
+                .collect(),
         },
     ))
 }
