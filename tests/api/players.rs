@@ -237,3 +237,199 @@ async fn a_player_token_follows_its_player_across_games_on_dynamodb() {
     a_player_token_follows_its_player_across_games(Arc::new(store::dynamo::testing::store().await))
         .await;
 }
+
+/// One event of a player's stream: the game a notice is about (empty for `games`), its name,
+/// and its data.
+type Told = (String, String, Value);
+
+/// The events of `stream` up to and including its next `games`.
+async fn until_games(stream: &mut api_tests::sse::EventStream) -> Vec<Told> {
+    let mut seen = Vec::new();
+    while let Some(event) = stream.next().await {
+        let data: Value = serde_json::from_str(&event.data).expect("JSON data");
+        let game = data["id"].as_str().unwrap_or_default().to_owned();
+        let name = event.event.clone();
+        seen.push((game, name.clone(), data));
+        if name == "games" {
+            return seen;
+        }
+    }
+    panic!("the stream ended before a games event: {seen:?}");
+}
+
+/// The version of game `id` in the last `games` event of `events`.
+fn resumed_games_version(events: &[Told], id: &str) -> Option<u64> {
+    let (_, _, games) = events.iter().rev().find(|(_, name, _)| name == "games")?;
+    games["games"]
+        .as_array()?
+        .iter()
+        .find(|game| game["id"] == id)?["version"]
+        .as_u64()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_stream_tells_a_player_every_turn_of_all_their_games_and_resumes_without_loss() {
+    let (app, server) = serve(sqlite(), |ctx| ctx, None).await;
+    let (_, key) = create_app(&app, "Tulip Club", None).await;
+    let games = [
+        seat_player(&app, &key, "tulip-bubble", "ann", false).await,
+        seat_player(&app, &key, "tulipmania-1637", "ann", false).await,
+        seat_player(&app, &key, "tulip-bubble", "ann", false).await,
+    ];
+    let issued = send(&app, "POST", "/v1/players/ann/tokens", Some(&key), None).await;
+    let token = issued.json()["token"].as_str().expect("token").to_owned();
+    let auth = format!("Bearer {token}");
+    let open = |last: Option<String>| {
+        let app = &app;
+        let auth = auth.clone();
+        async move {
+            let mut headers = vec![("authorization", auth.as_str())];
+            if let Some(last) = &last {
+                headers.push(("last-event-id", last.as_str()));
+            }
+            api_tests::sse::EventStream::open(app.addr, "/v1/me/events", &headers)
+                .await
+                .stream()
+        }
+    };
+    let turns = |id: String| {
+        let app = &app;
+        async move { app.record(&id).await.seats[0].turns }
+    };
+
+    // A new reader gets the games, all three.
+    let mut stream = open(None).await;
+    let snapshot = stream.next_named("games").await.expect("a snapshot");
+    let listed: Value = serde_json::from_str(&snapshot.data).expect("JSON");
+    assert_eq!(
+        listed["games"].as_array().map(Vec::len),
+        Some(3),
+        "{listed}"
+    );
+    drop(stream);
+
+    // Away, Ann plays in every game; each move of hers starts new turns of hers.
+    let before: Vec<u32> = futures_turns(&games, &turns).await;
+    for (i, id) in games.iter().enumerate() {
+        for step in 0..3 {
+            if !ann_moves(&app, id, &token, (i * 10 + step) as u64).await {
+                break;
+            }
+        }
+    }
+    let after: Vec<u32> = futures_turns(&games, &turns).await;
+    assert!(
+        after.iter().zip(&before).any(|(a, b)| a > b),
+        "no turn began"
+    );
+
+    // Resumed from the snapshot: every turn that began meanwhile, once, game by game.
+    let mut resumed = open(snapshot.id.clone()).await;
+    let told = until_games(&mut resumed).await;
+    for (i, id) in games.iter().enumerate() {
+        let turns_told = told
+            .iter()
+            .filter(|(game, name, _)| game == id && name == "turn")
+            .count();
+        assert_eq!(
+            turns_told as u32,
+            after[i] - before[i],
+            "game {i}: {told:?}"
+        );
+    }
+
+    // Live, on the same connection: Ann's next move in a game that waits on her; the bots
+    // answer, and what it starts for her there is told (her next turn, or the end).
+    let mut live = None;
+    for (i, id) in games.iter().enumerate() {
+        let was = turns(id.clone()).await;
+        if ann_moves(&app, id, &token, 90 + i as u64).await {
+            live = Some((id.clone(), was));
+            break;
+        }
+    }
+    let Some((id, was)) = live else {
+        // Every game ended in the moves above: the resumed batch told each end.
+        assert!(
+            told.iter().any(|(_, name, _)| name == "finished"),
+            "{told:?}"
+        );
+        server.abort();
+        return;
+    };
+    let record = app.record(&id).await;
+    // Batches follow the commits (Ann's, then each bot's): read until one shows the game
+    // as it is now, counting what was told of it on the way.
+    let mut events = Vec::new();
+    while resumed_games_version(&events, &id) != Some(record.version) {
+        events.extend(until_games(&mut resumed).await);
+    }
+    let told_turns = events
+        .iter()
+        .filter(|(game, name, _)| *game == id && name == "turn")
+        .count() as u32;
+    assert_eq!(told_turns, record.seats[0].turns - was, "{events:?}");
+    let ended = record.status == store::Status::Finished;
+    assert!(
+        told_turns > 0 || ended,
+        "Ann's move gave her no new turn and the game did not end: {events:?}"
+    );
+    if ended {
+        assert!(events
+            .iter()
+            .any(|(game, name, _)| *game == id && name == "finished"));
+    }
+    server.abort();
+}
+
+/// One move of seat 0 in game `id`, by `token`, if the game waits on it: a random one of its
+/// legal actions (drawn under `seed`). `false` when it is not seat 0's turn or the game is over.
+async fn ann_moves(app: &TestApp, id: &str, token: &str, seed: u64) -> bool {
+    let envelope = app
+        .get(&format!("/v1/games/{id}"), Some(token))
+        .await
+        .json();
+    let waits_on_ann = envelope["to_act"]
+        .as_array()
+        .is_some_and(|seats| seats.iter().any(|seat| seat == 0));
+    if envelope["status"] != "active" || !waits_on_ann {
+        return false;
+    }
+    let legal = app
+        .get(&format!("/v1/games/{id}/legal-actions"), Some(token))
+        .await;
+    assert_eq!(legal.status, 200, "{}", legal.text());
+    let actions = legal.json()["actions"].as_array().expect("actions").clone();
+    let mut rng = game_core::GameRng::for_entry([seed as u8; 32], seed);
+    for _ in 0..20 {
+        let action =
+            game_core::testing::random_action_json(&actions, &mut rng).expect("a playable entry");
+        let reply = app
+            .post(
+                &format!("/v1/games/{id}/actions"),
+                Some(token),
+                &json!({"action": action}),
+                &[],
+            )
+            .await;
+        match reply.status {
+            200 => return true,
+            422 => continue,
+            status => panic!("Ann's move {action} got {status}: {}", reply.text()),
+        }
+    }
+    panic!("no sampled move of Ann's was accepted in {id}");
+}
+
+/// Ann's turns in each game so far.
+async fn futures_turns<F, Fut>(games: &[String], turns: &F) -> Vec<u32>
+where
+    F: Fn(String) -> Fut,
+    Fut: std::future::Future<Output = u32>,
+{
+    let mut all = Vec::new();
+    for id in games {
+        all.push(turns(id.clone()).await);
+    }
+    all
+}

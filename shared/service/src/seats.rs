@@ -52,8 +52,9 @@ pub async fn claim_seat(
     let player = match (&body.player_id, who) {
         (None, _) => None,
         (Some(_), _) if body.bot.is_some() => {
-            return Err(Error::Malformed(
-                "a bot's seat has no player: leave out player_id".into(),
+            return Err(Error::refused(
+                Code::InvalidName,
+                "a bot's seat has no player id: leave out player_id",
             ))
         }
         (Some(player), Credential::App(key)) if record.app.as_deref() == Some(&key.app) => {

@@ -16,7 +16,7 @@ use axum::response::{IntoResponse, Response};
 use service::auth::{identify, sha256_hex, Caller, Credential};
 use service::clock::Clock;
 use service::ctx::AppCtx;
-use service::dto::MyGames;
+use service::dto::{MyGame, MyGames};
 use service::game::games::envelope;
 use service::game::games::wait_for_version;
 use service::game::load_record;
@@ -33,13 +33,13 @@ use tokio_stream::StreamExt;
 
 /// How long an open stream waits for a change before it looks again whether its client is
 /// still there (heartbeats go out meanwhile, from the response body).
-const OPEN_WAIT: Duration = Duration::from_secs(25);
+pub(super) const OPEN_WAIT: Duration = Duration::from_secs(25);
 
 /// The most log entries one read of the store returns while a batch is gathered.
 const LOG_PAGE: usize = 200;
 
 /// Events a stream may have written and its client not yet read.
-const BUFFERED_EVENTS: usize = 64;
+pub(super) const BUFFERED_EVENTS: usize = 64;
 
 /// The most log entries one batch carries: a reader far behind catches up in several
 /// batches (each of them one response on AWS, well under Lambda's 6 MB).
@@ -119,7 +119,7 @@ impl Cursor {
 }
 
 /// The `Last-Event-ID` header, if sent; 400 if it is not text.
-fn last_event_id(headers: &HeaderMap) -> Result<Option<&str>, Error> {
+pub(super) fn last_event_id(headers: &HeaderMap) -> Result<Option<&str>, Error> {
     headers
         .get("last-event-id")
         .map(|value| {
@@ -134,7 +134,7 @@ fn last_event_id(headers: &HeaderMap) -> Result<Option<&str>, Error> {
 }
 
 /// A place for one more stream of `holder`, or 429 `too-many-streams`.
-fn open_slot(ctx: &AppCtx, holder: Holder) -> Result<Slot, Error> {
+pub(super) fn open_slot(ctx: &AppCtx, holder: Holder) -> Result<Slot, Error> {
     ctx.streams.open(holder).map_err(|full| {
         let message = match full {
             Full::Holder(limit) => format!(
@@ -227,51 +227,15 @@ pub async fn game_events(
     Ok(stream(slot, ctx.clone(), record, first, reader))
 }
 
-problems! {
-    /// How `my_events` refuses a request, beyond the shared refusals it lists.
-    MyEventsRefused {
-        400 => "A malformed header, or a `Last-Event-ID` this stream never sent (`invalid-last-event-id`)",
-        401 => "No token, or a token no game knows",
-        429 => "The token already holds as many streams as it may (`too-many-streams`)",
-    }
-}
-
-/// Follow your games
-///
-/// A Server-Sent Events stream (`text/event-stream`) of the games the bearer token is in:
-/// what a "my games" page or a notifier needs, without a webhook.
-///
-/// Events:
-/// - `games`: the list `GET /v1/me/games` answers. The first event is one (the snapshot);
-///   each change of a game sends one more. Its `id` is the position to resume from.
-/// - `turn`: the game (an entry of that list) now waits on your seat.
-/// - `reminder`: your seat's move clock sent its reminder.
-/// - `finished`: the game ended.
-///
-/// `turn`, `reminder` and `finished` come before the `games` event of the same change.
-/// Resuming with `Last-Event-ID` sends the list as it is now if anything changed since.
-/// Heartbeats, the end of a stream and AWS are as for `GET /v1/games/{id}/events`.
-#[utoipa::path(
-    get,
-    path = "/v1/me/events",
-    tag = "games",
-    params(
-        ("Last-Event-ID" = Option<String>, Header, description = "Resume after this event (the `id` of a `games` event this stream sent)"),
-    ),
-    security(("bearer" = [])),
-    responses(
-        (status = 200, description = "An event stream: `games`, `turn`, `reminder` and `finished` events", content_type = "text/event-stream", body = String),
-        MyEventsRefused,
-        RetiredRules,
-    )
-)]
-pub async fn my_events(
-    State(ctx): State<Arc<AppCtx>>,
-    headers: HeaderMap,
-    bearer: Bearer,
+/// `GET /v1/me/events` with a seat's or the admin's token: that token's game
+/// ([`super::me_events::my_events`] is the route).
+pub(super) async fn token_events(
+    ctx: Arc<AppCtx>,
+    headers: &HeaderMap,
+    bearer: &Bearer,
 ) -> Result<Response, ApiError> {
     let (record, _) = token_game(&ctx, bearer.token()).await?;
-    let (resume, seen) = match last_event_id(&headers)? {
+    let (resume, seen) = match last_event_id(headers)? {
         Some(sent) => {
             let (cursor, seen) = Cursor::parse(sent, &record, true)?;
             (Some(cursor), seen)
@@ -288,24 +252,24 @@ pub async fn my_events(
 /// What a `me` stream's reader last knew of its seat, to tell `turn`, `reminder` and
 /// `finished` from the change that caused them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Seen {
-    your_turn: bool,
-    reminded: bool,
-    finished: bool,
+pub(super) struct Seen {
+    pub(super) your_turn: bool,
+    pub(super) reminded: bool,
+    pub(super) finished: bool,
     /// The seat's turns and reminders so far ([`store::SeatRecord::turns`],
     /// `SeatClock::reminders`): a reader told of `n` is told of each one after; `None` from an
     /// id sent before they were counted (the flags above then decide, once each).
-    counts: Option<(u32, u32)>,
+    pub(super) counts: Option<(u32, u32)>,
 }
 
 impl Seen {
     /// As the third part of a `games` event's id, so that a resumed stream (and every request
     /// on AWS) still tells `turn`, `reminder` and `finished` once each.
-    fn bits(self) -> u64 {
+    pub(super) fn bits(self) -> u64 {
         u64::from(self.your_turn) | u64::from(self.reminded) << 1 | u64::from(self.finished) << 2
     }
 
-    fn from_bits(bits: u64, counts: Option<(u32, u32)>) -> Option<Seen> {
+    pub(super) fn from_bits(bits: u64, counts: Option<(u32, u32)>) -> Option<Seen> {
         (bits < 8).then_some(Seen {
             your_turn: bits & 1 != 0,
             reminded: bits & 2 != 0,
@@ -315,7 +279,7 @@ impl Seen {
     }
 
     /// How many `turn` and `reminder` notices tell a reader who was told `before` of `self`.
-    fn notices_since(self, before: Seen) -> (u32, u32) {
+    pub(super) fn notices_since(self, before: Seen) -> (u32, u32) {
         match (self.counts, before.counts) {
             (Some((turns, reminders)), Some((told_turns, told_reminders))) => (
                 turns.saturating_sub(told_turns),
@@ -437,36 +401,10 @@ fn my_batch(
         Ok(Caller::Anonymous | Caller::App(_)) | Err(_) => return Ok(None),
     };
     let game = my_game(ctx, record, seat)?;
-    let seat_clock = match (seat, Clock::of(record)?) {
-        (Some(seat), Some(clock)) => clock.seats.get(usize::from(seat)).cloned(),
-        _ => None,
-    };
-    let turns = seat
-        .and_then(|seat| record.seats.get(usize::from(seat)))
-        .map_or(0, |seat| seat.turns);
-    let now = Seen {
-        your_turn: game.your_turn,
-        reminded: seat_clock.as_ref().is_some_and(|clock| clock.reminded),
-        finished: record.status == Status::Finished,
-        counts: Some((
-            turns,
-            seat_clock.as_ref().map_or(0, |clock| clock.reminders),
-        )),
-    };
+    let now = seen_of(record, seat, &game)?;
     let mut events = Vec::new();
     if let Some(before) = seen.replace(now) {
-        // One notice per turn and reminder since the reader was last told, each with the game
-        // as it is now (a reader behind by several turns is told each one).
-        let (turns, reminders) = now.notices_since(before);
-        for _ in 0..turns {
-            events.push(json_event(StreamEvent::Turn, &game)?);
-        }
-        for _ in 0..reminders {
-            events.push(json_event(StreamEvent::Reminder, &game)?);
-        }
-        if now.finished && !before.finished {
-            events.push(json_event(StreamEvent::Finished, &game)?);
-        }
+        notices(&mut events, &game, now, before)?;
     }
     let (turns, reminders) = now.counts.unwrap_or_default();
     let id = format!(
@@ -485,6 +423,48 @@ fn my_batch(
         .id(id),
     );
     Ok(Some((events, Cursor::of(record))))
+}
+
+/// What a `me` stream tells of `record` now, for the holder of `seat` (`game` is its entry).
+pub(super) fn seen_of(record: &GameRecord, seat: Option<u8>, game: &MyGame) -> Result<Seen, Error> {
+    let seat_clock = match (seat, Clock::of(record)?) {
+        (Some(seat), Some(clock)) => clock.seats.get(usize::from(seat)).cloned(),
+        _ => None,
+    };
+    let turns = seat
+        .and_then(|seat| record.seats.get(usize::from(seat)))
+        .map_or(0, |seat| seat.turns);
+    Ok(Seen {
+        your_turn: game.your_turn,
+        reminded: seat_clock.as_ref().is_some_and(|clock| clock.reminded),
+        finished: record.status == Status::Finished,
+        counts: Some((
+            turns,
+            seat_clock.as_ref().map_or(0, |clock| clock.reminders),
+        )),
+    })
+}
+
+/// The `turn`, `reminder` and `finished` notices for a reader told `before` of a game that
+/// is `now` (each with the game as it is now: a reader behind by several turns is told each
+/// one).
+pub(super) fn notices(
+    events: &mut Vec<Event>,
+    game: &MyGame,
+    now: Seen,
+    before: Seen,
+) -> Result<(), Error> {
+    let (turns, reminders) = now.notices_since(before);
+    for _ in 0..turns {
+        events.push(json_event(StreamEvent::Turn, game)?);
+    }
+    for _ in 0..reminders {
+        events.push(json_event(StreamEvent::Reminder, game)?);
+    }
+    if now.finished && !before.finished {
+        events.push(json_event(StreamEvent::Finished, game)?);
+    }
+    Ok(())
 }
 
 /// The names of the events the streams send. The routes' documentation and docs/api.md name
@@ -524,7 +504,7 @@ impl StreamEvent {
 }
 
 /// `value` as the data of an event `name`.
-fn json_event(name: StreamEvent, value: &impl serde::Serialize) -> Result<Event, Error> {
+pub(super) fn json_event(name: StreamEvent, value: &impl serde::Serialize) -> Result<Event, Error> {
     Event::default()
         .event(name.as_str())
         .json_data(value)
@@ -575,7 +555,11 @@ fn stream(
 
 /// Hands `events` to the client; `false` once it has gone, has not read for
 /// [`SEND_TIMEOUT`], or the server is stopping.
-async fn deliver(ctx: &AppCtx, sender: &mpsc::Sender<Event>, events: Vec<Event>) -> bool {
+pub(super) async fn deliver(
+    ctx: &AppCtx,
+    sender: &mpsc::Sender<Event>,
+    events: Vec<Event>,
+) -> bool {
     let mut stopping = ctx.stopping.subscribe();
     for event in events {
         let sent = tokio::select! {

@@ -23,8 +23,10 @@ problems! {
 #[into_params(parameter_in = Query)]
 pub struct MyGamesParams {
     /// With a player token: resume after this cursor (`next_after` of the last page).
+    #[param(pattern = "^[0-9]{1,19}\\.[^\\u0000-\\u001f\\u007f-\\u009f]+$")]
     after: Option<String>,
     /// With a player token: at most this many games (1 to 100, default 20).
+    #[param(minimum = 1, maximum = 100)]
     limit: Option<u32>,
 }
 
@@ -51,8 +53,16 @@ pub struct MyGamesParams {
 pub async fn my_games(
     State(ctx): State<Arc<AppCtx>>,
     bearer: Bearer,
-    QueryParams(params): QueryParams<MyGamesParams>,
+    params: Result<QueryParams<MyGamesParams>, ApiError>,
 ) -> Result<Reply, ApiError> {
+    // Who is asking comes first: without a token the answer is 401, whatever the query.
+    if matches!(bearer.who(), service::auth::Credential::Anonymous) {
+        return Err(service::Error::Unauthorized(
+            "send a seat, admin or player token (Authorization: Bearer …)",
+        )
+        .into());
+    }
+    let QueryParams(params) = params?;
     let limit = limit_in(params.limit, 20, 100)?;
     if let service::auth::Credential::Player(player) = bearer.who() {
         let games = service::players::games(

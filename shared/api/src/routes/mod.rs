@@ -7,6 +7,7 @@ pub mod games;
 pub mod history;
 pub mod log;
 pub mod me;
+pub mod me_events;
 pub mod pauses;
 pub mod players;
 mod problems;
@@ -31,7 +32,7 @@ pub fn api_routes() -> OpenApiRouter<Arc<AppCtx>> {
         .routes(routes!(games::get_game, games::delete_game))
         .routes(routes!(events::game_events))
         .routes(routes!(me::my_games))
-        .routes(routes!(events::my_events))
+        .routes(routes!(me_events::my_events))
         .routes(routes!(seats::claim_seat, seats::leave_seat))
         .routes(routes!(
             players::issue_player_token,

@@ -193,8 +193,10 @@ pub async fn revoke_player_token(
 #[into_params(parameter_in = Query)]
 pub struct PlayerGamesParams {
     /// Resume after this cursor (`next_after` of the last page).
+    #[param(pattern = "^[0-9]{1,19}\\.[^\\u0000-\\u001f\\u007f-\\u009f]+$")]
     after: Option<String>,
     /// At most this many games (1 to 100, default 20).
+    #[param(minimum = 1, maximum = 100)]
     limit: Option<u32>,
 }
 
@@ -219,9 +221,10 @@ pub async fn player_games(
     State(ctx): State<Arc<AppCtx>>,
     Params(player_id): Params<String>,
     bearer: Bearer,
-    QueryParams(params): QueryParams<PlayerGamesParams>,
+    params: Result<QueryParams<PlayerGamesParams>, ApiError>,
 ) -> Result<Reply, ApiError> {
     let key = app_key(&bearer)?;
+    let QueryParams(params) = params?;
     key.scopes.require(store::Scope::GamesRead)?;
     let limit = limit_in(params.limit, 20, 100)?;
     let games = service::players::games(
