@@ -6,11 +6,13 @@
 
 pub use crate::auth::seat_of;
 use crate::auth::{random_bytes, sha256_hex, AppKey, PlayerKey};
+use crate::ctx::AppCtx;
+use crate::dto::{MyGame, MyGames};
 use crate::error::{Code, Error};
 use crate::time::now_ms;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use store::{GameStore, KeyRecord, PlayerRecord, Scope, StoreError};
+use store::{GameRecord, GameStore, KeyRecord, PlayerRecord, Scope, StoreError};
 use subtle::ConstantTimeEq;
 
 /// Prefix of player tokens.
@@ -226,15 +228,26 @@ pub async fn tokens(
         .unwrap_or_default())
 }
 
-/// One page of the games player `player` of `app` sits in, newest first, each as a "my
-/// games" entry for their seat.
-pub async fn games(
-    ctx: &crate::ctx::AppCtx,
+/// A game a player sits in: its record, their seat and their "my games" entry.
+pub struct Seated {
+    /// The game's record.
+    pub record: GameRecord,
+    /// The player's seat.
+    pub seat: u8,
+    /// The game as their "my games" entry.
+    pub game: MyGame,
+}
+
+/// One page of the games player `player` of `app` sits in, newest first, and the cursor of
+/// the next page. The notes are a superset: a game whose seat the player no longer holds is
+/// left out, and so is a game that cannot be shown (its rules retired), not the page.
+pub async fn seated(
+    ctx: &AppCtx,
     app: &str,
     player: &str,
     after: Option<&str>,
     limit: usize,
-) -> Result<crate::dto::MyGames, Error> {
+) -> Result<(Vec<Seated>, Option<String>), Error> {
     let page = ctx
         .store
         .player_games(
@@ -253,23 +266,42 @@ pub async fn games(
             }
             other => other.into(),
         })?;
-    let mut games = Vec::new();
-    for record in &page.games {
-        // The notes are a superset: a seat since left is not listed.
-        if let Some(seat) = seat_of(record, app, player) {
-            // A game that cannot be shown (its rules retired) is left out, not the list.
-            match crate::me::my_game(ctx, record, Some(seat)) {
-                Ok(game) => games.push(game),
-                Err(error) => {
-                    tracing::warn!(%error, game = %record.id, "left out of a player's games")
-                }
+    let mut seated = Vec::new();
+    for record in page.games {
+        let Some(seat) = seat_of(&record, app, player) else {
+            continue;
+        };
+        match crate::me::my_game(ctx, &record, Some(seat)) {
+            Ok(game) => seated.push(Seated { record, seat, game }),
+            Err(error) => {
+                tracing::warn!(%error, game = %record.id, "left out of a player's games")
             }
         }
     }
-    Ok(crate::dto::MyGames {
-        games,
-        next_after: page.next_cursor,
+    Ok((seated, page.next_cursor))
+}
+
+/// One page of the games player `player` of `app` sits in, newest first, each as a "my
+/// games" entry for their seat.
+pub async fn games(
+    ctx: &AppCtx,
+    app: &str,
+    player: &str,
+    after: Option<&str>,
+    limit: usize,
+) -> Result<MyGames, Error> {
+    let (seated, next_after) = seated(ctx, app, player, after, limit).await?;
+    Ok(MyGames {
+        games: seated.into_iter().map(|seated| seated.game).collect(),
+        next_after,
     })
+}
+
+/// Who holds a player's streams, whichever of their tokens opened them.
+pub fn stream_holder(key: &PlayerKey) -> crate::streams::Holder {
+    crate::streams::Holder::Token(sha256_hex(
+        format!("player {} {}", key.app, key.player).as_bytes(),
+    ))
 }
 
 #[cfg(test)]

@@ -211,9 +211,7 @@ pub async fn game_events(
         // An app key's streams count against the key.
         Credential::App(key) => Holder::Token(key.key.clone()),
         // A player's streams count against the player, whichever of their tokens opens them.
-        Credential::Player(player) => Holder::Token(sha256_hex(
-            format!("player {} {}", player.app, player.player).as_bytes(),
-        )),
+        Credential::Player(player) => service::players::stream_holder(player),
         Credential::Anonymous => Holder::Anonymous(record.id.clone()),
     };
     // The place first: a client at its limit costs no reading of the log.
@@ -533,6 +531,16 @@ fn stream(
         let retry = Event::default().retry(mode.retry());
         let _ = tokio::time::timeout(Duration::from_secs(1), sender.send(retry)).await;
     });
+    sse_response(slot, mode, receiver)
+}
+
+/// The response of a stream whose events come from `receiver`, holding its `slot` for as
+/// long as the client reads: heartbeats on an open stream, and no proxy buffering.
+pub(super) fn sse_response(
+    slot: Slot,
+    mode: StreamMode,
+    receiver: mpsc::Receiver<Event>,
+) -> Response {
     let body = ReceiverStream::new(receiver).map(move |event| {
         // The slot lives as long as the body: a client that goes away frees it.
         let _held = &slot;

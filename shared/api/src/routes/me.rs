@@ -17,19 +17,6 @@ problems! {
     }
 }
 
-/// A player's games are paged.
-#[derive(serde::Deserialize, utoipa::IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub struct MyGamesParams {
-    /// With a player token: resume after this cursor (`next_after` of the last page).
-    #[param(pattern = "^[0-9]{1,19}\\.[^\\u0000-\\u001f\\u007f-\\u009f]+$")]
-    after: Option<String>,
-    /// With a player token: at most this many games (1 to 100, default 20).
-    #[param(minimum = 1, maximum = 100)]
-    limit: Option<u32>,
-}
-
 /// List your games
 ///
 /// The games the bearer token is in, each with whose turn it is and every seat's deadline:
@@ -42,7 +29,7 @@ pub struct MyGamesParams {
     get,
     path = "/v1/me/games",
     tag = "games",
-    params(MyGamesParams),
+    params(super::players::PlayerGamesPage),
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The token's games", body = MyGames),
@@ -53,7 +40,7 @@ pub struct MyGamesParams {
 pub async fn my_games(
     State(ctx): State<Arc<AppCtx>>,
     bearer: Bearer,
-    params: Result<QueryParams<MyGamesParams>, ApiError>,
+    params: Result<QueryParams<super::players::PlayerGamesPage>, ApiError>,
 ) -> Result<Reply, ApiError> {
     // Who is asking comes first: without a token the answer is 401, whatever the query.
     if matches!(bearer.who(), service::auth::Credential::Anonymous) {

@@ -6,29 +6,24 @@
 //! each notice it missed once, games joined meanwhile included, and nothing twice.
 
 use super::events::{
-    deliver, json_event, last_event_id, notices, open_slot, seen_of, Seen, StreamEvent,
-    BUFFERED_EVENTS, OPEN_WAIT,
+    deliver, json_event, last_event_id, notices, open_slot, seen_of, sse_response, Seen,
+    StreamEvent, BUFFERED_EVENTS, OPEN_WAIT,
 };
 use super::problems::{problems, RetiredRules};
 use crate::error::{ApiError, Code, Error};
 use crate::http::Bearer;
 use axum::extract::State;
 use axum::http::HeaderMap;
-use axum::response::sse::{Event, KeepAlive, Sse};
-use axum::response::{IntoResponse, Response};
-use service::auth::Credential;
-use service::auth::{seat_of, sha256_hex, PlayerKey};
+use axum::response::sse::Event;
+use axum::response::Response;
+use service::auth::{Credential, PlayerKey};
 use service::ctx::AppCtx;
 use service::dto::MyGames;
-use service::me::my_game;
-use service::streams::{Holder, StreamMode, HEARTBEAT, MAX_BATCH_WAIT};
+use service::streams::{StreamMode, MAX_BATCH_WAIT};
 use std::collections::BTreeMap;
-use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::mpsc;
-use tokio_stream::wrappers::ReceiverStream;
-use tokio_stream::StreamExt;
 
 /// The most games one player stream follows: the player's newest.
 pub const FOLLOWED_GAMES: usize = 100;
@@ -100,30 +95,13 @@ async fn batch(
     if !service::players::still_live(ctx.store.as_ref(), key).await? {
         return Ok(None);
     }
-    let page = ctx
-        .store
-        .player_games(
-            &key.app,
-            &key.player,
-            &store::ListQuery {
-                ruleset: None,
-                cursor: None,
-                limit: FOLLOWED_GAMES,
-            },
-        )
-        .await?;
+    let (seated, _) =
+        service::players::seated(ctx, &key.app, &key.player, None, FOLLOWED_GAMES).await?;
     let mut events = Vec::new();
     let mut games = Vec::new();
     let mut told = Told::new();
-    for record in &page.games {
-        let Some(seat) = seat_of(record, &key.app, &key.player) else {
-            continue;
-        };
-        // A game that cannot be shown (its rules retired) is left out, not the stream.
-        let Ok(game) = my_game(ctx, record, Some(seat)) else {
-            continue;
-        };
-        let now = seen_of(record, Some(seat), &game)?;
+    for service::players::Seated { record, seat, game } in seated {
+        let now = seen_of(&record, Some(seat), &game)?;
         if let Some(before) = before {
             // A game the reader was not told of (joined, or started, while it was away):
             // every notice of it so far.
@@ -135,7 +113,7 @@ async fn batch(
             });
             notices(&mut events, &game, now, was)?;
         }
-        told.insert(record.id.clone(), now);
+        told.insert(record.id, now);
         games.push(game);
     }
     let all = MyGames {
@@ -207,10 +185,7 @@ pub async fn player_events(
     key: PlayerKey,
 ) -> Result<Response, ApiError> {
     let resumed = last_event_id(headers)?.map(told_of).transpose()?;
-    let holder = Holder::Token(sha256_hex(
-        format!("player {} {}", key.app, key.player).as_bytes(),
-    ));
-    let slot = open_slot(&ctx, holder)?;
+    let slot = open_slot(&ctx, service::players::stream_holder(&key))?;
     let Some((first, told)) = batch(&ctx, &key, resumed.as_ref()).await? else {
         return Err(Error::Unauthorized("the player token is not valid, or was revoked").into());
     };
@@ -230,23 +205,7 @@ pub async fn player_events(
         let retry = Event::default().retry(mode.retry());
         let _ = tokio::time::timeout(Duration::from_secs(1), sender.send(retry)).await;
     });
-    let body = ReceiverStream::new(receiver).map(move |event| {
-        // The slot lives as long as the body: a client that goes away frees it.
-        let _held = &slot;
-        Ok::<_, Infallible>(event)
-    });
-    let sse = Sse::new(body);
-    let mut response = match mode {
-        StreamMode::Open => sse
-            .keep_alive(KeepAlive::new().interval(HEARTBEAT).text("heartbeat"))
-            .into_response(),
-        StreamMode::OneBatch => sse.into_response(),
-    };
-    response.headers_mut().insert(
-        "x-accel-buffering",
-        axum::http::HeaderValue::from_static("no"),
-    );
-    Ok(response)
+    Ok(sse_response(slot, mode, receiver))
 }
 
 /// The stream's loop: send `first`, then a batch whenever what the reader would be told

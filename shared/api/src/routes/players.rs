@@ -187,17 +187,17 @@ pub async fn revoke_player_token(
     ))
 }
 
-/// A player's games are paged.
+/// A page of a player's games.
 #[derive(serde::Deserialize, utoipa::IntoParams)]
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
-pub struct PlayerGamesParams {
+pub struct PlayerGamesPage {
     /// Resume after this cursor (`next_after` of the last page).
     #[param(pattern = "^[0-9]{1,19}\\.[^\\u0000-\\u001f\\u007f-\\u009f]+$")]
-    after: Option<String>,
+    pub after: Option<String>,
     /// At most this many games (1 to 100, default 20).
     #[param(minimum = 1, maximum = 100)]
-    limit: Option<u32>,
+    pub limit: Option<u32>,
 }
 
 /// List a player's games
@@ -209,7 +209,7 @@ pub struct PlayerGamesParams {
     get,
     path = "/v1/players/{player_id}/games",
     tag = "players",
-    params(("player_id" = String, Path, description = "The app's id for the player"), PlayerGamesParams),
+    params(("player_id" = String, Path, description = "The app's id for the player"), PlayerGamesPage),
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The player's games", body = MyGames),
@@ -221,7 +221,7 @@ pub async fn player_games(
     State(ctx): State<Arc<AppCtx>>,
     Params(player_id): Params<String>,
     bearer: Bearer,
-    params: Result<QueryParams<PlayerGamesParams>, ApiError>,
+    params: Result<QueryParams<PlayerGamesPage>, ApiError>,
 ) -> Result<Reply, ApiError> {
     let key = app_key(&bearer)?;
     let QueryParams(params) = params?;
